@@ -1,0 +1,797 @@
+//! P-position streams: every family's fastest way to list its P-positions in increasing
+//! order, one segment at a time, with a resumable state. [`p_stream`] picks the engine;
+//! [`outcome_table`] collects a stream into a bit table.
+//!
+//! | family | engine | memory |
+//! |---|---|---|
+//! | finite set, largest move k | push sieve over a sliding window | O(k + segment) bits |
+//! | infinite sets and unions | [`crate::sieve::SetSieve`] | 12 bytes per P-position |
+//! | all-but sets | every P-position is 0, (1,) or q + e for e excluded: finite list | O(excluded²) |
+//! | divisors | pull over divisor lists of each segment | N / 8 bytes (one bit per position) |
+//! | interval games | jump-ahead ([`crate::interval`]) | O(1) |
+//! | take-and-break | zeros of the Grundy table | the Grundy table |
+
+use crate::grundy::{grundy_table, BuildError};
+use crate::interval::IntervalGame;
+use crate::num::isqrt;
+use crate::sets::{MoveSet, NamedSet};
+use crate::sieve::{
+    ListMoves, SetSieve, SieveState, SquareMoves, DEFAULT_SEGMENT_BITS, MAX_SIEVE_N,
+};
+use crate::spec::Game;
+use crate::table::OutcomeTable;
+use bitvec::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Saved state of any stream, for checkpoints (serde-serialisable; the caller stores it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StreamState {
+    /// [`SetSieve`].
+    Sieve(SieveState),
+    /// Finite-set window: positions below `lo` decided; `marks` covers lo..lo+len(marks)*64.
+    Window {
+        /// First undecided position.
+        lo: u64,
+        /// Pending marks from P-positions already found (bit i = position lo + i).
+        marks: Vec<u64>,
+        /// P-positions emitted so far.
+        count: u64,
+    },
+    /// Divisor pull: positions below `lo` decided, `win` holds their outcome bits.
+    Divisors {
+        /// First undecided position.
+        lo: u64,
+        /// Outcome bits 0..lo (set = N-position), as words.
+        win: Vec<u64>,
+        /// P-positions so far.
+        count: u64,
+    },
+    /// Precomputed list (all-but sets, take-and-break): index of the next one to emit.
+    List {
+        /// Index into the list.
+        next: u64,
+    },
+    /// Jump-ahead: the last P-position emitted (None before 0).
+    Jump {
+        /// Last P-position emitted.
+        last: Option<u64>,
+        /// Number emitted.
+        count: u64,
+    },
+}
+
+/// A P-position engine: decides positions in increasing order, one segment per call.
+pub trait PStream: Send {
+    /// Every position below this is decided and its P-positions were emitted.
+    fn done(&self) -> u64;
+    /// Decides the next segment, appending its P-positions (increasing) to `out`. Returns
+    /// false once every position up to N is decided.
+    fn advance(&mut self, out: &mut Vec<u64>) -> bool;
+    /// The state to save for a checkpoint.
+    fn state(&self) -> StreamState;
+    /// Number of P-positions emitted so far.
+    fn count(&self) -> u64;
+    /// Short name of the method, for reports (`sieve`, `window`, `jump-ahead`, …).
+    fn method(&self) -> &'static str;
+}
+
+struct SieveStream<M: crate::sieve::Moves>(SetSieve<M>);
+
+impl<M: crate::sieve::Moves> PStream for SieveStream<M> {
+    fn done(&self) -> u64 {
+        self.0.done()
+    }
+    fn advance(&mut self, out: &mut Vec<u64>) -> bool {
+        self.0.advance(out)
+    }
+    fn state(&self) -> StreamState {
+        StreamState::Sieve(self.0.state().clone())
+    }
+    fn count(&self) -> u64 {
+        self.0.count()
+    }
+    fn method(&self) -> &'static str {
+        "segmented sieve"
+    }
+}
+
+/// Finite subtraction set: each P-position p marks p + s for s in S in a buffer that covers
+/// the current segment plus the largest move ahead.
+struct WindowStream {
+    moves: Vec<u64>,
+    leave1: bool,
+    max: u64,
+    seg: u64,
+    lo: u64,
+    marks: Vec<u64>,
+    count: u64,
+}
+
+impl WindowStream {
+    fn new(moves: Vec<u64>, leave1: bool, max: u64) -> WindowStream {
+        let k = *moves.last().unwrap_or(&1);
+        let seg = (DEFAULT_SEGMENT_BITS)
+            .max(k.next_power_of_two())
+            .min(1 << 26);
+        WindowStream {
+            moves,
+            leave1,
+            max,
+            seg,
+            lo: 0,
+            marks: Vec::new(),
+            count: 0,
+        }
+    }
+}
+
+impl PStream for WindowStream {
+    fn done(&self) -> u64 {
+        self.lo
+    }
+    fn advance(&mut self, out: &mut Vec<u64>) -> bool {
+        if self.lo > self.max {
+            return false;
+        }
+        let lo = self.lo;
+        let hi = (lo + self.seg).min(self.max + 1);
+        let k = *self.moves.last().unwrap();
+        // buffer covers lo .. hi + k
+        let words = ((hi - lo) + k).div_ceil(64) as usize + 1;
+        if self.marks.len() < words {
+            self.marks.resize(words, 0);
+        }
+        let marks = &mut self.marks;
+        for off in 0..(hi - lo) as usize {
+            if marks[off >> 6] >> (off & 63) & 1 == 0 {
+                let p = lo + off as u64;
+                out.push(p);
+                self.count += 1;
+                if self.leave1 && p == 0 {
+                    continue;
+                }
+                for &s in &self.moves {
+                    let o = off + s as usize;
+                    marks[o >> 6] |= 1 << (o & 63);
+                }
+            }
+        }
+        // Shift the pending marks beyond hi to the front.
+        let shift = (hi - lo) as usize;
+        let (ws, bs) = (shift >> 6, shift & 63);
+        let n = marks.len();
+        for i in 0..n {
+            let a = marks.get(i + ws).copied().unwrap_or(0);
+            let b = marks.get(i + ws + 1).copied().unwrap_or(0);
+            marks[i] = if bs == 0 {
+                a
+            } else {
+                (a >> bs) | (b << (64 - bs))
+            };
+        }
+        self.lo = hi;
+        true
+    }
+    fn state(&self) -> StreamState {
+        StreamState::Window {
+            lo: self.lo,
+            marks: self.marks.clone(),
+            count: self.count,
+        }
+    }
+    fn count(&self) -> u64 {
+        self.count
+    }
+    fn method(&self) -> &'static str {
+        "window sieve"
+    }
+}
+
+/// Divisor games: n is an N-position iff n - d is a P-position for some proper divisor d
+/// (d >= 2 for the non-trivial variant). Divisors of a segment are listed by pairs d·m = n
+/// with d <= sqrt(n): O(S log N) per segment of S positions.
+struct DivisorStream {
+    nontrivial: bool,
+    max: u64,
+    seg: u64,
+    lo: u64,
+    win: BitVec<u64, Lsb0>,
+    count: u64,
+}
+
+impl PStream for DivisorStream {
+    fn done(&self) -> u64 {
+        self.lo
+    }
+    fn advance(&mut self, out: &mut Vec<u64>) -> bool {
+        if self.lo > self.max {
+            return false;
+        }
+        let lo = self.lo;
+        let hi = (lo + self.seg).min(self.max + 1);
+        let (start, divs) = divisor_lists(lo, hi, self.nontrivial);
+        for n in lo..hi {
+            let i = (n - lo) as usize;
+            let w = divs[start[i] as usize..start[i + 1] as usize]
+                .iter()
+                .any(|&d| !self.win[(n - d) as usize]);
+            self.win.push(w);
+            if !w {
+                out.push(n);
+                self.count += 1;
+            }
+        }
+        self.lo = hi;
+        true
+    }
+    fn state(&self) -> StreamState {
+        StreamState::Divisors {
+            lo: self.lo,
+            win: self.win.as_raw_slice().to_vec(),
+            count: self.count,
+        }
+    }
+    fn count(&self) -> u64 {
+        self.count
+    }
+    fn method(&self) -> &'static str {
+        "divisor pull"
+    }
+}
+
+/// Proper divisors of every n in [lo, hi) (d >= 2 when `nontrivial`), as CSR lists: the
+/// divisors of n are `divs[start[n - lo]..start[n - lo + 1]]`, unordered. Found by pairs
+/// d·m = n with d <= sqrt(n), so a segment of S positions costs O(S log hi + sqrt hi).
+pub fn divisor_lists(lo: u64, hi: u64, nontrivial: bool) -> (Vec<u32>, Vec<u64>) {
+    let len = (hi - lo) as usize;
+    let mut start = vec![0u32; len + 1];
+    if hi <= 1 {
+        return (start, Vec::new());
+    }
+    let top = isqrt(hi - 1);
+    let first_d = if nontrivial { 2 } else { 1 };
+    let each = |f: &mut dyn FnMut(usize, u64)| {
+        for d in 1..=top {
+            // multiples n = m·d with m >= d (so d <= sqrt n), n in [lo, hi)
+            let mut n = lo.div_ceil(d).max(d) * d;
+            while n < hi {
+                let i = (n - lo) as usize;
+                let m = n / d;
+                if d >= first_d && d < n {
+                    f(i, d);
+                }
+                if m != d && m >= first_d && m < n {
+                    f(i, m);
+                }
+                n += d;
+            }
+        }
+    };
+    each(&mut |i, _| start[i + 1] += 1);
+    for i in 0..len {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut divs = vec![0u64; start[len] as usize];
+    each(&mut |i, d| {
+        divs[fill[i] as usize] = d;
+        fill[i] += 1;
+    });
+    (start, divs)
+}
+
+/// A list computed up front (all-but sets, take-and-break games), emitted at once.
+struct ListStream {
+    list: Vec<u64>,
+    max: u64,
+    next: usize,
+    method: &'static str,
+}
+
+impl PStream for ListStream {
+    fn done(&self) -> u64 {
+        if self.next == self.list.len() {
+            self.max.saturating_add(1)
+        } else {
+            self.list[self.next]
+        }
+    }
+    fn advance(&mut self, out: &mut Vec<u64>) -> bool {
+        if self.next == self.list.len() {
+            return false;
+        }
+        out.extend_from_slice(&self.list[self.next..]);
+        self.next = self.list.len();
+        true
+    }
+    fn state(&self) -> StreamState {
+        StreamState::List {
+            next: self.next as u64,
+        }
+    }
+    fn count(&self) -> u64 {
+        self.next as u64
+    }
+    fn method(&self) -> &'static str {
+        self.method
+    }
+}
+
+/// Jump-ahead for interval games: O(1) per P-position.
+struct JumpStream {
+    game: IntervalGame,
+    max: u64,
+    last: Option<u64>,
+    count: u64,
+    finished: bool,
+}
+
+impl PStream for JumpStream {
+    fn done(&self) -> u64 {
+        if self.finished {
+            self.max.saturating_add(1)
+        } else {
+            self.last.map_or(0, |p| p + 1)
+        }
+    }
+    fn advance(&mut self, out: &mut Vec<u64>) -> bool {
+        if self.finished {
+            return false;
+        }
+        for _ in 0..(1 << 20) {
+            let next = match self.last {
+                None => Some(0),
+                Some(p) => self.game.next_p(p),
+            };
+            match next {
+                Some(q) if q <= self.max => {
+                    out.push(q);
+                    self.count += 1;
+                    self.last = Some(q);
+                }
+                _ => {
+                    self.finished = true;
+                    return true;
+                }
+            }
+        }
+        true
+    }
+    fn state(&self) -> StreamState {
+        StreamState::Jump {
+            last: self.last,
+            count: self.count,
+        }
+    }
+    fn count(&self) -> u64 {
+        self.count
+    }
+    fn method(&self) -> &'static str {
+        "jump-ahead"
+    }
+}
+
+/// P-positions of an all-but game: if q0 is the least reachable P-position (0, or 1 with
+/// leave1), every larger P-position n has n - q0 excluded, so candidates are finite.
+pub fn all_but_p_positions(excluded: &[u64], leave1: bool) -> Vec<u64> {
+    let mut ps: Vec<u64> = vec![0];
+    let q0 = if leave1 {
+        ps.push(1);
+        1
+    } else {
+        0
+    };
+    let mut cands: Vec<u64> = excluded.iter().map(|&e| q0 + e).collect();
+    cands.sort_unstable();
+    cands.dedup();
+    for n in cands {
+        if n <= q0 {
+            continue;
+        }
+        // n is P iff every P-position q < n that is an option (q >= leave1) has n - q excluded.
+        let is_p = ps
+            .iter()
+            .filter(|&&q| q < n && (!leave1 || q >= 1))
+            .all(|&q| excluded.binary_search(&(n - q)).is_ok());
+        if is_p {
+            ps.push(n);
+        }
+    }
+    ps
+}
+
+/// The outcome sequence of a finite subtraction game (largest move k), shown eventually
+/// periodic: `win[n]` for n < start + period, and `win(n) = win(start + (n - start) % period)`
+/// beyond.
+#[derive(Debug, Clone)]
+pub struct PeriodicOutcomes {
+    /// First position of the periodic part (not necessarily the least such).
+    pub start: u64,
+    /// The period.
+    pub period: u64,
+    /// Outcomes 0..start+period (set = N-position).
+    pub win: BitVec<u64, Lsb0>,
+}
+
+impl PeriodicOutcomes {
+    /// Outcome of any position (true = N-position).
+    pub fn is_win(&self, n: u64) -> bool {
+        let i = if n < self.start + self.period {
+            n
+        } else {
+            self.start + (n - self.start) % self.period
+        };
+        self.win[i as usize]
+    }
+}
+
+/// Finds the period of a finite subtraction game's outcomes by Brent's cycle detection on
+/// the window of the last k outcomes (which determines every later outcome once all moves
+/// are legal): equal windows at m < n prove win(x + n - m) = win(x) for all x >= m - k.
+/// Windows are compared by a rolling hash mod 2^61 - 1, then bit for bit. Examines at most
+/// `limit` positions; `None` when no repeat shows up by then.
+pub fn finite_outcome_period(moves: &[u64], leave1: bool, limit: u64) -> Option<PeriodicOutcomes> {
+    const P: u128 = (1 << 61) - 1;
+    const B: u128 = 1_000_003;
+    let k = *moves.last()? as usize;
+    let first = k + usize::from(leave1); // from here on every move is legal
+    let mut win: BitVec<u64, Lsb0> = BitVec::new();
+    let outcome = |win: &BitVec<u64, Lsb0>, n: usize| {
+        let top = if leave1 { n.saturating_sub(1) } else { n };
+        moves
+            .iter()
+            .take_while(|&&s| s as usize <= top)
+            .any(|&s| !win[n - s as usize])
+    };
+    for n in 0..first {
+        let w = outcome(&win, n);
+        win.push(w);
+    }
+    let bk = (0..k).fold(1u128, |a, _| a * B % P); // B^k
+                                                   // hash of window [n-k, n) = sum b[j] B^(n-1-j)
+    let mut h: u128 = 0;
+    for j in first - k..first {
+        h = (h * B + u128::from(win[j])) % P;
+    }
+    let mut saved = (first, h);
+    let (mut power, mut lam) = (1u64, 0u64);
+    let mut n = first;
+    while (n as u64) < limit {
+        let w = outcome(&win, n);
+        win.push(w);
+        // slide: add b[n], drop b[n-k]
+        h = (h * B + u128::from(w) + P * P - u128::from(win[n - k]) * bk % P) % P;
+        n += 1;
+        if h == saved.1 && win[n - k..n] == win[saved.0 - k..saved.0] {
+            let period = (n - saved.0) as u64;
+            let mut start = (saved.0 - k) as u64;
+            while start > 0 && win[start as usize - 1] == win[(start + period) as usize - 1] {
+                start -= 1;
+            }
+            win.truncate((start + period) as usize);
+            return Some(PeriodicOutcomes { start, period, win });
+        }
+        lam += 1;
+        if lam == power {
+            saved = (n, h);
+            power *= 2;
+            lam = 0;
+        }
+    }
+    None
+}
+
+/// Upper estimate of the memory (bytes) a P-position stream needs for positions 0..=max.
+pub fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
+    let seg = DEFAULT_SEGMENT_BITS / 8 * (rayon::current_num_threads() as u64 + 2);
+    match game {
+        Game::Subtraction { set, .. } => match set {
+            MoveSet::Union { named, .. } if named.is_empty() => seg * 2,
+            MoveSet::AllBut { excluded } => (excluded.len() as u64 + 2) * 16,
+            MoveSet::Union { named, .. } => {
+                let moves = if named == &[NamedSet::Squares] {
+                    0
+                } else {
+                    set.count_upto_estimate(max) * 8
+                };
+                // P-positions: squares ~0.9 n^0.7 (Eppstein 2018); other sets are not known
+                // in advance, so take the same law with a wide margin.
+                let ps = 1.5 * 0.9 * (max.max(1) as f64).powf(0.7);
+                let ps = if named == &[NamedSet::Squares] {
+                    ps
+                } else {
+                    ps * 4.0
+                };
+                seg + moves + (ps * 12.0) as u64
+            }
+        },
+        Game::Divisors { .. } => max / 8 + seg + (1 << 20) * 24,
+        Game::Interval { .. } => 1 << 16,
+        Game::TakeBreak(_) | Game::GrundyGame => crate::grundy::grundy_memory_estimate(game, max),
+    }
+}
+
+/// Opens the fastest P-position stream for `game` over 0..=max, optionally resuming from a
+/// saved state (which must come from the same game and max).
+///
+/// # Errors
+/// [`BuildError::TooLarge`] when max is beyond what the family's engine can address;
+/// [`BuildError::BadState`] for a state of another engine.
+pub fn p_stream(
+    game: &Game,
+    max: u64,
+    resume: Option<StreamState>,
+) -> Result<Box<dyn PStream>, BuildError> {
+    let bad = |what: &str| BuildError::BadState(format!("the saved state is not a {what} state"));
+    match game {
+        Game::Interval { bound, leave1 } => {
+            let game = IntervalGame {
+                bound: *bound,
+                leave1: *leave1,
+            };
+            let (last, count) = match resume {
+                None => (None, 0),
+                Some(StreamState::Jump { last, count }) => (last, count),
+                Some(_) => return Err(bad("jump-ahead")),
+            };
+            Ok(Box::new(JumpStream {
+                game,
+                max,
+                last,
+                count,
+                finished: false,
+            }))
+        }
+        Game::Subtraction { set, leave1 } => {
+            if let MoveSet::AllBut { excluded } = set {
+                let list: Vec<u64> = all_but_p_positions(excluded, *leave1)
+                    .into_iter()
+                    .filter(|&p| p <= max)
+                    .collect();
+                return list_stream(list, max, resume, "all-but candidates");
+            }
+            if max > MAX_SIEVE_N {
+                return Err(BuildError::TooLarge(format!(
+                    "N = {max} is beyond the sieve's range (at most 2^62 - 1)"
+                )));
+            }
+            if let Some(k) = set.max_finite() {
+                let mut w = WindowStream::new(set.elements_upto(k), *leave1, max);
+                match resume {
+                    None => {}
+                    Some(StreamState::Window { lo, marks, count }) => {
+                        w.lo = lo;
+                        w.marks = marks;
+                        w.count = count;
+                    }
+                    Some(_) => return Err(bad("window")),
+                }
+                return Ok(Box::new(w));
+            }
+            let state = match resume {
+                None => None,
+                Some(StreamState::Sieve(s)) => Some(s),
+                Some(_) => return Err(bad("sieve")),
+            };
+            let seg = DEFAULT_SEGMENT_BITS;
+            if matches!(set, MoveSet::Union { named, finite } if named == &[NamedSet::Squares] && finite.is_empty())
+            {
+                let m = SquareMoves::new(max);
+                return Ok(Box::new(SieveStream(match state {
+                    Some(s) => SetSieve::resume(m, max, *leave1, seg, s),
+                    None => SetSieve::new(m, max, *leave1, seg),
+                })));
+            }
+            let moves = set.elements_upto(max);
+            if moves.len() >= u32::MAX as usize {
+                return Err(BuildError::TooLarge(format!(
+                    "{} moves up to N = {max}: more than the sieve's 2^32 - 1",
+                    moves.len()
+                )));
+            }
+            let m = ListMoves::new(moves);
+            Ok(Box::new(SieveStream(match state {
+                Some(s) => SetSieve::resume(m, max, *leave1, seg, s),
+                None => SetSieve::new(m, max, *leave1, seg),
+            })))
+        }
+        Game::Divisors { nontrivial } => {
+            if max >= usize::MAX as u64 / 2 {
+                return Err(BuildError::TooLarge(format!(
+                    "N = {max} is too large for a bit table"
+                )));
+            }
+            let mut d = DivisorStream {
+                nontrivial: *nontrivial,
+                max,
+                seg: 1 << 16,
+                lo: 0,
+                win: BitVec::new(),
+                count: 0,
+            };
+            match resume {
+                None => {}
+                Some(StreamState::Divisors { lo, win, count }) => {
+                    let mut bits = BitVec::<u64, Lsb0>::from_vec(win);
+                    bits.truncate(lo as usize);
+                    d.lo = lo;
+                    d.win = bits;
+                    d.count = count;
+                }
+                Some(_) => return Err(bad("divisor")),
+            }
+            Ok(Box::new(d))
+        }
+        Game::TakeBreak(_) | Game::GrundyGame => {
+            let g = grundy_table(game, max)?;
+            let list: Vec<u64> = (0..=max).filter(|&n| g.get(n) == 0).collect();
+            list_stream(list, max, resume, "grundy table")
+        }
+    }
+}
+
+fn list_stream(
+    list: Vec<u64>,
+    max: u64,
+    resume: Option<StreamState>,
+    method: &'static str,
+) -> Result<Box<dyn PStream>, BuildError> {
+    let next = match resume {
+        None => 0,
+        Some(StreamState::List { next }) => next as usize,
+        Some(_) => {
+            return Err(BuildError::BadState(
+                "the saved state is not a list state".into(),
+            ))
+        }
+    };
+    if next > list.len() {
+        return Err(BuildError::BadState(
+            "the saved state is past the end".into(),
+        ));
+    }
+    Ok(Box::new(ListStream {
+        list,
+        max,
+        next,
+        method,
+    }))
+}
+
+/// The outcome table 0..=max (bit set = N-position) from the family's P-position stream.
+///
+/// # Errors
+/// As [`p_stream`].
+pub fn outcome_table(game: &Game, max: u64) -> Result<OutcomeTable, BuildError> {
+    if max >= (usize::MAX as u64) / 2 {
+        return Err(BuildError::TooLarge(format!(
+            "N = {max} is too large for a bit table"
+        )));
+    }
+    let mut win = bitvec![u64, Lsb0; 1; max as usize + 1];
+    let mut s = p_stream(game, max, None)?;
+    let mut out = Vec::new();
+    while s.advance(&mut out) {
+        for &p in &out {
+            win.set(p as usize, false);
+        }
+        out.clear();
+    }
+    Ok(OutcomeTable::from_bits(win))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rule::outcome_by_definition;
+
+    fn collect(game: &Game, max: u64) -> Vec<u64> {
+        let mut s = p_stream(game, max, None).unwrap();
+        let mut out = vec![];
+        while s.advance(&mut out) {}
+        assert_eq!(s.count(), out.len() as u64);
+        assert!(s.done() > max);
+        out
+    }
+
+    #[test]
+    fn every_subtraction_family_matches_the_definition() {
+        for spec in [
+            "sub{1,2,3}",
+            "sub{2,5,7}",
+            "leave1(sub{1,3})",
+            "sub{70,3}",
+            "squares",
+            "cubes",
+            "divisors",
+            "divisors-nontrivial",
+            "sqrt",
+            "leave1(sqrt)",
+            "half",
+            "upto{4}",
+            "allbut{2,3,7}",
+            "leave1(allbut{1,4})",
+            "nim",
+            "primes",
+            "leave1(primes|sub{1})",
+            "practical",
+            "triangular|sub{2}",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let win = outcome_by_definition(&g, 3000);
+            let expect: Vec<u64> = (0..=3000u64).filter(|&n| !win[n as usize]).collect();
+            assert_eq!(collect(&g, 3000), expect, "{spec}");
+        }
+    }
+
+    #[test]
+    fn seed_facts() {
+        // Nim 1-3: loses iff n % 4 == 0 (to 10^5).
+        let t = outcome_table(&Game::parse("sub{1,2,3}").unwrap(), 100_000).unwrap();
+        for n in 0..=100_000u64 {
+            assert_eq!(t.is_win(n), n % 4 != 0, "{n}");
+        }
+        // Divisor game: P-positions are 0 and the odd n (to 10^5); 2 wins, 3 loses.
+        let t = outcome_table(&Game::parse("divisors").unwrap(), 100_000).unwrap();
+        assert!(t.is_win(2) && !t.is_win(3));
+        for n in 1..=100_000u64 {
+            assert_eq!(t.is_win(n), n % 2 == 0, "{n}");
+        }
+        // sqrt game: 3 wins, 5 loses.
+        let t = outcome_table(&Game::parse("sqrt").unwrap(), 100).unwrap();
+        assert!(t.is_win(3) && !t.is_win(5));
+    }
+
+    #[test]
+    fn streams_resume_from_their_state() {
+        for spec in [
+            "sub{1,3,4}",
+            "squares",
+            "divisors",
+            "sqrt",
+            "allbut{2,3,7}",
+            "primes",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let max = 300_000;
+            let full = collect(&g, max);
+            let mut s = p_stream(&g, max, None).unwrap();
+            let mut out = vec![];
+            s.advance(&mut out);
+            let st = s.state();
+            let mut r = p_stream(&g, max, Some(st)).unwrap();
+            while r.advance(&mut out) {}
+            assert_eq!(out, full, "{spec}");
+            assert_eq!(r.count(), full.len() as u64, "{spec}");
+        }
+    }
+
+    #[test]
+    fn finite_periods_are_exact() {
+        for spec in [
+            "sub{1,2,3}",
+            "sub{2,5,7}",
+            "leave1(sub{1,3})",
+            "sub{3,70}",
+            "sub{1,4,9,16}",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let set = g.move_set().unwrap();
+            let leave1 = matches!(g, Game::Subtraction { leave1: true, .. });
+            let per = finite_outcome_period(&set.elements_upto(1000), leave1, 1 << 20).unwrap();
+            let win = outcome_by_definition(&g, 5000);
+            for n in 0..=5000u64 {
+                assert_eq!(per.is_win(n), win[n as usize], "{spec} {n}");
+            }
+        }
+        let per = finite_outcome_period(&[1, 2, 3], false, 100).unwrap();
+        assert_eq!((per.start, per.period), (0, 4));
+        assert!(!per.is_win(4_000_000_000_000_000_000));
+        assert!(per.is_win(4_000_000_000_000_000_001));
+    }
+
+    #[test]
+    fn all_but_sets_have_finitely_many_p_positions() {
+        assert_eq!(all_but_p_positions(&[2, 3, 7], false), vec![0, 2]);
+    }
+}

@@ -1,0 +1,273 @@
+//! Interval games: from n remove 1..=f(n) tokens, f non-decreasing (`sqrt`, `upto{k}`,
+//! `half`, optionally `leave1(..)`). The options of n are the contiguous range
+//! [low(n), n - 1], and low(n) is non-decreasing, which gives
+//!
+//! * P-positions by jump-ahead: after a P-position p the next one is the least L > p with
+//!   low(L) > p (no P-position in L's option range) — O(1) per P-position here;
+//! * Grundy values by a sliding window: g(n) = mex of the window [low(n), n - 1], kept as a
+//!   count per value plus a two-level bitmap of present values (amortized O(1) per position
+//!   for the window moves, O(V/4096) for a mex over V values).
+
+use crate::num::isqrt;
+use crate::spec::Bound;
+
+/// An interval game: bound f and the leave-one rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IntervalGame {
+    /// f.
+    pub bound: Bound,
+    /// A move may not take the whole heap.
+    pub leave1: bool,
+}
+
+impl IntervalGame {
+    /// The number of legal amounts from n: min(f(n), n - leave1), never below 0.
+    pub fn reach(&self, n: u64) -> u64 {
+        let top = if self.leave1 { n.saturating_sub(1) } else { n };
+        self.bound.f(n).min(top)
+    }
+
+    /// low(n) = n - reach(n): the smallest option of n (options are low(n)..n, exclusive of
+    /// n; the range is empty when low(n) = n).
+    pub fn low(&self, n: u64) -> u64 {
+        n - self.reach(n)
+    }
+
+    /// The least L > p with low(L) > p: the P-position after the P-position p. `None` when it
+    /// would exceed `u64::MAX`.
+    pub fn next_p(&self, p: u64) -> Option<u64> {
+        let t = p.checked_add(1)?;
+        let guess = match self.bound {
+            // low(L) = max(L - k, 0 or 1) > p  <=>  L >= p + k + 1 (or L = 1 when p = 0 and
+            // leave1 makes heap 1 terminal).
+            Bound::Upto(k) => {
+                if self.leave1 && p == 0 {
+                    1
+                } else {
+                    t.checked_add(k)?
+                }
+            }
+            // low(L) = ceil(L / 2) > p  <=>  L >= 2p + 1.
+            Bound::Half => p.checked_mul(2)?.checked_add(1)?,
+            // L - isqrt(L) >= t: start from t + isqrt(t) and correct.
+            Bound::Sqrt => t.checked_add(isqrt(t))?,
+        };
+        // Exact correction (a few steps at most for sqrt; none for the others).
+        let mut l = guess;
+        while l > t && self.low(l - 1) > p {
+            l -= 1;
+        }
+        while self.low(l) <= p {
+            l = l.checked_add(1)?;
+        }
+        Some(l)
+    }
+
+    /// Binary-search version of [`IntervalGame::next_p`], for any monotone `low`; used to
+    /// cross-check the closed forms.
+    pub fn next_p_search(&self, p: u64) -> Option<u64> {
+        let mut lo = p.checked_add(1)?;
+        let mut step = 1u64;
+        let mut hi = lo;
+        while self.low(hi) <= p {
+            lo = hi + 1;
+            hi = hi.checked_add(step)?;
+            step = step.saturating_mul(2);
+        }
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.low(mid) > p {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Some(lo)
+    }
+
+    /// Outcome of one position by jump-ahead from 0: (is N-position, last P-position <= n).
+    /// O(number of P-positions <= n).
+    pub fn outcome(&self, n: u64) -> (bool, u64) {
+        let mut p = 0;
+        while let Some(q) = self.next_p(p) {
+            if q > n {
+                break;
+            }
+            p = q;
+        }
+        (p != n, p)
+    }
+
+    /// Grundy values 0..=max by the sliding-window mex.
+    pub fn grundy(&self, max: u64) -> Vec<u32> {
+        let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
+        let mut window = MexCounter::default();
+        let (mut wlo, mut whi) = (0u64, 0u64); // window holds g[wlo..whi)
+        for n in 0..=max {
+            let lo = self.low(n);
+            while whi < n {
+                window.add(g[whi as usize]);
+                whi += 1;
+            }
+            while wlo < lo {
+                if wlo < whi {
+                    window.remove(g[wlo as usize]);
+                }
+                wlo += 1;
+            }
+            g.push(window.mex());
+        }
+        g
+    }
+}
+
+/// A multiset of small non-negative integers with O(1) insert/remove and a fast mex:
+/// counts per value, a bitmap of present values and a summary bitmap of full words.
+#[derive(Debug, Default, Clone)]
+pub struct MexCounter {
+    count: Vec<u32>,
+    present: Vec<u64>,
+    full: Vec<u64>,
+}
+
+impl MexCounter {
+    fn grow(&mut self, v: usize) {
+        if v >= self.count.len() {
+            let n = (v + 1).next_power_of_two().max(64);
+            self.count.resize(n, 0);
+            self.present.resize(n / 64, 0);
+            self.full.resize(n.div_ceil(4096), 0);
+        }
+    }
+
+    /// Adds one copy of `v`.
+    pub fn add(&mut self, v: u32) {
+        let v = v as usize;
+        self.grow(v);
+        self.count[v] += 1;
+        if self.count[v] == 1 {
+            let w = v / 64;
+            self.present[w] |= 1 << (v % 64);
+            if self.present[w] == u64::MAX {
+                self.full[w / 64] |= 1 << (w % 64);
+            }
+        }
+    }
+
+    /// Removes one copy of `v` (which must be present).
+    pub fn remove(&mut self, v: u32) {
+        let v = v as usize;
+        debug_assert!(self.count[v] > 0);
+        self.count[v] -= 1;
+        if self.count[v] == 0 {
+            let w = v / 64;
+            self.present[w] &= !(1 << (v % 64));
+            self.full[w / 64] &= !(1 << (w % 64));
+        }
+    }
+
+    /// The least value with count 0.
+    pub fn mex(&self) -> u32 {
+        for (j, &f) in self.full.iter().enumerate() {
+            if f != u64::MAX {
+                let w = j * 64 + (!f).trailing_zeros() as usize;
+                if w >= self.present.len() {
+                    return (self.present.len() * 64) as u32;
+                }
+                return (w * 64 + (!self.present[w]).trailing_zeros() as usize) as u32;
+            }
+        }
+        (self.full.len() * 4096) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rule::{grundy_by_definition, outcome_by_definition};
+    use crate::spec::Game;
+
+    fn games() -> Vec<(IntervalGame, Game)> {
+        let mut v = vec![];
+        for bound in [
+            Bound::Sqrt,
+            Bound::Half,
+            Bound::Upto(1),
+            Bound::Upto(3),
+            Bound::Upto(7),
+        ] {
+            for leave1 in [false, true] {
+                v.push((
+                    IntervalGame { bound, leave1 },
+                    Game::Interval { bound, leave1 },
+                ));
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn jump_ahead_equals_the_definition() {
+        for (ig, game) in games() {
+            let win = outcome_by_definition(&game, 3000);
+            let mut p = 0u64;
+            let mut ps = vec![0u64];
+            while let Some(q) = ig.next_p(p) {
+                if q > 3000 {
+                    break;
+                }
+                assert_eq!(ig.next_p_search(p), Some(q), "{game}");
+                ps.push(q);
+                p = q;
+            }
+            let expect: Vec<u64> = (0..=3000u64).filter(|&n| !win[n as usize]).collect();
+            assert_eq!(ps, expect, "{game}");
+        }
+    }
+
+    #[test]
+    fn sliding_window_equals_the_definition() {
+        for (ig, game) in games() {
+            assert_eq!(ig.grundy(1500), grundy_by_definition(&game, 1500), "{game}");
+        }
+    }
+
+    #[test]
+    fn sqrt_game_reference_values() {
+        // ../shared/reference/README.md: P-positions 0,2,5,8,12,17,22,28,34,41,48,56,65,74,84
+        let ig = IntervalGame {
+            bound: Bound::Sqrt,
+            leave1: false,
+        };
+        let mut ps = vec![0];
+        while ps.len() < 15 {
+            ps.push(ig.next_p(*ps.last().unwrap()).unwrap());
+        }
+        assert_eq!(
+            ps,
+            vec![0, 2, 5, 8, 12, 17, 22, 28, 34, 41, 48, 56, 65, 74, 84]
+        );
+        assert_eq!(&ig.grundy(4), &[0, 1, 0, 1, 2]);
+        assert_eq!(ig.outcome(3), (true, 2));
+        assert_eq!(ig.outcome(5), (false, 5));
+        // exact near the top of u64: no float rounding in the jump
+        let p = (1u64 << 62) + 12345;
+        let q = ig.next_p(p).unwrap();
+        assert_eq!(Some(q), ig.next_p_search(p));
+        assert!(ig.low(q) > p && ig.low(q - 1) <= p);
+    }
+
+    #[test]
+    fn mex_counter_handles_many_values() {
+        let mut m = MexCounter::default();
+        for v in 0..10_000 {
+            m.add(v);
+        }
+        assert_eq!(m.mex(), 10_000);
+        m.remove(4100);
+        assert_eq!(m.mex(), 4100);
+        m.add(4100);
+        m.remove(0);
+        assert_eq!(m.mex(), 0);
+    }
+}

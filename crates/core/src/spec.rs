@@ -1,0 +1,663 @@
+//! Game specs: one string names one game (`squares`, `sub{1,2,3}`, `0.77`, `leave1(primes)`,
+//! …). [`Game::parse`] reads a spec; `Display` writes its canonical form, which parses back
+//! to the same game.
+//!
+//! Grammar (whitespace allowed between tokens):
+//!
+//! ```text
+//! spec    := term ('|' term)*            -- '|' joins subtraction sets only
+//! term    := 'sub{' list '}' | 'allbut{' list '}' | NAMED | 'nim'
+//!          | 'leave1(' spec ')' | 'divisors' | 'divisors-nontrivial'
+//!          | 'sqrt' | 'half' | 'upto{' k '}'
+//!          | CODE | 'kayles' | 'dawson' | 'grundy-game'
+//! NAMED   := squares | cubes | triangular | fibonacci | primes | powers2 | factorials | practical
+//! CODE    := [hexdigit] '.' hexdigit+ | digit  -- CGSuite's octal/hexadecimal notation
+//! ```
+
+use crate::sets::{MoveSet, NamedSet};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use thiserror::Error;
+
+/// A game spec that could not be read: the spec, the 1-based character position of the
+/// problem, and what is wrong there.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("invalid game spec `{spec}`: {message} at position {pos}")]
+pub struct SpecError {
+    /// The spec as given.
+    pub spec: String,
+    /// 1-based character position.
+    pub pos: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The move bound of an interval game: from n you may remove 1..=f(n) tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Bound {
+    /// f(n) = floor(sqrt(n)).
+    Sqrt,
+    /// f(n) = k: the Bash game.
+    Upto(u64),
+    /// f(n) = floor(n / 2).
+    Half,
+}
+
+impl Bound {
+    /// f(n), exact.
+    pub fn f(self, n: u64) -> u64 {
+        match self {
+            Bound::Sqrt => crate::num::isqrt(n),
+            Bound::Upto(k) => k,
+            Bound::Half => n / 2,
+        }
+    }
+}
+
+/// A take-and-break code in CGSuite's notation `d0.d1d2…dt`: digit `d_i` says what may be
+/// left after removing `i` tokens from a heap — bit 1: nothing; bit 2: one non-empty heap;
+/// bit 4: two non-empty heaps; bit 8 (hexadecimal codes): three non-empty heaps. `d0` (the
+/// digit before the point) may only use bits 4 and 8: split without removing.
+/// Winning Ways, ch. 4.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TakeBreak {
+    /// `digits[i]` is `d_i`; `digits[0]` is the digit before the point. No trailing zero
+    /// beyond index 0.
+    pub digits: Vec<u8>,
+}
+
+impl TakeBreak {
+    /// Builds a code from its digits (trailing zeros dropped).
+    pub fn new(mut digits: Vec<u8>) -> TakeBreak {
+        while digits.len() > 1 && *digits.last().unwrap() == 0 {
+            digits.pop();
+        }
+        if digits.is_empty() {
+            digits.push(0);
+        }
+        TakeBreak { digits }
+    }
+
+    /// `t`: the position of the last non-zero digit after the point (0 if none).
+    pub fn last_digit(&self) -> usize {
+        self.digits.len() - 1
+    }
+
+    /// The digit for removing `i` tokens (0 beyond the code).
+    pub fn digit(&self, i: usize) -> u8 {
+        self.digits.get(i).copied().unwrap_or(0)
+    }
+
+    /// The largest number of heaps a move may leave (0 to 3).
+    pub fn max_heaps_left(&self) -> u32 {
+        let all = self.digits.iter().fold(0u8, |a, &d| a | d);
+        if all & 8 != 0 {
+            3
+        } else if all & 4 != 0 {
+            2
+        } else if all & 2 != 0 {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+impl fmt::Display for TakeBreak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hex = |d: u8| char::from_digit(d as u32, 16).unwrap().to_ascii_uppercase();
+        write!(f, "{}.", hex(self.digits[0]))?;
+        if self.digits.len() == 1 {
+            return write!(f, "0");
+        }
+        for &d in &self.digits[1..] {
+            write!(f, "{}", hex(d))?;
+        }
+        Ok(())
+    }
+}
+
+/// One impartial heap game.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Game {
+    /// Remove s tokens for s in the set (s <= n; with `leave1`, s < n).
+    Subtraction {
+        /// The subtraction set S.
+        set: MoveSet,
+        /// A move may not take the whole heap.
+        leave1: bool,
+    },
+    /// Remove a proper divisor d of n: 1 <= d < n (`nontrivial`: 1 < d < n).
+    Divisors {
+        /// Exclude d = 1.
+        nontrivial: bool,
+    },
+    /// Remove 1..=f(n) tokens (with `leave1`, at most n - 1).
+    Interval {
+        /// f.
+        bound: Bound,
+        /// A move may not take the whole heap.
+        leave1: bool,
+    },
+    /// A take-and-break game given by its octal or hexadecimal code.
+    TakeBreak(TakeBreak),
+    /// Grundy's game: split one heap into two unequal non-empty heaps.
+    GrundyGame,
+}
+
+impl Game {
+    /// Parses a spec (see the module documentation for the grammar).
+    ///
+    /// # Errors
+    /// [`SpecError`] with the position of the first problem.
+    pub fn parse(spec: &str) -> Result<Game, SpecError> {
+        let mut p = Parser {
+            spec,
+            chars: spec.chars().collect(),
+            i: 0,
+        };
+        p.ws();
+        if p.at_end() {
+            return Err(p.err("empty spec; try `squares`, `sub{1,2,3}` or `0.77`"));
+        }
+        let g = p.expr()?;
+        p.ws();
+        if let Some(c) = p.peek() {
+            return Err(p.err(&format!("unexpected '{c}'")));
+        }
+        Ok(g.into_game())
+    }
+
+    /// The subtraction set, for set-based subtraction games.
+    pub fn move_set(&self) -> Option<&MoveSet> {
+        match self {
+            Game::Subtraction { set, .. } => Some(set),
+            _ => None,
+        }
+    }
+
+    /// True when every move removes tokens from one heap and leaves at most one heap
+    /// (subtraction sets, divisors, interval games).
+    pub fn is_subtraction(&self) -> bool {
+        matches!(
+            self,
+            Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. }
+        )
+    }
+
+    /// A file-name-safe form of the canonical spec: `sub{1,2,3}` → `sub-1-2-3`,
+    /// `0.77` → `0.77`, `primes|sub{1}` → `primes-sub-1`.
+    pub fn slug(&self) -> String {
+        let mut out = String::new();
+        for c in self.to_string().chars() {
+            let c = if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '-'
+            };
+            if c == '-' && (out.is_empty() || out.ends_with('-')) {
+                continue;
+            }
+            out.push(c);
+        }
+        out.trim_end_matches('-').to_string()
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Game::Subtraction { set, leave1 } => {
+                if *leave1 {
+                    write!(f, "leave1({set})")
+                } else {
+                    write!(f, "{set}")
+                }
+            }
+            Game::Divisors { nontrivial } => {
+                write!(
+                    f,
+                    "{}",
+                    if *nontrivial {
+                        "divisors-nontrivial"
+                    } else {
+                        "divisors"
+                    }
+                )
+            }
+            Game::Interval { bound, leave1 } => {
+                let b = match bound {
+                    Bound::Sqrt => "sqrt".to_string(),
+                    Bound::Half => "half".to_string(),
+                    Bound::Upto(k) => format!("upto{{{k}}}"),
+                };
+                if *leave1 {
+                    write!(f, "leave1({b})")
+                } else {
+                    write!(f, "{b}")
+                }
+            }
+            Game::TakeBreak(code) => write!(f, "{code}"),
+            Game::GrundyGame => write!(f, "grundy-game"),
+        }
+    }
+}
+
+impl std::str::FromStr for Game {
+    type Err = SpecError;
+    fn from_str(s: &str) -> Result<Game, SpecError> {
+        Game::parse(s)
+    }
+}
+
+/// Replaces every identifier token equal to `name` in `template` by `value` (for parameter
+/// sweeps: `sub{1,2,k}` with k = 5 → `sub{1,2,5}`). Identifiers are maximal runs of ASCII
+/// letters, digits, `_` and `-`, so `k` inside `kayles` is left alone.
+pub fn substitute_param(template: &str, name: &str, value: u64) -> String {
+    let mut out = String::new();
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        if token == name {
+            out.push_str(&value.to_string());
+        } else {
+            out.push_str(token);
+        }
+        token.clear();
+    };
+    for c in template.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            token.push(c);
+        } else {
+            flush(&mut token, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
+/// A parsed term before normalisation: sets stay sets until the whole union is known.
+enum Term {
+    Set(MoveSet),
+    Game(Game),
+}
+
+impl Term {
+    fn into_game(self) -> Game {
+        match self {
+            Term::Set(set) => Game::Subtraction { set, leave1: false },
+            Term::Game(g) => g,
+        }
+    }
+}
+
+struct Parser<'a> {
+    spec: &'a str,
+    chars: Vec<char>,
+    i: usize,
+}
+
+const FAMILIES: &str = "sub{..}, allbut{..}, squares, cubes, triangular, fibonacci, primes, \
+powers2, factorials, practical, nim, leave1(..), divisors, divisors-nontrivial, sqrt, half, \
+upto{k}, kayles, dawson, grundy-game, or a code such as 0.77";
+
+impl Parser<'_> {
+    fn err(&self, msg: &str) -> SpecError {
+        self.err_at(self.i, msg)
+    }
+    fn err_at(&self, i: usize, msg: &str) -> SpecError {
+        SpecError {
+            spec: self.spec.to_string(),
+            pos: i + 1,
+            message: msg.to_string(),
+        }
+    }
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.i).copied()
+    }
+    fn at_end(&self) -> bool {
+        self.i >= self.chars.len()
+    }
+    fn ws(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.i += 1;
+        }
+    }
+    fn expect(&mut self, c: char, what: &str) -> Result<(), SpecError> {
+        self.ws();
+        match self.peek() {
+            Some(x) if x == c => {
+                self.i += 1;
+                Ok(())
+            }
+            Some(x) => Err(self.err(&format!("expected '{c}' {what}, found '{x}'"))),
+            None => Err(self.err(&format!("expected '{c}' {what}, found the end"))),
+        }
+    }
+
+    fn expr(&mut self) -> Result<Term, SpecError> {
+        let start = self.i;
+        let mut acc = self.term()?;
+        loop {
+            self.ws();
+            if self.peek() != Some('|') {
+                return Ok(acc);
+            }
+            let bar = self.i;
+            self.i += 1;
+            self.ws();
+            if self.at_end() {
+                return Err(self.err("expected a subtraction set after '|'"));
+            }
+            let rhs_at = self.i;
+            let rhs = self.term()?;
+            acc = match (acc, rhs) {
+                (Term::Set(a), Term::Set(b)) => Term::Set(a.union(b)),
+                (Term::Game(g), _) => {
+                    return Err(self.err_at(
+                        start,
+                        &format!(
+                            "'|' joins subtraction sets, and `{g}` is not one (at '|' {})",
+                            bar + 1
+                        ),
+                    ))
+                }
+                (_, Term::Game(g)) => {
+                    return Err(self.err_at(
+                        rhs_at,
+                        &format!("'|' joins subtraction sets, and `{g}` is not one"),
+                    ))
+                }
+            };
+        }
+    }
+
+    fn term(&mut self) -> Result<Term, SpecError> {
+        self.ws();
+        let start = self.i;
+        match self.peek() {
+            None => Err(self.err("expected a game, found the end")),
+            Some(c) if c.is_ascii_digit() || c == '.' => self.code().map(Term::Game),
+            Some(c) if c.is_ascii_alphabetic() => {
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '-')
+                {
+                    self.i += 1;
+                }
+                let word: String = self.chars[start..self.i].iter().collect::<String>();
+                let word = word.to_ascii_lowercase();
+                self.named_term(&word, start)
+            }
+            Some(c) => Err(self.err(&format!("unexpected '{c}'"))),
+        }
+    }
+
+    fn named_term(&mut self, word: &str, start: usize) -> Result<Term, SpecError> {
+        if let Some(s) = NamedSet::from_name(word) {
+            return Ok(Term::Set(MoveSet::named(s)));
+        }
+        Ok(match word {
+            "sub" => {
+                let v = self.list("subtraction set")?;
+                Term::Set(MoveSet::finite(v))
+            }
+            "allbut" => {
+                let v = self.list("all-but set")?;
+                Term::Set(MoveSet::all_but(v))
+            }
+            "nim" => Term::Set(MoveSet::all_but(vec![])),
+            "upto" => {
+                self.expect('{', "after `upto`")?;
+                let k = self.number()?;
+                self.expect('}', "after the bound of `upto`")?;
+                Term::Game(Game::Interval {
+                    bound: Bound::Upto(k),
+                    leave1: false,
+                })
+            }
+            "leave1" => {
+                self.expect('(', "after `leave1`")?;
+                self.ws();
+                if self.peek() == Some(')') {
+                    return Err(self.err("expected a game inside leave1( )"));
+                }
+                let inner_at = self.i;
+                let inner = self.expr()?;
+                self.expect(')', "to close leave1(")?;
+                Term::Game(match inner.into_game() {
+                    Game::Subtraction { set, .. } => Game::Subtraction { set, leave1: true },
+                    Game::Interval { bound, .. } => Game::Interval {
+                        bound,
+                        leave1: true,
+                    },
+                    // Divisor moves never take the whole heap already.
+                    g @ Game::Divisors { .. } => g,
+                    g => {
+                        return Err(self.err_at(
+                            inner_at,
+                            &format!(
+                                "leave1( ) applies to subtraction games, and `{g}` is not one"
+                            ),
+                        ))
+                    }
+                })
+            }
+            "divisors" => Term::Game(Game::Divisors { nontrivial: false }),
+            "divisors-nontrivial" => Term::Game(Game::Divisors { nontrivial: true }),
+            "sqrt" => Term::Game(Game::Interval {
+                bound: Bound::Sqrt,
+                leave1: false,
+            }),
+            "half" => Term::Game(Game::Interval {
+                bound: Bound::Half,
+                leave1: false,
+            }),
+            "kayles" => Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 7, 7]))),
+            "dawson" => Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 0, 7]))),
+            "grundy-game" => Term::Game(Game::GrundyGame),
+            _ => {
+                return Err(self.err_at(
+                    start,
+                    &format!("unknown game family `{word}` (known: {FAMILIES})"),
+                ))
+            }
+        })
+    }
+
+    /// `{n, n, …}` of positive integers, non-empty.
+    fn list(&mut self, what: &str) -> Result<Vec<u64>, SpecError> {
+        self.expect('{', &format!("to open the {what}"))?;
+        self.ws();
+        if self.peek() == Some('}') {
+            return Err(self.err(&format!("empty {what}: list at least one move")));
+        }
+        let mut v = Vec::new();
+        loop {
+            v.push(self.number()?);
+            self.ws();
+            match self.peek() {
+                Some(',') => self.i += 1,
+                Some('}') => {
+                    self.i += 1;
+                    return Ok(v);
+                }
+                Some(c) => return Err(self.err(&format!("expected ',' or '}}', found '{c}'"))),
+                None => return Err(self.err(&format!("unclosed {what}: expected '}}'"))),
+            }
+        }
+    }
+
+    /// A positive integer (underscores allowed between digits).
+    fn number(&mut self) -> Result<u64, SpecError> {
+        self.ws();
+        let start = self.i;
+        match self.peek() {
+            Some('-') => return Err(self.err("moves must be positive integers, found '-'")),
+            Some(c) if c.is_ascii_digit() => {}
+            Some(c) => return Err(self.err(&format!("expected a positive integer, found '{c}'"))),
+            None => return Err(self.err("expected a positive integer, found the end")),
+        }
+        while self.peek().is_some_and(|c| c.is_ascii_digit() || c == '_') {
+            self.i += 1;
+        }
+        let text: String = self.chars[start..self.i]
+            .iter()
+            .filter(|&&c| c != '_')
+            .collect();
+        let v: u64 = text
+            .parse()
+            .map_err(|_| self.err_at(start, "number too large for 64 bits"))?;
+        if v == 0 {
+            return Err(self.err_at(start, "moves must be positive (0 is not a move)"));
+        }
+        Ok(v)
+    }
+
+    fn code(&mut self) -> Result<Game, SpecError> {
+        let start = self.i;
+        let hexval = |c: char| c.to_digit(16).map(|d| d as u8);
+        let mut d0 = 0u8;
+        if self.peek() != Some('.') {
+            d0 = hexval(self.peek().unwrap()).unwrap();
+            self.i += 1;
+            match self.peek() {
+                None => {}
+                Some('.') => {}
+                Some(c) if c.is_ascii_hexdigit() => {
+                    return Err(self
+                        .err("take-and-break codes have one digit before '.', as in 0.77 or 4.07"))
+                }
+                Some(c) if c.is_whitespace() || c == ')' => {}
+                Some(c) => return Err(self.err(&format!("unexpected '{c}' in code"))),
+            }
+            if d0 & 3 != 0 {
+                return Err(self.err_at(
+                    start,
+                    &format!("the digit before '.' may only use bits 4 and 8 (split without removing), not {d0}"),
+                ));
+            }
+        }
+        let mut digits = vec![d0];
+        if self.peek() == Some('.') {
+            self.i += 1;
+            let first = self.i;
+            while let Some(d) = self.peek().and_then(hexval) {
+                digits.push(d);
+                self.i += 1;
+            }
+            if let Some(c) = self.peek() {
+                if c.is_ascii_alphanumeric() || c == '.' {
+                    return Err(self.err(&format!("unexpected '{c}' in code")));
+                }
+            }
+            if self.i == first {
+                return Err(self.err("expected at least one digit after '.'"));
+            }
+        }
+        Ok(Game::TakeBreak(TakeBreak::new(digits)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(s: &str) -> String {
+        Game::parse(s).unwrap_or_else(|e| panic!("{e}")).to_string()
+    }
+
+    #[test]
+    fn canonical_forms() {
+        assert_eq!(canon("sub{3,1,2,2}"), "sub{1,2,3}");
+        assert_eq!(canon(" sub{ 1 , 2 } "), "sub{1,2}");
+        assert_eq!(canon("squares"), "squares");
+        assert_eq!(canon("divisors"), "divisors");
+        assert_eq!(canon("sqrt"), "sqrt");
+        assert_eq!(canon(".77"), "0.77");
+        assert_eq!(canon("0.770"), "0.77");
+        assert_eq!(canon("kayles"), "0.77");
+        assert_eq!(canon("dawson"), "0.07");
+        assert_eq!(canon("0.3f"), "0.3F");
+        assert_eq!(canon("4.07"), "4.07");
+        assert_eq!(canon("4"), "4.0");
+        assert_eq!(canon("sub{1}|primes"), "primes|sub{1}");
+        assert_eq!(canon("cubes|squares|sub{4,8,5}"), "squares|cubes|sub{5}");
+        assert_eq!(canon("leave1(primes|sub{1})"), "leave1(primes|sub{1})");
+        assert_eq!(canon("leave1(divisors)"), "divisors");
+        assert_eq!(canon("upto{3}"), "upto{3}");
+        assert_eq!(canon("allbut{7,2,3}"), "allbut{2,3,7}");
+        assert_eq!(canon("allbut{2}|sub{2}"), "nim");
+        assert_eq!(canon("grundy-game"), "grundy-game");
+    }
+
+    #[test]
+    fn canonical_forms_round_trip() {
+        for s in [
+            "sub{1,2,3}",
+            "squares",
+            "divisors",
+            "divisors-nontrivial",
+            "sqrt",
+            "half",
+            "upto{5}",
+            "0.77",
+            "0.137",
+            "4.07",
+            "0.3F",
+            "4.0",
+            "0.0",
+            "allbut{2,3,7}",
+            "nim",
+            "primes|sub{1}",
+            "leave1(sqrt)",
+            "leave1(squares|cubes)",
+            "grundy-game",
+            "practical",
+            "fibonacci|powers2|factorials",
+        ] {
+            let g = Game::parse(s).unwrap();
+            assert_eq!(g.to_string(), s);
+            assert_eq!(Game::parse(&g.to_string()).unwrap(), g);
+        }
+    }
+
+    #[test]
+    fn bad_specs_name_the_position() {
+        let cases = [
+            ("sub{}", 5, "empty"),
+            ("sub{0}", 5, "0 is not a move"),
+            ("sub{1,-2}", 7, "positive"),
+            ("squares(", 8, "unexpected '('"),
+            ("foo", 1, "unknown game family `foo`"),
+            ("allbut{}", 8, "empty"),
+            ("0.", 3, "at least one digit"),
+            ("0.7x", 4, "unexpected 'x'"),
+            ("0..7", 3, "unexpected '.'"),
+            ("leave1()", 8, "inside leave1"),
+            ("primes|", 8, "after '|'"),
+            ("sub{1,2", 8, "unclosed"),
+            ("sqrt|sub{1}", 1, "joins subtraction sets"),
+            ("leave1(0.77)", 8, "applies to subtraction games"),
+            ("", 1, "empty spec"),
+            ("1.7", 1, "bits 4 and 8"),
+            ("sub{1,2,k}", 9, "expected a positive integer"),
+        ];
+        for (s, pos, msg) in cases {
+            let e = Game::parse(s).expect_err(s);
+            assert_eq!(e.pos, pos, "{s}: {e}");
+            assert!(e.to_string().contains(msg), "{s}: {e}");
+            assert!(!e.to_string().contains('\n'));
+        }
+    }
+
+    #[test]
+    fn slugs_and_params() {
+        assert_eq!(Game::parse("sub{1,2,3}").unwrap().slug(), "sub-1-2-3");
+        assert_eq!(Game::parse("0.77").unwrap().slug(), "0.77");
+        assert_eq!(Game::parse("primes|sub{1}").unwrap().slug(), "primes-sub-1");
+        assert_eq!(substitute_param("sub{1,2,k}", "k", 7), "sub{1,2,7}");
+        assert_eq!(substitute_param("kayles", "k", 7), "kayles");
+        assert_eq!(substitute_param("upto{k}", "k", 3), "upto{3}");
+    }
+}

@@ -1,0 +1,216 @@
+//! `heaplab report`: one folder with the tables, the P-positions, plots and a summary.
+//!
+//! The folder is built under a temporary name beside the destination and renamed into place
+//! when complete, so an interrupted run never leaves a half-written report.
+
+use crate::frames::{write_table, LoserRows};
+use crate::plot::{series_png, ChartSpec};
+use crate::util::{check_memory, secs, Format};
+use crate::{print_json, ReportArgs};
+use anyhow::{bail, Context, Result};
+use heaplab_core::grundy::grundy_memory_estimate;
+use serde_json::json;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// `table.csv` is written only up to this N (it is large and slow beyond).
+pub const CSV_TABLE_MAX: u64 = 10_000_000;
+
+fn step<T>(
+    timings: &mut Vec<(String, f64)>,
+    name: &str,
+    f: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let t = Instant::now();
+    let r = f()?;
+    timings.push((name.to_string(), secs(t)));
+    Ok(r)
+}
+
+/// Moves the finished temporary folder to `dest`, replacing an earlier report there (a
+/// folder holding `summary.md`), never any other folder.
+fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
+    if dest.exists() {
+        let is_report = dest.join("summary.md").exists();
+        let empty = dest
+            .read_dir()
+            .map(|mut d| d.next().is_none())
+            .unwrap_or(false);
+        if !is_report && !empty {
+            bail!(
+                "`{}` exists and is not a heaplab report; choose another -o folder",
+                dest.display()
+            );
+        }
+        std::fs::remove_dir_all(dest)
+            .with_context(|| format!("cannot replace `{}`", dest.display()))?;
+    }
+    let path = tmp.keep();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+        for entry in std::fs::read_dir(&path)?.flatten() {
+            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o644));
+        }
+    }
+    std::fs::rename(&path, dest).with_context(|| format!("cannot write `{}`", dest.display()))?;
+    Ok(())
+}
+
+/// Runs the command.
+pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let (game, max) = (a.gm.game.clone(), a.gm.max);
+    let dest = a
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("reports").join(format!("{}-{}", game.slug(), max)));
+    if max >= 1 << 36 {
+        bail!(
+            "N = {max} is too large for a report (it holds every position); use `heaplab losers`"
+        );
+    }
+    check_memory(
+        &format!("a report over {} positions", max + 1),
+        grundy_memory_estimate(&game, max) + max / 8 + (64 << 20),
+    )?;
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("cannot create `{}`", parent.display()))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(
+            ".{}.",
+            dest.file_name()
+                .map_or("report".into(), |n| n.to_string_lossy())
+        ))
+        .tempdir_in(&parent)
+        .with_context(|| format!("cannot write in `{}`", parent.display()))?;
+    let dir = tmp.path().to_path_buf();
+
+    let mut timings = vec![];
+    let g = step(&mut timings, "Grundy values", || {
+        Ok(heaplab_core::grundy_table(&game, max)?)
+    })?;
+    let out = step(
+        &mut timings,
+        "outcomes and P-positions",
+        || Ok(g.outcomes()),
+    )?;
+    let ps: Vec<u64> = out.p_positions().collect();
+    let max_g = g.max_value();
+    let mut files = vec![];
+
+    step(&mut timings, "table.parquet", || {
+        write_table(
+            File::create(dir.join("table.parquet"))?,
+            Format::Parquet,
+            &out,
+            Some(&g),
+        )
+    })?;
+    files.push("table.parquet");
+    if max <= CSV_TABLE_MAX {
+        step(&mut timings, "table.csv", || {
+            write_table(
+                File::create(dir.join("table.csv"))?,
+                Format::Csv,
+                &out,
+                Some(&g),
+            )
+        })?;
+        files.push("table.csv");
+    }
+    step(&mut timings, "losers.csv", || {
+        let mut rows = LoserRows::new(
+            File::create(dir.join("losers.csv"))?,
+            Format::Csv,
+            0,
+            None,
+            true,
+        )?;
+        rows.push(&ps)?;
+        rows.finish()
+    })?;
+    files.push("losers.csv");
+
+    step(&mut timings, "plots", || {
+        let spec = ChartSpec::new(
+            format!("Grundy values of {game}, 0 ≤ n ≤ {max}"),
+            "n (heap size)",
+            "Grundy value g(n)",
+        );
+        series_png(
+            &dir.join("grundy.png"),
+            &spec,
+            0.0,
+            max as usize + 1,
+            &|i| g.get(i as u64) as f64,
+        )?;
+        let spec = ChartSpec::new(
+            format!("P-position gaps of {game}, 0 ≤ n ≤ {max}"),
+            "index k of the P-position",
+            "gap p(k) − p(k−1)",
+        );
+        let gaps: Vec<f64> = ps.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
+        series_png(&dir.join("gaps.png"), &spec, 1.0, gaps.len(), &|i| gaps[i])?;
+        Ok(())
+    })?;
+    files.push("grundy.png");
+    files.push("gaps.png");
+
+    let largest = ps.last().copied();
+    let mut md = String::new();
+    md.push_str(&format!("# {game}, 0 ≤ n ≤ {max}\n\n"));
+    md.push_str("| quantity | value |\n|---|---|\n");
+    md.push_str(&format!("| game (canonical spec) | `{game}` |\n"));
+    md.push_str(&format!("| N | {max} |\n"));
+    md.push_str(&format!("| P-positions in 0..=N | {} |\n", ps.len()));
+    md.push_str(&format!(
+        "| largest P-position | {} |\n",
+        largest.map_or("none".into(), |p| p.to_string())
+    ));
+    md.push_str(&format!("| largest Grundy value | {max_g} |\n\n"));
+    md.push_str("## Timings\n\n| step | seconds |\n|---|---|\n");
+    for (name, s) in &timings {
+        md.push_str(&format!("| {name} | {s:.3} |\n"));
+    }
+    md.push_str(&format!("| total | {:.3} |\n\n", secs(t0)));
+    md.push_str("## Files\n\n");
+    for f in &files {
+        md.push_str(&format!("- [{f}]({f})\n"));
+    }
+    std::fs::write(dir.join("summary.md"), md)?;
+    files.push("summary.md");
+
+    install(tmp, &dest)?;
+    let paths: Vec<String> = files
+        .iter()
+        .map(|f| dest.join(f).display().to_string())
+        .collect();
+    if a.json {
+        print_json(&json!({
+            "game": game.to_string(),
+            "max": max,
+            "p_positions": ps.len(),
+            "largest_p": largest,
+            "max_grundy": max_g,
+            "files": paths,
+            "dir": dest.display().to_string(),
+            "seconds": secs(t0),
+        }));
+    } else {
+        println!(
+            "{game}: {} P-positions in 0..={max}, largest Grundy value {max_g}; report in {} ({:.2} s)",
+            ps.len(),
+            dest.display(),
+            secs(t0)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,229 @@
+//! `heaplab`: tables, P-position lists, reports and plots for impartial heap games.
+//!
+//! Every command prints a human summary (or, with `--json`, one JSON object) on stdout;
+//! progress goes to stderr and `--quiet` silences it. Errors are one line on stderr with
+//! exit code 2; `check` exits 1 when a claim is refuted.
+
+mod cmd_losers;
+mod cmd_report;
+mod cmd_table;
+mod cmd_who;
+mod frames;
+mod plot;
+mod progress;
+mod util;
+
+use clap::{Args, Parser, Subcommand};
+use heaplab_core::Game;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use util::{count_arg, game_arg, Format};
+
+/// heaplab: impartial games on one heap — P-positions, Grundy values, reports.
+#[derive(Parser, Debug)]
+#[command(name = "heaplab", version, about, long_about = None)]
+pub struct Cli {
+    /// Print nothing on stderr except errors (no progress, no notes).
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+/// The game and the range 0..=N shared by most commands.
+#[derive(Args, Debug, Clone)]
+pub struct GameMax {
+    /// Game spec, e.g. `squares`, `sub{1,2,3}`, `divisors`, `sqrt`, `0.77` (see `heaplab games`).
+    #[arg(long, short = 'g', value_parser = game_arg)]
+    pub game: Game,
+    /// Largest position N (positions 0..=N); accepts 1000000, 1e6, 10^6, 1_000_000.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Outcome (and Grundy value) of every position 0..=N as CSV or Parquet.
+    Table(TableArgs),
+    /// The P-positions (losers) 0..=N with index and gap, streamed as CSV, Parquet or b-file.
+    Losers(LosersArgs),
+    /// A folder with tables, P-positions, plots and a summary for one game.
+    Report(ReportArgs),
+    /// Outcome of one position and, when it wins, one winning move.
+    Who(WhoArgs),
+    /// Every game family with an example spec.
+    Games,
+}
+
+/// `heaplab table`.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// Add the `grundy` column.
+    #[arg(long)]
+    pub grundy: bool,
+    /// Output file (.csv or .parquet); CSV on stdout without it.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Output format (default: from the file extension).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Print one JSON summary on stdout (instead of the rows when there is no -o).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab losers`.
+#[derive(Args, Debug)]
+pub struct LosersArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// Output file: .csv, .parquet or .txt (OEIS b-file); CSV on stdout without it.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Output format (default: from the file extension).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Print only the number of P-positions and the largest one.
+    #[arg(long)]
+    pub count: bool,
+    /// Save the state to FILE every few minutes; rerunning the same command resumes from it.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints (0: after every segment).
+    #[arg(long, default_value_t = 300.0, hide = true)]
+    pub checkpoint_every: f64,
+    /// Print one JSON summary on stdout (instead of the rows when there is no -o).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// Output folder (default `reports/<game>-<N>/`).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Print one JSON summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab who`.
+#[derive(Args, Debug)]
+pub struct WhoArgs {
+    /// Game spec.
+    #[arg(long, short = 'g', value_parser = game_arg)]
+    pub game: Game,
+    /// The position (heap size).
+    #[arg(value_parser = count_arg, allow_hyphen_values = true)]
+    pub n: u64,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints a JSON value on stdout.
+pub fn print_json(v: &serde_json::Value) {
+    println!("{}", serde_json::to_string(v).expect("json"));
+}
+
+fn games() -> anyhow::Result<ExitCode> {
+    let rows = [
+        ("sub{1,2,3}", "finite subtraction set: remove 1, 2 or 3"),
+        ("allbut{2,3,7}", "remove any number except those listed"),
+        ("squares", "remove a positive square (Stone Game IV)"),
+        ("cubes", "remove a positive cube"),
+        ("triangular", "remove a triangular number 1, 3, 6, 10, ..."),
+        ("fibonacci", "remove a Fibonacci number 1, 2, 3, 5, 8, ..."),
+        ("primes", "remove a prime"),
+        ("powers2", "remove a power of two 1, 2, 4, 8, ..."),
+        ("factorials", "remove a factorial 1, 2, 6, 24, ..."),
+        (
+            "practical",
+            "remove a practical number 1, 2, 4, 6, 8, 12, ...",
+        ),
+        ("nim", "remove any positive number (one-heap Nim)"),
+        ("primes|sub{1}", "union of sets: remove 1 or a prime"),
+        (
+            "leave1(primes|sub{1})",
+            "same moves, but never take the whole heap",
+        ),
+        ("divisors", "remove a proper divisor d of n (1 <= d < n)"),
+        ("divisors-nontrivial", "remove a divisor d with 1 < d < n"),
+        ("sqrt", "remove 1..floor(sqrt n)"),
+        ("upto{3}", "remove 1..k (the Bash game)"),
+        ("half", "remove 1..floor(n/2)"),
+        (
+            "0.77",
+            "octal take-and-break code (Kayles); also .77, 4.07, 0.137",
+        ),
+        ("0.3F", "hexadecimal code: digit bit 8 leaves three heaps"),
+        ("kayles", "alias of 0.77"),
+        ("dawson", "Dawson's Kayles, alias of 0.07"),
+        (
+            "grundy-game",
+            "split one heap into two unequal non-empty heaps",
+        ),
+    ];
+    for (spec, what) in rows {
+        println!("{spec:<24} {what}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let quiet = cli.quiet;
+    match cli.cmd {
+        Cmd::Table(a) => cmd_table::run(a, quiet),
+        Cmd::Losers(a) => cmd_losers::run(a, quiet),
+        Cmd::Report(a) => cmd_report::run(a, quiet),
+        Cmd::Who(a) => cmd_who::run(a, quiet),
+        Cmd::Games => games(),
+    }
+}
+
+/// One line from a rendered clap error: the lines before the first blank line, joined.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || matches!(
+                    e.kind(),
+                    ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                )
+            {
+                let _ = e.print();
+                return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                };
+            }
+            eprintln!("{}", one_line(&e.render().to_string()));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Shared plumbing of the commands: counts on the command line, memory checks, atomic
+//! output files, output formats.
+
+use anyhow::{bail, Context, Result};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+/// clap value parser for counts: `1000000`, `1e6`, `10^6`, `1_000_000`.
+pub fn count_arg(s: &str) -> std::result::Result<u64, String> {
+    heaplab_core::num::parse_count(s).map_err(|e| e.to_string())
+}
+
+/// clap value parser for game specs (canonicalised).
+pub fn game_arg(s: &str) -> std::result::Result<heaplab_core::Game, String> {
+    heaplab_core::Game::parse(s).map_err(|e| e.to_string())
+}
+
+/// Bytes of memory available to us now (MemAvailable from /proc/meminfo; 8 GiB when that
+/// cannot be read).
+pub fn available_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(8 << 30, |kb| kb * 1024)
+}
+
+/// Human size: `1.5 GiB`.
+pub fn human_bytes(b: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut v = b as f64;
+    let mut i = 0;
+    while v >= 1024.0 && i + 1 < units.len() {
+        v /= 1024.0;
+        i += 1;
+    }
+    if i == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", units[i])
+    }
+}
+
+/// Refuses a job whose estimated memory exceeds what is available (80% of MemAvailable).
+pub fn check_memory(what: &str, needed: u64) -> Result<()> {
+    let avail = available_memory();
+    if needed > avail / 10 * 8 {
+        bail!(
+            "{what} needs about {}, but only {} is available; lower --max",
+            human_bytes(needed),
+            human_bytes(avail)
+        );
+    }
+    Ok(())
+}
+
+/// A file written under a temporary name in the destination folder and renamed into place
+/// by [`AtomicFile::commit`]; dropped uncommitted, it is removed, so no half-written file is
+/// ever left at the destination.
+pub struct AtomicFile {
+    tmp: tempfile::NamedTempFile,
+    dest: PathBuf,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file next to `dest` (fails early when the folder is missing or
+    /// not writable). The temporary name keeps `dest`'s extension.
+    pub fn create(dest: &Path) -> Result<AtomicFile> {
+        let dir = match dest.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = dest
+            .file_name()
+            .with_context(|| format!("`{}` is not a file path", dest.display()))?
+            .to_string_lossy()
+            .to_string();
+        let ext = dest
+            .extension()
+            .map(|e| format!(".{}", e.to_string_lossy()))
+            .unwrap_or_default();
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(&format!(".tmp{ext}"))
+            .tempfile_in(&dir)
+            .with_context(|| format!("cannot write `{}`", dest.display()))?;
+        Ok(AtomicFile {
+            tmp,
+            dest: dest.to_path_buf(),
+        })
+    }
+
+    /// The temporary path (for writers that want a path, e.g. the PNG encoder).
+    pub fn path(&self) -> &Path {
+        self.tmp.path()
+    }
+
+    /// The open temporary file.
+    pub fn file(&self) -> Result<File> {
+        Ok(self.tmp.as_file().try_clone()?)
+    }
+
+    /// Renames the finished file into place.
+    pub fn commit(self) -> Result<PathBuf> {
+        let dest = self.dest.clone();
+        // Temporary files are created private; the result gets ordinary file permissions.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ =
+                std::fs::set_permissions(self.tmp.path(), std::fs::Permissions::from_mode(0o644));
+        }
+        self.tmp
+            .persist(&dest)
+            .with_context(|| format!("cannot write `{}`", dest.display()))?;
+        Ok(dest)
+    }
+}
+
+/// Output formats of row files.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+pub enum Format {
+    /// Comma-separated values with a header line.
+    Csv,
+    /// Apache Parquet (zstd).
+    Parquet,
+    /// OEIS b-file: `index value` lines, no header.
+    Bfile,
+}
+
+impl Format {
+    /// The format an output path asks for: `.csv`, `.parquet`, `.txt` (b-file).
+    pub fn from_path(p: &Path) -> Result<Format> {
+        match p.extension().and_then(|e| e.to_str()) {
+            Some("csv") => Ok(Format::Csv),
+            Some("parquet") | Some("pq") => Ok(Format::Parquet),
+            Some("txt") | Some("b") => Ok(Format::Bfile),
+            _ => bail!(
+                "cannot tell the format of `{}`: use a .csv, .parquet or .txt (b-file) name, or --format",
+                p.display()
+            ),
+        }
+    }
+}
+
+/// Seconds since `t`, rounded to milliseconds.
+pub fn secs(t: std::time::Instant) -> f64 {
+    (t.elapsed().as_secs_f64() * 1000.0).round() / 1000.0
+}

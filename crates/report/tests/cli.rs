@@ -1,0 +1,341 @@
+//! End-to-end tests: run the `heaplab` binary in a temporary folder and read what it wrote.
+
+use polars::prelude::*;
+use polars_io::csv::read::CsvReadOptions;
+use polars_io::parquet::read::ParquetReader;
+use polars_io::SerReader;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn heaplab(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_heaplab"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run heaplab")
+}
+
+fn ok(dir: &Path, args: &[&str]) -> String {
+    let o = heaplab(dir, args);
+    assert!(
+        o.status.success(),
+        "heaplab {args:?} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(ok(dir, args).trim()).expect("one JSON object")
+}
+
+fn read_csv(p: &Path) -> DataFrame {
+    CsvReadOptions::default()
+        .try_into_reader_with_file_path(Some(p.to_path_buf()))
+        .unwrap()
+        .finish()
+        .unwrap()
+}
+
+fn read_parquet(p: &Path) -> DataFrame {
+    ParquetReader::new(std::fs::File::open(p).unwrap())
+        .finish()
+        .unwrap()
+}
+
+fn u64s(df: &DataFrame, col: &str) -> Vec<Option<u64>> {
+    let c = df.column(col).unwrap().cast(&DataType::UInt64).unwrap();
+    let ca = c.u64().unwrap();
+    (0..ca.len()).map(|i| ca.get(i)).collect()
+}
+
+fn bools(df: &DataFrame, col: &str) -> Vec<bool> {
+    let ca = df.column(col).unwrap().bool().unwrap();
+    (0..ca.len()).map(|i| ca.get(i).unwrap()).collect()
+}
+
+/// OEIS A030193 (P-positions of subtract-a-square), the first 58 terms.
+const A030193: [u64; 58] = [
+    0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39, 44, 52, 57, 62, 65, 67, 72, 85, 95, 109, 119, 124,
+    127, 130, 132, 137, 142, 147, 150, 170, 177, 180, 182, 187, 192, 197, 204, 210, 215, 238, 243,
+    249, 255, 257, 260, 262, 267, 272, 275, 312, 317, 322, 327, 332, 335, 340,
+];
+
+#[test]
+fn table_round_trips_through_csv_and_parquet() {
+    let d = tempfile::tempdir().unwrap();
+    for name in ["t.csv", "t.parquet"] {
+        let v = json(
+            d.path(),
+            &[
+                "table",
+                "--game",
+                "sub{3,2,1}",
+                "--max",
+                "1_000",
+                "--grundy",
+                "-o",
+                name,
+                "--json",
+            ],
+        );
+        assert_eq!(v["game"], "sub{1,2,3}");
+        assert_eq!(v["p_positions"], 251);
+        assert_eq!(v["largest_p"], 1000);
+        assert_eq!(v["max_grundy"], 3);
+        let df = if name.ends_with("csv") {
+            read_csv(&d.path().join(name))
+        } else {
+            read_parquet(&d.path().join(name))
+        };
+        assert_eq!(df.height(), 1001);
+        let n = u64s(&df, "n");
+        let win = bools(&df, "win");
+        let g = u64s(&df, "grundy");
+        for i in 0..=1000u64 {
+            assert_eq!(n[i as usize], Some(i));
+            assert_eq!(win[i as usize], i % 4 != 0);
+            assert_eq!(g[i as usize], Some(i % 4));
+        }
+    }
+}
+
+#[test]
+fn table_on_stdout_is_csv() {
+    let d = tempfile::tempdir().unwrap();
+    let out = ok(d.path(), &["table", "--game", "squares", "--max", "20"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "n,win");
+    assert_eq!(lines.len(), 22);
+    // Stone Game IV: 1 win, 2 lose, 4 win, 7 lose, 17 lose.
+    assert_eq!(lines[1 + 1], "1,true");
+    assert_eq!(lines[1 + 2], "2,false");
+    assert_eq!(lines[1 + 4], "4,true");
+    assert_eq!(lines[1 + 7], "7,false");
+    assert_eq!(lines[1 + 17], "17,false");
+}
+
+#[test]
+fn losers_count_and_files() {
+    let d = tempfile::tempdir().unwrap();
+    let v = json(
+        d.path(),
+        &["losers", "--game", "squares", "--max", "1e6", "--json"],
+    );
+    assert_eq!(v["p_positions"], 13952);
+    assert!(v["max_grundy"].is_null());
+    for (max, count) in [("10^3", 115), ("1e4", 579), ("100000", 2781)] {
+        let v = json(
+            d.path(),
+            &[
+                "losers", "--game", "squares", "--max", max, "--count", "--json",
+            ],
+        );
+        assert_eq!(v["p_positions"], count, "{max}");
+    }
+    let out = ok(
+        d.path(),
+        &["losers", "--game", "squares", "--max", "340", "-o", "l.csv"],
+    );
+    assert!(out.contains("58 P-positions"), "{out}");
+    let df = read_csv(&d.path().join("l.csv"));
+    let k = u64s(&df, "k");
+    let p = u64s(&df, "p");
+    let gap = u64s(&df, "gap");
+    assert_eq!(p.iter().map(|x| x.unwrap()).collect::<Vec<_>>(), A030193);
+    assert_eq!(k[57], Some(57));
+    assert_eq!(gap[0], None);
+    assert_eq!(gap[1], Some(2));
+    ok(
+        d.path(),
+        &[
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "340",
+            "-o",
+            "l.parquet",
+        ],
+    );
+    let df = read_parquet(&d.path().join("l.parquet"));
+    assert_eq!(
+        u64s(&df, "p")
+            .iter()
+            .map(|x| x.unwrap())
+            .collect::<Vec<_>>(),
+        A030193
+    );
+    ok(
+        d.path(),
+        &["losers", "--game", "squares", "--max", "20", "-o", "b.txt"],
+    );
+    let b = std::fs::read_to_string(d.path().join("b.txt")).unwrap();
+    assert_eq!(b, "0 0\n1 2\n2 5\n3 7\n4 10\n5 12\n6 15\n7 17\n8 20\n");
+}
+
+#[test]
+fn divisor_and_sqrt_games_from_the_cli() {
+    let d = tempfile::tempdir().unwrap();
+    let v = json(
+        d.path(),
+        &["losers", "--game", "divisors", "--max", "1e5", "--json"],
+    );
+    assert_eq!(v["p_positions"], 50_001); // 0 and the odd n
+    let v = json(d.path(), &["who", "--game", "sqrt", "3", "--json"]);
+    assert_eq!(v["win"], true);
+    assert_eq!(v["winning_move"], 1);
+    let v = json(d.path(), &["who", "--game", "sqrt", "5", "--json"]);
+    assert_eq!(v["win"], false);
+    assert!(v["winning_move"].is_null());
+    let v = json(d.path(), &["who", "--game", "divisors", "3", "--json"]);
+    assert_eq!(v["win"], false);
+    let v = json(d.path(), &["who", "--game", "squares", "17", "--json"]);
+    assert_eq!(v["win"], false);
+    let v = json(d.path(), &["who", "--game", "squares", "18", "--json"]);
+    assert_eq!(v["win"], true);
+    assert_eq!(v["winning_move"], 1);
+    let v = json(d.path(), &["who", "--game", "sub{1,2,3}", "1e18", "--json"]);
+    assert_eq!(v["win"], false);
+}
+
+fn png_is_drawn(p: &Path) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (1200, 600), "{}", p.display());
+    let px = &buf[..info.buffer_size()];
+    let ch = info.color_type.samples();
+    let non_white = px
+        .chunks(ch)
+        .filter(|c| c.iter().take(3).any(|&v| v < 200))
+        .count();
+    assert!(
+        non_white > 5000,
+        "{} looks blank ({non_white} drawn pixels)",
+        p.display()
+    );
+    // Text is drawn: the title row band (top 40 px) has dark pixels.
+    let top = &px[..(40 * info.width as usize * ch)];
+    assert!(
+        top.chunks(ch).filter(|c| c[0] < 100).count() > 100,
+        "no title in {}",
+        p.display()
+    );
+}
+
+#[test]
+fn report_writes_every_file() {
+    let d = tempfile::tempdir().unwrap();
+    let v = json(
+        d.path(),
+        &["report", "--game", "squares", "--max", "20000", "--json"],
+    );
+    let dir = d.path().join("reports/squares-20000");
+    for f in [
+        "table.parquet",
+        "table.csv",
+        "losers.csv",
+        "grundy.png",
+        "gaps.png",
+        "summary.md",
+    ] {
+        assert!(dir.join(f).exists(), "{f} missing");
+    }
+    assert_eq!(v["max_grundy"], 42); // sas_dp baseline: maxG=42 for n < 20001
+    let df = read_parquet(&dir.join("table.parquet"));
+    assert_eq!(df.height(), 20001);
+    // OEIS A014586 (Grundy values of subtract-a-square), first terms.
+    let a014586 = [
+        0u64, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 3, 2, 3, 4, 5,
+    ];
+    let g = u64s(&df, "grundy");
+    for (i, &x) in a014586.iter().enumerate() {
+        assert_eq!(g[i], Some(x));
+    }
+    png_is_drawn(&dir.join("grundy.png"));
+    png_is_drawn(&dir.join("gaps.png"));
+    let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(md.contains("| P-positions in 0..=N | 911 |"), "{md}");
+    assert!(md.contains("largest Grundy value | 42"));
+    // Nothing else is left beside the report.
+    let entries: Vec<_> = std::fs::read_dir(d.path().join("reports"))
+        .unwrap()
+        .collect();
+    assert_eq!(entries.len(), 1);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
+    let d = tempfile::tempdir().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["table", "--game", "sub{}", "--max", "10", "-o", "x.csv"],
+        vec!["table", "--game", "sub{0}", "--max", "10", "-o", "x.csv"],
+        vec!["table", "--game", "sub{1,-2}", "--max", "10", "-o", "x.csv"],
+        vec!["table", "--game", "squares(", "--max", "10", "-o", "x.csv"],
+        vec!["table", "--game", "foo", "--max", "10", "-o", "x.csv"],
+        vec!["table", "--game", "squares", "--max", "-5", "-o", "x.csv"],
+        vec!["table", "--game", "squares", "--max", "1e40", "-o", "x.csv"],
+        vec![
+            "table",
+            "--game",
+            "squares",
+            "--max",
+            "10",
+            "-o",
+            "no/such/dir/x.csv",
+        ],
+        vec![
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "10",
+            "-o",
+            "no/such/dir/x.csv",
+        ],
+        vec![
+            "losers", "--game", "squares", "--max", "10", "-o", "x.weird",
+        ],
+        vec![
+            "report",
+            "--game",
+            "squares",
+            "--max",
+            "10",
+            "-o",
+            "/proc/heaplab-report",
+        ],
+        vec!["table", "--game", "squares", "--max", "1e15"],
+        vec!["who", "--game", "squares", "1e18"],
+    ];
+    for args in cases {
+        let o = heaplab(d.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        let left: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+    let o = heaplab(d.path(), &["table", "--game", "foo", "--max", "10"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unknown game family `foo`"), "{err}");
+    let o = heaplab(d.path(), &["table", "--game", "squares", "--max", "1e40"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("too large"));
+    let o = heaplab(d.path(), &["table", "--game", "squares", "--max", "-5"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("negative"));
+}
+
+#[test]
+fn quiet_leaves_stderr_empty() {
+    let d = tempfile::tempdir().unwrap();
+    let o = heaplab(
+        d.path(),
+        &["--quiet", "losers", "--game", "squares", "--max", "1000"],
+    );
+    assert!(o.status.success());
+    assert!(o.stderr.is_empty());
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("k,p,gap\n0,0,\n1,2,2\n"));
+}
