@@ -13,6 +13,8 @@ pub mod engine;
 pub mod grundy;
 pub mod interval;
 pub mod num;
+pub mod octal;
+pub mod period;
 pub mod rule;
 pub mod sets;
 pub mod sieve;

@@ -1,81 +1,139 @@
-//! The segmented parallel P-position sieve for subtraction games with a sparse infinite set
+//! The segmented parallel P-position sieve for subtraction games with an infinite set
 //! (squares, cubes, primes, unions, …).
 //!
 //! Every P-position p makes p + s an N-position for each move s (Golomb 1966; the "sieve
-//! forward from each cold position" of Eppstein, FUN 2018). Positions are processed in
-//! segments of `seg_bits` positions (cache-sized, one bit each):
+//! forward from each cold position" of Eppstein, FUN 2018). Positions are decided in
+//! cache-sized segments of `seg_bits` positions, one bit each, in two phases:
 //!
-//! 1. **old marks** — every P-position found before the segment marks its moves that land in
-//!    the segment, resuming from its saved state (the index of its next move), so no mark is
-//!    ever computed twice. This phase is parallel: rayon splits the P-position list, each
-//!    worker marks into its own private segment buffer (no atomics, no shared cache lines in
-//!    the hot loop), and the buffers are OR-merged word by word over disjoint word ranges.
-//!    Private buffers avoid what splitting the segment itself would cost: a root or search
-//!    per P-position per sub-range to find where its moves enter that sub-range.
-//! 2. **discovery** — one thread scans the segment for clear bits; each is a new P-position,
-//!    which marks its moves inside the segment at once and saves its state for later segments.
+//! 1. **old marks** (parallel). The loop is transposed: for each move s, the P-positions
+//!    that reach the segment through s are exactly a window [lo - s, hi - s) of the sorted
+//!    P-position list, so one visit per move per segment makes hundreds of marks, reading the
+//!    list sequentially and writing the segment left to right. Each move keeps a cursor where
+//!    its last window ended, so no P-position is read twice. rayon splits the moves; each
+//!    worker marks into a private copy of the segment (no atomics, no shared cache lines in
+//!    the hot loop), and the copies are OR-ed together over disjoint word ranges
+//!    (`par_chunks_mut` over the raw words). Splitting the segment itself instead would cost
+//!    a search per move per sub-range to skip the other sub-ranges' P-positions.
+//! 2. **discovery** (sequential). The segment is scanned for clear bits; each is a new
+//!    P-position and marks its moves inside the segment at once.
 //!
-//! Memory: 12 bytes per P-position (position and state) plus one segment buffer per worker —
-//! it grows with the answer, never with N.
+//! The phases are pipelined: while one thread discovers segment i, the others already make
+//! the old marks of segment i + 1 (every P-position below segment i); the new P-positions of
+//! segment i then add their marks to segment i + 1 before it is discovered.
+//!
+//! Memory: 8 bytes per P-position, 8 bytes per move, two segments and one private copy per
+//! worker: it grows with the answer (and with √N for squares), never with N. The saved state
+//! is just (lo, P-positions below lo).
 
-use crate::num::isqrt;
+use crate::num::{isqrt, isqrt_ceil};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::sync::Mutex;
 
-/// Default segment length in positions (bits): 2^21 bits = 256 KiB, inside a 1 MiB L2.
-pub const DEFAULT_SEGMENT_BITS: u64 = 1 << 21;
+/// Default segment length in positions (bits): 2^19 bits = 64 KiB.
+pub const DEFAULT_SEGMENT_BITS: u64 = 1 << 19;
 
-/// Old P-positions below this count are marked on the calling thread (the parallel split
-/// would cost more than it saves).
-const PARALLEL_MIN: usize = 4096;
+/// Moves marked in lockstep by the old-marks kernel.
+const LANES: usize = 6;
 
-/// The moves of the sieve, increasing: `get(0) < get(1) < …`, and `get(count())` is a
-/// sentinel larger than any position.
-pub trait Moves: Sync + Send {
-    /// Number of real moves.
-    fn count(&self) -> u32;
-    /// The i-th move (0-based); the sentinel at `count()`.
-    fn get(&self, i: u32) -> u64;
-}
-
-/// The sentinel move: no position reaches it (positions are capped at 2^62).
-pub const SENTINEL: u64 = 1 << 62;
+/// Old marks run on the calling thread below this many P-positions.
+const PARALLEL_MIN: usize = 2048;
 
 /// The largest N the sieve accepts (positions plus moves stay below 2^63).
 pub const MAX_SIEVE_N: u64 = (1 << 62) - 1;
 
-/// Squares 1, 4, 9, … computed on the fly (no list in memory).
+/// Sets bit `o` of `words`.
+///
+/// # Safety
+/// `o < 64 * words.len()`.
+#[inline(always)]
+unsafe fn set_bit(words: &mut [u64], o: u64) {
+    *words.get_unchecked_mut((o >> 6) as usize) |= 1u64 << (o & 63);
+}
+
+/// The moves of the sieve, increasing: `get(0) < get(1) < … < get(count() - 1)`.
+pub trait Moves: Sync + Send {
+    /// Number of moves.
+    fn count(&self) -> usize;
+    /// The i-th move (0-based), `i < count()`.
+    fn get(&self, i: usize) -> u64;
+
+    /// Marks p + s for every move s with a <= p + s < b, at bit p + s - base of `words`
+    /// (requires base <= a, b - base <= 64 * words.len(), p < a).
+    fn mark_range(&self, p: u64, a: u64, b: u64, base: u64, words: &mut [u64]) {
+        let n = self.count();
+        // first move >= a - p, by binary search over the indices
+        let (mut lo, mut hi) = (0usize, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if p + self.get(mid) < a {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        for j in lo..n {
+            let t = p + self.get(j);
+            if t >= b {
+                break;
+            }
+            debug_assert!(t >= base && t - base < 64 * words.len() as u64);
+            // SAFETY: base <= a <= t < b <= base + 64 * words.len().
+            unsafe { set_bit(words, t - base) };
+        }
+    }
+}
+
+/// Squares 1, 4, 9, … up to N, computed on the fly (no list in memory).
 #[derive(Debug, Clone)]
 pub struct SquareMoves {
-    count: u32,
+    count: usize,
 }
 
 impl SquareMoves {
     /// The squares up to `max`.
     pub fn new(max: u64) -> SquareMoves {
         SquareMoves {
-            count: isqrt(max) as u32,
+            count: isqrt(max) as usize,
         }
     }
 }
 
 impl Moves for SquareMoves {
     #[inline(always)]
-    fn count(&self) -> u32 {
+    fn count(&self) -> usize {
         self.count
     }
     #[inline(always)]
-    fn get(&self, i: u32) -> u64 {
-        if i >= self.count {
-            SENTINEL
-        } else {
-            let k = i as u64 + 1;
-            k * k
+    fn get(&self, i: usize) -> u64 {
+        let k = i as u64 + 1;
+        k * k
+    }
+
+    /// Successive squares differ by 2k + 1: one add per mark, two marks per round.
+    fn mark_range(&self, p: u64, a: u64, b: u64, base: u64, words: &mut [u64]) {
+        let k = isqrt_ceil(a - p).max(1);
+        let len = b - base;
+        debug_assert!(len <= 64 * words.len() as u64);
+        let mut o = p + k * k - base;
+        let mut d = 2 * k + 1;
+        while o + d < len {
+            // SAFETY: o < o + d < len <= 64 * words.len().
+            unsafe {
+                set_bit(words, o);
+                set_bit(words, o + d);
+            }
+            o += 2 * d + 2;
+            d += 4;
+        }
+        if o < len {
+            // SAFETY: o < len.
+            unsafe { set_bit(words, o) };
         }
     }
 }
 
-/// Any increasing list of moves.
+/// Any increasing list of positive moves.
 #[derive(Debug, Clone)]
 pub struct ListMoves {
     v: Vec<u64>,
@@ -83,46 +141,20 @@ pub struct ListMoves {
 
 impl ListMoves {
     /// From an increasing list of positive moves.
-    ///
-    /// # Panics
-    /// If the list holds 2^32 or more moves.
-    pub fn new(mut v: Vec<u64>) -> ListMoves {
-        assert!(v.len() < u32::MAX as usize, "too many moves for the sieve");
-        v.push(SENTINEL);
+    pub fn new(v: Vec<u64>) -> ListMoves {
+        debug_assert!(v.windows(2).all(|w| w[0] < w[1]));
         ListMoves { v }
     }
 }
 
 impl Moves for ListMoves {
     #[inline(always)]
-    fn count(&self) -> u32 {
-        (self.v.len() - 1) as u32
+    fn count(&self) -> usize {
+        self.v.len()
     }
     #[inline(always)]
-    fn get(&self, i: u32) -> u64 {
-        // SAFETY: every state index is <= count(), and v[count()] is the sentinel.
-        debug_assert!((i as usize) < self.v.len());
-        unsafe { *self.v.get_unchecked(i as usize) }
-    }
-}
-
-/// Marks p + get(i), p + get(i+1), … while below `hi`, into `buf` (bit t - lo). Returns the
-/// index of the first move not applied. Requires p + get(i) >= lo.
-#[inline(always)]
-fn mark_run<M: Moves>(moves: &M, p: u64, mut i: u32, lo: u64, hi: u64, buf: &mut [u64]) -> u32 {
-    debug_assert!(hi - lo <= buf.len() as u64 * 64);
-    loop {
-        let t = p + moves.get(i);
-        if t >= hi {
-            return i;
-        }
-        debug_assert!(t >= lo);
-        let o = (t - lo) as usize;
-        // SAFETY: lo <= t < hi and hi - lo <= 64 * buf.len().
-        unsafe {
-            *buf.get_unchecked_mut(o >> 6) |= 1u64 << (o & 63);
-        }
-        i += 1;
+    fn get(&self, i: usize) -> u64 {
+        self.v[i]
     }
 }
 
@@ -133,8 +165,255 @@ pub struct SieveState {
     pub lo: u64,
     /// The P-positions below `lo`, increasing.
     pub ps: Vec<u64>,
-    /// For each, the index of its next move not yet marked.
-    pub next: Vec<u32>,
+}
+
+/// First index `j >= from` with `ps[j] >= target` (galloping from `from`), or `ps.len()`.
+#[inline]
+fn gallop(ps: &[u64], from: usize, target: u64) -> usize {
+    if from >= ps.len() || ps[from] >= target {
+        return from;
+    }
+    // ps[from] < target: find a bracket (lo, hi] with ps[lo] < target <= ps[hi].
+    let mut lo = from;
+    let mut step = 1;
+    let mut hi = from + 1;
+    while hi < ps.len() && ps[hi] < target {
+        lo = hi;
+        hi += step;
+        step *= 2;
+    }
+    let hi = hi.min(ps.len());
+    lo + 1 + ps[lo + 1..hi].partition_point(|&p| p < target)
+}
+
+/// Marks the window of one move: p + s for the old P-positions `ps[i0..i1]`, at bit
+/// p + off of `words` (off = s - lo).
+#[inline(always)]
+fn mark_window(ps: &[u64], i0: usize, i1: usize, off: u64, words: &mut [u64]) {
+    for &p in &ps[i0..i1] {
+        let o = p.wrapping_add(off);
+        // SAFETY: callers pass windows whose targets lie in the segment.
+        unsafe { set_bit(words, o) };
+    }
+}
+
+/// Old marks for the moves `js` (indices, increasing): marks p + s_j for every old P-position
+/// p (the slice `ps`) with lo <= p + s_j < hi into `words` (bit p + s_j - lo).
+///
+/// `cursor[j]` is where the move's last window ended (a lower bound of its next window) and
+/// `len[j]` that window's size; both carry over to the next segment, so no P-position is
+/// looked at twice.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn mark_moves<M: Moves>(
+    moves: &M,
+    js: std::ops::Range<usize>,
+    ps: &[u64],
+    cursor: &mut [u32],
+    len: &mut [u32],
+    lo: u64,
+    hi: u64,
+    words: &mut [u64],
+) {
+    // Window [i0, i1) of move j: lo - s <= p < hi - s; i0 is the cursor.
+    let window = |j: usize, cursor: &mut [u32], len: &mut [u32]| -> (u64, usize, usize) {
+        let s = moves.get(j);
+        // The cursor is exact unless the last segment's new P-positions follow it: those
+        // already marked inside that segment are skipped here (usually one comparison).
+        let i0 = gallop(ps, cursor[j] as usize, lo.saturating_sub(s));
+        let lim = hi - s;
+        // Guess the end from the last window's size, then gallop from the guess.
+        let guess = i0 + (len[j] as usize).saturating_sub(16);
+        let i1 = if guess > i0 && guess < ps.len() && ps[guess] < lim {
+            gallop(ps, guess + 1, lim)
+        } else {
+            gallop(ps, i0, lim)
+        };
+        cursor[j] = i1 as u32;
+        len[j] = (i1 - i0) as u32;
+        // p + s - lo computed as p + (s - lo) modulo 2^64 (s may be below lo).
+        (s.wrapping_sub(lo), i0, i1)
+    };
+    let mut j = js.start;
+    // Four moves at a time, marked in lockstep: consecutive P-positions of one window often
+    // share a word, and four independent streams keep those read-modify-write chains from
+    // serialising.
+    while j + LANES <= js.end {
+        let w: [(u64, usize, usize); LANES] = std::array::from_fn(|q| window(j + q, cursor, len));
+        let m = w.iter().map(|x| x.2 - x.1).min().unwrap_or(0);
+        for c in 0..m {
+            for &(off, i0, _) in &w {
+                // SAFETY: i0 + c < i1 <= ps.len(); the target is inside the segment.
+                unsafe { set_bit(words, ps.get_unchecked(i0 + c).wrapping_add(off)) };
+            }
+        }
+        for &(off, i0, i1) in &w {
+            mark_window(ps, i0 + m, i1, off, words);
+        }
+        j += LANES;
+    }
+    while j < js.end {
+        let (off, i0, i1) = window(j, cursor, len);
+        mark_window(ps, i0, i1, off, words);
+        j += 1;
+    }
+}
+
+/// [`mark_moves`] for the moves `from..to`, with cursor slices that start at move `from`.
+#[allow(clippy::too_many_arguments)]
+fn mark_moves_at<M: Moves>(
+    moves: &M,
+    from: usize,
+    to: usize,
+    ps: &[u64],
+    cursor: &mut [u32],
+    len: &mut [u32],
+    lo: u64,
+    hi: u64,
+    words: &mut [u64],
+) {
+    struct From<'a, M: Moves>(&'a M, usize);
+    impl<M: Moves> Moves for From<'_, M> {
+        #[inline(always)]
+        fn count(&self) -> usize {
+            self.0.count() - self.1
+        }
+        #[inline(always)]
+        fn get(&self, i: usize) -> u64 {
+            self.0.get(self.1 + i)
+        }
+    }
+    mark_moves(
+        &From(moves, from),
+        0..to - from,
+        ps,
+        cursor,
+        len,
+        lo,
+        hi,
+        words,
+    );
+}
+
+/// Per-move cursors of the old-marks phase.
+struct Cursors {
+    /// Moves 0..active can reach the segments seen so far.
+    active: usize,
+    /// Where each active move's last window ended.
+    cursor: Vec<u32>,
+    /// The size of that window (a guess for the next).
+    len: Vec<u32>,
+}
+
+/// The old marks of segment [lo, hi): every P-position in `ps` (all below lo), parallel
+/// over moves into private copies, merged into the returned segment.
+#[allow(clippy::too_many_arguments)]
+fn old_marks<M: Moves>(
+    moves: &M,
+    ps: &[u64],
+    first_p: usize,
+    cur: &mut Cursors,
+    workers: &[Mutex<Vec<u64>>],
+    lo: u64,
+    hi: u64,
+) -> Vec<u64> {
+    let words = (hi - lo).div_ceil(64) as usize;
+    let mut seg = vec![0u64; words];
+    // Activate the moves that now reach a segment: the first window starts at the first
+    // P-position >= lo - s (never at position 0 under leave1).
+    while cur.active < moves.count() && moves.get(cur.active) < hi {
+        let s = moves.get(cur.active);
+        let from = first_p.min(ps.len());
+        let i0 = from + ps[from..].partition_point(|&p| p < lo.saturating_sub(s));
+        cur.cursor.push(i0 as u32);
+        cur.len.push(0);
+        cur.active += 1;
+    }
+    let active = cur.active;
+    if ps.len() <= first_p || active == 0 {
+        return seg;
+    }
+    let threads = workers.len();
+    if ps.len() < PARALLEL_MIN || threads == 1 || active < 64 {
+        mark_moves(
+            moves,
+            0..active,
+            ps,
+            &mut cur.cursor,
+            &mut cur.len,
+            lo,
+            hi,
+            &mut seg,
+        );
+        return seg;
+    }
+    for w in workers {
+        let mut b = w.lock().unwrap_or_else(|e| e.into_inner());
+        b.clear();
+        b.resize(words, 0);
+    }
+    let chunk = (active / (8 * threads)).max(16);
+    cur.cursor[..active]
+        .par_chunks_mut(chunk)
+        .zip(cur.len[..active].par_chunks_mut(chunk))
+        .enumerate()
+        .for_each(|(c, (cs, ls))| {
+            let t = rayon::current_thread_index().unwrap_or(0) % threads;
+            let mut b = workers[t].lock().unwrap_or_else(|e| e.into_inner());
+            let base = c * chunk;
+            // The chunk's slices are indexed from `base`.
+            mark_moves_at(moves, base, base + cs.len(), ps, cs, ls, lo, hi, &mut b);
+        });
+    let bufs: Vec<_> = workers
+        .iter()
+        .map(|w| w.lock().unwrap_or_else(|e| e.into_inner()))
+        .collect();
+    seg.par_chunks_mut(1024).enumerate().for_each(|(c, dst)| {
+        let base = c * 1024;
+        let n = dst.len();
+        for b in &bufs {
+            for (x, y) in dst.iter_mut().zip(&b[base..base + n]) {
+                *x |= y;
+            }
+        }
+    });
+    seg
+}
+
+/// Discovery of segment [lo, hi) whose marks from every earlier P-position are in `seg`:
+/// returns its P-positions, each having marked its moves inside the segment.
+fn discover<M: Moves>(moves: &M, leave1: bool, seg: &mut [u64], lo: u64, hi: u64) -> Vec<u64> {
+    let mut fresh = Vec::new();
+    let len = (hi - lo) as usize;
+    let words = seg.len();
+    let mut pos = 0usize;
+    while pos < len {
+        let wi = pos >> 6;
+        let mut free = !seg[wi] & (u64::MAX << (pos & 63));
+        if wi == words - 1 && !len.is_multiple_of(64) {
+            free &= (1u64 << (len % 64)) - 1;
+        }
+        if free == 0 {
+            pos = (wi + 1) << 6;
+            continue;
+        }
+        let b = (wi << 6) + free.trailing_zeros() as usize;
+        let p = lo + b as u64;
+        fresh.push(p);
+        if !(leave1 && p == 0) {
+            moves.mark_range(p, p + 1, hi, lo, seg);
+        }
+        pos = b + 1;
+    }
+    fresh
+}
+
+/// A segment whose old marks are done.
+struct Prepared {
+    seg: Vec<u64>,
+    hi: u64,
+    /// The marks of `ps[..old]` are in `seg`.
+    old: usize,
 }
 
 /// The segmented parallel sieve over positions 0..=max.
@@ -144,7 +423,9 @@ pub struct SetSieve<M: Moves> {
     leave1: bool,
     seg_bits: u64,
     state: SieveState,
-    buf: Vec<u64>,
+    next: Option<Prepared>,
+    cursors: Cursors,
+    workers: Vec<Mutex<Vec<u64>>>,
 }
 
 impl<M: Moves> SetSieve<M> {
@@ -162,13 +443,18 @@ impl<M: Moves> SetSieve<M> {
             state: SieveState {
                 lo: 0,
                 ps: Vec::new(),
-                next: Vec::new(),
             },
-            buf: Vec::new(),
+            next: None,
+            cursors: Cursors {
+                active: 0,
+                cursor: Vec::new(),
+                len: Vec::new(),
+            },
+            workers: Vec::new(),
         }
     }
 
-    /// Resumes from a saved state.
+    /// Resumes from a saved state (cursors are rebuilt by binary search).
     pub fn resume(moves: M, max: u64, leave1: bool, seg_bits: u64, state: SieveState) -> Self {
         let mut s = SetSieve::new(moves, max, leave1, seg_bits);
         s.state = state;
@@ -197,84 +483,66 @@ impl<M: Moves> SetSieve<M> {
         if lo > self.max {
             return false;
         }
-        let hi = (lo + self.seg_bits).min(self.max + 1);
-        let words = (hi - lo).div_ceil(64) as usize;
-        let old = self.state.ps.len();
-        let moves = &self.moves;
-
-        // Phase 1: marks of the P-positions found in earlier segments.
-        let merged = if old >= PARALLEL_MIN && rayon::current_num_threads() > 1 {
-            let chunk = (old / (8 * rayon::current_num_threads())).max(1024);
-            let ps = &self.state.ps;
-            let next = &mut self.state.next;
-            ps.par_chunks(chunk)
-                .zip(next.par_chunks_mut(chunk))
-                .fold(
-                    || vec![0u64; words],
-                    |mut buf, (pc, nc)| {
-                        for (&p, i) in pc.iter().zip(nc.iter_mut()) {
-                            *i = mark_run(moves, p, *i, lo, hi, &mut buf);
-                        }
-                        buf
-                    },
-                )
-                .reduce_with(|mut a, b| {
-                    a.par_chunks_mut(4096)
-                        .zip(b.par_chunks(4096))
-                        .for_each(|(x, y)| x.iter_mut().zip(y).for_each(|(x, y)| *x |= y));
-                    a
-                })
-        } else {
-            None
-        };
-        let buf = match merged {
-            Some(b) => {
-                self.buf = b;
-                &mut self.buf
-            }
-            None => {
-                self.buf.clear();
-                self.buf.resize(words, 0);
-                for (&p, i) in self.state.ps.iter().zip(self.state.next.iter_mut()) {
-                    *i = mark_run(moves, p, *i, lo, hi, &mut self.buf);
-                }
-                &mut self.buf
-            }
-        };
-
-        // Phase 2: discovery in order; each new P-position marks inside the segment.
-        let len = (hi - lo) as usize;
-        let mut pos = 0usize;
-        while pos < len {
-            let wi = pos >> 6;
-            let mut free = !buf[wi] & (u64::MAX << (pos & 63));
-            if wi == words - 1 && !len.is_multiple_of(64) {
-                free &= (1u64 << (len % 64)) - 1;
-            }
-            if free == 0 {
-                pos = (wi + 1) << 6;
-                continue;
-            }
-            let b = (wi << 6) + free.trailing_zeros() as usize;
-            let p = lo + b as u64;
-            out.push(p);
-            self.state.ps.push(p);
-            let i = if self.leave1 && p == 0 {
-                // Position 0 is never an option when the whole heap may not be taken.
-                moves.count()
-            } else {
-                mark_run(moves, p, 0, lo, hi, buf)
-            };
-            self.state.next.push(i);
-            pos = b + 1;
+        let threads = rayon::current_num_threads();
+        if self.workers.len() != threads {
+            self.workers = (0..threads).map(|_| Mutex::new(Vec::new())).collect();
         }
+        // Under leave1, position 0 (always the first P-position) is never an option.
+        let first_p = usize::from(self.leave1);
+        let hi = (lo + self.seg_bits).min(self.max + 1);
+        let (moves, leave1, workers) = (&self.moves, self.leave1, &self.workers[..]);
+        let cur = match self.next.take() {
+            Some(p) => p,
+            None => {
+                let old = self.state.ps.len();
+                let seg = old_marks(
+                    moves,
+                    &self.state.ps,
+                    first_p,
+                    &mut self.cursors,
+                    workers,
+                    lo,
+                    hi,
+                );
+                Prepared { seg, hi, old }
+            }
+        };
+        let Prepared { mut seg, hi, old } = cur;
+        // P-positions found after this segment's old marks were made mark it now.
+        let ps_len = self.state.ps.len();
+        for &p in &self.state.ps[old.max(first_p).min(ps_len)..] {
+            moves.mark_range(p, lo, hi, lo, &mut seg);
+        }
+        // Discover this segment while the next one gets its old marks.
+        let ps = &self.state.ps[..];
+        let next_hi = (hi + self.seg_bits).min(self.max + 1);
+        let cursors = &mut self.cursors;
+        let (fresh, next) = if hi <= self.max {
+            let (f, n) = rayon::join(
+                || discover(moves, leave1, &mut seg, lo, hi),
+                || old_marks(moves, ps, first_p, cursors, workers, hi, next_hi),
+            );
+            (
+                f,
+                Some(Prepared {
+                    seg: n,
+                    hi: next_hi,
+                    old: ps.len(),
+                }),
+            )
+        } else {
+            (discover(moves, leave1, &mut seg, lo, hi), None)
+        };
+        out.extend_from_slice(&fresh);
+        self.state.ps.extend_from_slice(&fresh);
+        self.next = next;
         self.state.lo = hi;
         true
     }
 }
 
-/// P-positions of the subtraction game with moves `moves` (no leave1) up to `max`, by the
-/// sieve with the default segment; convenience for tests and small runs.
+/// P-positions of the subtraction game with moves `moves` up to `max` by the sieve with the
+/// default segment; convenience for tests and small runs.
 pub fn p_positions<M: Moves>(moves: M, max: u64, leave1: bool) -> Vec<u64> {
     let mut s = SetSieve::new(moves, max, leave1, DEFAULT_SEGMENT_BITS);
     let mut out = Vec::new();
@@ -289,6 +557,18 @@ mod tests {
     use crate::spec::Game;
 
     #[test]
+    fn gallop_finds_lower_bounds() {
+        let ps = [1u64, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21];
+        for from in 0..ps.len() {
+            for target in 0..25 {
+                let expect = from + ps[from..].partition_point(|&p| p < target);
+                assert_eq!(gallop(&ps, from, target), expect, "{from} {target}");
+            }
+        }
+        assert_eq!(gallop(&ps, ps.len(), 3), ps.len());
+    }
+
+    #[test]
     fn squares_match_a030193_and_the_counts() {
         // OEIS A030193 (P-positions of subtract-a-square), first terms.
         let a030193 = [
@@ -300,7 +580,7 @@ mod tests {
         let ps = p_positions(SquareMoves::new(340), 340, false);
         assert_eq!(ps, a030193);
         // Small segments and many segments give the same answer.
-        for seg in [64, 128, 1000, 4096] {
+        for seg in [64, 128, 1000, 4096, 1 << 21] {
             let mut s = SetSieve::new(SquareMoves::new(100_000), 100_000, false, seg);
             let mut out = vec![];
             while s.advance(&mut out) {}
@@ -324,8 +604,14 @@ mod tests {
             .build()
             .unwrap()
             .install(|| p_positions(SquareMoves::new(n), n, false));
+        let many = rayon::ThreadPoolBuilder::new()
+            .num_threads(7)
+            .build()
+            .unwrap()
+            .install(|| p_positions(SquareMoves::new(n), n, false));
         assert!(par.len() > PARALLEL_MIN);
         assert_eq!(par, serial);
+        assert_eq!(many, serial);
     }
 
     #[test]
@@ -344,10 +630,13 @@ mod tests {
             };
             let win = outcome_by_definition(&g, 2000);
             let expect: Vec<u64> = (0..=2000u64).filter(|&n| !win[n as usize]).collect();
-            let mut s = SetSieve::new(ListMoves::new(set.elements_upto(2000)), 2000, leave1, 256);
-            let mut got = vec![];
-            while s.advance(&mut got) {}
-            assert_eq!(got, expect, "{spec}");
+            for seg in [64, 256, 1 << 18] {
+                let mut s =
+                    SetSieve::new(ListMoves::new(set.elements_upto(2000)), 2000, leave1, seg);
+                let mut got = vec![];
+                while s.advance(&mut got) {}
+                assert_eq!(got, expect, "{spec} seg {seg}");
+            }
         }
     }
 

@@ -339,3 +339,140 @@ fn quiet_leaves_stderr_empty() {
     assert!(o.stderr.is_empty());
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("k,p,gap\n0,0,\n1,2,2\n"));
 }
+
+/// Runs `args` in `dir`, kills it with SIGKILL once `cp` exists, and returns whether it was
+/// still running then (so the resume path is really exercised).
+fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) -> bool {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_heaplab"))
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    while !cp.exists() && t.elapsed().as_secs() < 60 {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    running
+}
+
+#[test]
+fn killed_runs_resume_to_identical_output() {
+    let d = tempfile::tempdir().unwrap();
+    for (game, max, out) in [
+        ("squares", "3e7", "sq.csv"),
+        ("squares", "3e7", "sq.parquet"),
+        ("squares", "3e7", "sq.txt"),
+        ("sub{1,3,4}", "3e7", "s.csv"),
+    ] {
+        let reference = format!("ref-{out}");
+        ok(
+            d.path(),
+            &["losers", "--game", game, "--max", max, "-o", &reference],
+        );
+        let cp = d.path().join(format!("{out}.ckpt"));
+        let cp_s = cp.to_str().unwrap().to_string();
+        let args = [
+            "losers",
+            "--game",
+            game,
+            "--max",
+            max,
+            "-o",
+            out,
+            "--checkpoint",
+            &cp_s,
+            "--checkpoint-every",
+            "0.1",
+        ];
+        let mut kills = 0;
+        while kill_after_checkpoint(d.path(), &args, &cp) {
+            kills += 1;
+            assert!(
+                !d.path().join(out).exists(),
+                "{out} must not appear before the end"
+            );
+            if kills == 2 {
+                break;
+            }
+        }
+        assert!(
+            kills >= 1,
+            "{game} {out}: the run ended before it could be killed"
+        );
+        // Resume to the end.
+        ok(d.path(), &args);
+        assert!(!cp.exists(), "the checkpoint is removed at the end");
+        let a = std::fs::read(d.path().join(out)).unwrap();
+        let b = std::fs::read(d.path().join(&reference)).unwrap();
+        assert!(
+            a == b,
+            "{game} {out}: resumed output differs ({} vs {} bytes)",
+            a.len(),
+            b.len()
+        );
+        let left: Vec<_> = std::fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+            .filter(|n| n.contains(".partial") || n.contains(".spool"))
+            .collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+    // A checkpoint of another run is refused.
+    let cp = d.path().join("other.ckpt");
+    let cp_s = cp.to_str().unwrap().to_string();
+    kill_after_checkpoint(
+        d.path(),
+        &[
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "3e7",
+            "-o",
+            "o.csv",
+            "--checkpoint",
+            &cp_s,
+            "--checkpoint-every",
+            "0.1",
+        ],
+        &cp,
+    );
+    let o = heaplab(
+        d.path(),
+        &[
+            "losers",
+            "--game",
+            "cubes",
+            "--max",
+            "3e7",
+            "-o",
+            "o.csv",
+            "--checkpoint",
+            &cp_s,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("belongs to another run"));
+    let o = heaplab(
+        d.path(),
+        &[
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "100",
+            "--checkpoint",
+            "x.ckpt",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,0 +1,208 @@
+//! Eventual (arithmetic) periodicity of an integer sequence a(0..=N), in O(N).
+//!
+//! a has preperiod n0, period p and saltus s when a(n + p) = a(n) + s for every
+//! n0 <= n <= N - p. That holds exactly when the difference sequence b(n) = a(n+1) - a(n) is
+//! periodic with period p from n0 (then s is the sum of b over one period). Periodicity of b
+//! from n0 is a long common prefix of the *reversed* b with itself shifted by p, which the
+//! Z-function gives for every p at once (Gusfield, "Algorithms on Strings, Trees and
+//! Sequences", §1.4): with z[p] = lcp(rev b, rev b shifted by p), the smallest preperiod for
+//! period p is n0 = N - p - z[p].
+//!
+//! A period is accepted only when the data outlasts twice the preperiod plus twice the period,
+//! N + 1 >= 2·n0 + 2p (the rule of the Guy–Smith bound and CGSuite's checker; with a saltus
+//! allowed any two values would otherwise pass as "period 1"). In Z terms that is simply
+//! z[p] >= (N + 1) / 2, so the least such p is the answer.
+
+/// A detected period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Period {
+    /// Number of leading values before the periodic part (the last exception is n0 - 1).
+    pub preperiod: u64,
+    /// The period.
+    pub period: u64,
+    /// a(n + p) - a(n) on the periodic part (0 for ordinary periodicity).
+    pub saltus: i64,
+    /// N + 1: the number of values examined.
+    pub len: u64,
+}
+
+impl Period {
+    /// Full periods seen after the preperiod: floor((N + 1 - n0) / p).
+    pub fn periods_seen(&self) -> u64 {
+        (self.len - self.preperiod) / self.period
+    }
+
+    /// a(n) for any n >= 0 from the first n0 + p values (`head`), extending by the period
+    /// and saltus. None if the value would leave i64.
+    pub fn extend(&self, head: &[i64], n: u64) -> Option<i64> {
+        let (n0, p) = (self.preperiod, self.period);
+        if n < n0 + p {
+            return head.get(n as usize).copied();
+        }
+        let k = (n - n0) / p;
+        let r = n0 + (n - n0) % p;
+        let base = *head.get(r as usize)?;
+        let k = i64::try_from(k).ok()?;
+        base.checked_add(k.checked_mul(self.saltus)?)
+    }
+}
+
+/// Z-function: z[i] = length of the longest common prefix of `s` and `s[i..]` (z[0] = len).
+pub fn z_function<T: PartialEq>(s: &[T]) -> Vec<usize> {
+    let n = s.len();
+    let mut z = vec![0usize; n];
+    if n == 0 {
+        return z;
+    }
+    z[0] = n;
+    let (mut l, mut r) = (0usize, 0usize);
+    for i in 1..n {
+        let mut k = if i < r { z[i - l].min(r - i) } else { 0 };
+        while i + k < n && s[k] == s[i + k] {
+            k += 1;
+        }
+        z[i] = k;
+        if i + k > r {
+            l = i;
+            r = i + k;
+        }
+    }
+    z
+}
+
+/// The smallest period (then the smallest preperiod for it, with its saltus) of
+/// `a(0..=N)`, accepted only when N + 1 >= 2·n0 + 2p. `None` when no period is seen.
+/// Set `allow_saltus` to false to accept ordinary periodicity only (saltus 0).
+pub fn find_period(a: &[i64], allow_saltus: bool) -> Option<Period> {
+    let len = a.len() as u64;
+    if len < 2 {
+        return None;
+    }
+    if !allow_saltus {
+        // Plain periodicity of a itself.
+        let rev: Vec<i64> = a.iter().rev().copied().collect();
+        let z = z_function(&rev);
+        let need = (len as usize).div_ceil(2);
+        let p = (1..rev.len()).find(|&p| z[p] >= need)?;
+        let n0 = len - p as u64 - z[p] as u64;
+        return Some(Period {
+            preperiod: n0,
+            period: p as u64,
+            saltus: 0,
+            len,
+        });
+    }
+    // Differences b(n) = a(n+1) - a(n), n = 0..N-1 (wrapping: only equality matters).
+    let rev: Vec<i64> = a
+        .windows(2)
+        .rev()
+        .map(|w| w[1].wrapping_sub(w[0]))
+        .collect();
+    let z = z_function(&rev);
+    let nb = rev.len(); // = N
+                        // n0 = N - p - z[p]; accept when N + 1 >= 2 n0 + 2 p  <=>  2 z[p] >= N - 1.
+    let zp = |p: usize| if p < nb { z[p] } else { 0 };
+    let p = (1..=nb).find(|&p| 2 * zp(p) + 1 >= nb)?;
+    let n0 = (nb - p - zp(p)) as u64;
+    let saltus = a[(n0 + p as u64) as usize].wrapping_sub(a[n0 as usize]);
+    Some(Period {
+        preperiod: n0,
+        period: p as u64,
+        saltus,
+        len,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(a: &[i64], allow_saltus: bool) -> Option<Period> {
+        let len = a.len() as u64;
+        for p in 1..len {
+            // smallest n0 for this p
+            let s = if allow_saltus {
+                a[a.len() - 1] - a[a.len() - 1 - p as usize]
+            } else {
+                0
+            };
+            let mut n0 = len - p;
+            while n0 > 0 && a[(n0 - 1 + p) as usize] - a[(n0 - 1) as usize] == s {
+                n0 -= 1;
+            }
+            if len >= 2 * n0 + 2 * p {
+                return Some(Period {
+                    preperiod: n0,
+                    period: p,
+                    saltus: s,
+                    len,
+                });
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn planted_periods_are_recovered() {
+        // Kayles-like: irregular head, then period 12.
+        let mut a: Vec<i64> = (0..71).map(|i| (i * 7919 % 13) as i64).collect();
+        let period = [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7];
+        for i in 0..500 {
+            a.push(period[i % 12]);
+        }
+        let got = find_period(&a, true).unwrap();
+        assert_eq!((got.period, got.saltus), (12, 0));
+        assert_eq!(got, naive(&a, true).unwrap());
+        // arithmetic periodicity: period 4, saltus 2
+        let a: Vec<i64> = (0..400)
+            .map(|n| 2 * (n / 4) + [0, 1, 0, 1][(n % 4) as usize])
+            .collect();
+        let got = find_period(&a, true).unwrap();
+        assert_eq!((got.preperiod, got.period, got.saltus), (0, 4, 2));
+        assert!(find_period(&a, false).is_none());
+        // a(n) = n: period 1, saltus 1
+        let a: Vec<i64> = (0..50).collect();
+        assert_eq!(find_period(&a, true).unwrap().period, 1);
+    }
+
+    #[test]
+    fn agrees_with_the_quadratic_search() {
+        let mut seed = 12345u64;
+        let mut rnd = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..400 {
+            let n0 = (rnd() % 20) as usize;
+            let p = 1 + (rnd() % 9) as usize;
+            let s = (rnd() % 3) as i64;
+            let len = (rnd() % 80) as usize + 2;
+            let head: Vec<i64> = (0..n0 + p).map(|_| (rnd() % 4) as i64).collect();
+            let a: Vec<i64> = (0..len)
+                .map(|n| {
+                    if n < n0 + p {
+                        head[n]
+                    } else {
+                        head[n0 + (n - n0) % p] + s * ((n - n0) / p) as i64
+                    }
+                })
+                .collect();
+            for allow in [true, false] {
+                assert_eq!(find_period(&a, allow), naive(&a, allow), "{a:?} {allow}");
+            }
+        }
+    }
+
+    #[test]
+    fn extension_follows_the_period() {
+        let a: Vec<i64> = (0..100).map(|n| 3 * (n / 5) + (n % 5) * (n % 5)).collect();
+        let per = find_period(&a, true).unwrap();
+        assert_eq!((per.period, per.saltus), (5, 3));
+        for n in 0..1000u64 {
+            let expect = 3 * (n as i64 / 5) + ((n % 5) * (n % 5)) as i64;
+            assert_eq!(per.extend(&a, n), Some(expect));
+        }
+    }
+}
