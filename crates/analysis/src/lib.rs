@@ -1,5 +1,13 @@
 //! # heaplab-analysis
 //!
-//! Analyses of game sequences (Grundy values, outcomes, P-position gaps): periodicity,
-//! gaps, runs, growth fits and claim checking. This crate knows a rule only through a small
-//! certificate context, never the rule itself.
+//! Analyses of game sequences (Grundy values, outcomes, P-position lists): periodicity with
+//! saltus and certificates ([`periodicity`]), P-position counts, gaps, residues and growth
+//! fits, Grundy first occurrences, frequencies and runs ([`stats`]), and claim checking over
+//! tables with polars SQL ([`claim`]). This crate works on sequences; it knows a rule only
+//! through a small certificate context ([`periodicity::CertContext`]).
+
+pub mod claim;
+pub mod periodicity;
+pub mod stats;
+
+pub use periodicity::{periodicity, CertContext, Periodicity};

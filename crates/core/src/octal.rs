@@ -526,11 +526,13 @@ fn sparse_value(
     }
     // The sweep runs in branch-free chunks (every value of a common-common pair is set),
     // and the list of missing values is checked between chunks.
-    const CHUNK: u64 = 128;
+    // Chunks grow from 16 pairs (most sweeps end early) to 512.
+    let mut chunk: u64 = 16;
     let longest = splits.iter().map(|x| x.1).max().unwrap_or(0);
     let mut a0 = 1;
     while a0 <= longest && !missing.is_empty() {
-        let a1 = (a0 + CHUNK).min(longest + 1);
+        let a1 = (a0 + chunk).min(longest + 1);
+        chunk = (chunk * 2).min(512);
         for &(s, top, _) in splits {
             for a in a0..a1.min(top + 1) {
                 let b = s - a;

@@ -33,8 +33,9 @@ use std::sync::Mutex;
 /// Default segment length in positions (bits): 2^19 bits = 64 KiB.
 pub const DEFAULT_SEGMENT_BITS: u64 = 1 << 19;
 
-/// Moves marked in lockstep by the old-marks kernel.
-const LANES: usize = 6;
+/// Moves marked together (sharing the reads of their common window core) by the old-marks
+/// kernel.
+const LANES: usize = 8;
 
 /// Old marks run on the calling thread below this many P-positions.
 const PARALLEL_MIN: usize = 2048;
@@ -235,20 +236,29 @@ fn mark_moves<M: Moves>(
         (s.wrapping_sub(lo), i0, i1)
     };
     let mut j = js.start;
-    // Four moves at a time, marked in lockstep: consecutive P-positions of one window often
-    // share a word, and four independent streams keep those read-modify-write chains from
-    // serialising.
+    // Moves in groups of LANES. For increasing moves both window ends move left, so the
+    // windows share a core [a_first, b_last) where every P-position reaches the segment
+    // through every move of the group: it is read once and makes LANES marks (far apart, so
+    // no two of them touch the same word). What lies outside the core is marked move by move.
     while j + LANES <= js.end {
         let w: [(u64, usize, usize); LANES] = std::array::from_fn(|q| window(j + q, cursor, len));
-        let m = w.iter().map(|x| x.2 - x.1).min().unwrap_or(0);
-        for c in 0..m {
-            for &(off, i0, _) in &w {
-                // SAFETY: i0 + c < i1 <= ps.len(); the target is inside the segment.
-                unsafe { set_bit(words, ps.get_unchecked(i0 + c).wrapping_add(off)) };
+        let (core_lo, core_hi) = (w[0].1, w[LANES - 1].2);
+        if core_lo < core_hi {
+            let offs: [u64; LANES] = std::array::from_fn(|q| w[q].0);
+            for &p in &ps[core_lo..core_hi] {
+                for &off in &offs {
+                    // SAFETY: p is inside every window of the group.
+                    unsafe { set_bit(words, p.wrapping_add(off)) };
+                }
             }
-        }
-        for &(off, i0, i1) in &w {
-            mark_window(ps, i0 + m, i1, off, words);
+            for &(off, i0, i1) in &w {
+                mark_window(ps, i0, core_lo.max(i0).min(i1), off, words);
+                mark_window(ps, core_hi.max(i0).min(i1), i1, off, words);
+            }
+        } else {
+            for &(off, i0, i1) in &w {
+                mark_window(ps, i0, i1, off, words);
+            }
         }
         j += LANES;
     }

@@ -176,6 +176,12 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
         largest.map_or("none".into(), |p| p.to_string())
     ));
     md.push_str(&format!("| largest Grundy value | {max_g} |\n\n"));
+    let an = step(&mut timings, "analysis", || {
+        crate::analyze::run(&game, max, crate::analyze::Values::Grundy)
+    })?;
+    md.push_str("## Analysis\n\n```text\n");
+    md.push_str(&an.text());
+    md.push_str("```\n\n");
     md.push_str("## Timings\n\n| step | seconds |\n|---|---|\n");
     for (name, s) in &timings {
         md.push_str(&format!("| {name} | {s:.3} |\n"));

@@ -26,6 +26,31 @@ pub struct Answer {
 /// Positions a table-based answer may walk through.
 const WALK_LIMIT: u64 = 200_000_000_000;
 
+/// Heaps below this are answered from the table itself.
+const DIRECT_LIMIT: u64 = 1 << 22;
+
+/// A Grundy sequence proven periodic: its first values and the period (finite subtraction
+/// sets: k values repeat; octal codes with two heaps at most: Guy–Smith). Tries tables of
+/// 2^12 … 2^22 positions.
+fn proven_grundy(game: &Game) -> Option<(heaplab_analysis::Periodicity, Vec<i64>)> {
+    let ctx = crate::analyze::cert_context(game, crate::analyze::Values::Grundy);
+    if ctx == heaplab_analysis::CertContext::None {
+        return None;
+    }
+    let mut len = 1u64 << 12;
+    while len <= DIRECT_LIMIT {
+        let g = heaplab_core::grundy_table(game, len).ok()?;
+        let head: Vec<i64> = (0..=len).map(|n| g.get(n) as i64).collect();
+        if let Some(p) = heaplab_analysis::periodicity(&head, ctx) {
+            if p.certified {
+                return Some((p, head));
+            }
+        }
+        len *= 4;
+    }
+    None
+}
+
 /// Decides position n of `game`.
 pub fn who(game: &Game, n: u64) -> Result<Answer> {
     match game {
@@ -75,11 +100,17 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                 .copied()
                 .filter(|&s| s <= top)
                 .find(|&s| !per.is_win(n - s));
+            let grundy = proven_grundy(game)
+                .and_then(|(p, head)| p.value_at(&head, n))
+                .map(|v| v as u32);
             Ok(Answer {
                 win,
                 winning_move: if win { mv.map(|s| json!(s)) } else { None },
-                method: format!("period {} from {}", per.period, per.start),
-                grundy: None,
+                method: format!(
+                    "outcomes proven periodic (period {} from {})",
+                    per.period, per.start
+                ),
+                grundy,
             })
         }
         Game::Subtraction { set, leave1 } => {
@@ -121,6 +152,50 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                 winning_move: if win { mv.map(|s| json!(s)) } else { None },
                 method: "divisor pull".into(),
                 grundy: None,
+            })
+        }
+        Game::TakeBreak(code) if n > DIRECT_LIMIT && code.max_heaps_left() <= 2 => {
+            let Some((p, head)) = proven_grundy(game) else {
+                bail!("{game} shows no proven period within 2^22 positions, and n = {n} is too far for a table");
+            };
+            let at = |x: u64| p.value_at(&head, x).unwrap_or(-1);
+            let gn = at(n);
+            let mut mv = None;
+            if gn != 0 {
+                // Options: remove i, leave nothing / one heap / two heaps a + b. For two heaps,
+                // a below n0 + 2p covers every pair of residues, so the search stops there.
+                'search: for (i, &d) in code.digits.iter().enumerate() {
+                    let i = i as u64;
+                    if i > n {
+                        break;
+                    }
+                    let rest = n - i;
+                    if i > 0 && d & 1 != 0 && rest == 0 {
+                        mv = Some(json!(format!("remove {i}, leave nothing")));
+                        break;
+                    }
+                    if i > 0 && d & 2 != 0 && rest >= 1 && at(rest) == 0 {
+                        mv = Some(json!(format!("remove {i}, leave {rest}")));
+                        break;
+                    }
+                    if d & 4 != 0 && rest >= 2 {
+                        for a in 1..=(rest / 2).min(p.preperiod + 2 * p.period) {
+                            if at(a) == at(rest - a) {
+                                mv = Some(json!(format!("remove {i}, leave {a}+{}", rest - a)));
+                                break 'search;
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(Answer {
+                win: gn != 0,
+                winning_move: mv,
+                method: format!(
+                    "Grundy values proven periodic (period {} from {}; {})",
+                    p.period, p.preperiod, p.certificate
+                ),
+                grundy: Some(gn as u32),
             })
         }
         Game::TakeBreak(_) | Game::GrundyGame => {

@@ -186,3 +186,23 @@ impl<W: Write + Send> LoserRows<W> {
         self.writer.take().expect("writer").finish()
     }
 }
+
+/// Writes a whole DataFrame to `dest` atomically, as CSV or Parquet by its extension.
+pub fn write_frame(df: &mut DataFrame, dest: &std::path::Path) -> Result<std::path::PathBuf> {
+    let format = Format::from_path(dest)?;
+    let file = crate::util::AtomicFile::create(dest)?;
+    {
+        let w = file.file()?;
+        match format {
+            Format::Parquet => {
+                ParquetWriter::new(w).finish(df)?;
+            }
+            _ => {
+                CsvWriter::new(w)
+                    .include_header(format == Format::Csv)
+                    .finish(df)?;
+            }
+        }
+    }
+    file.commit()
+}

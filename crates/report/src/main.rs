@@ -4,8 +4,12 @@
 //! progress goes to stderr and `--quiet` silences it. Errors are one line on stderr with
 //! exit code 2; `check` exits 1 when a claim is refuted.
 
+mod analyze;
+mod cmd_analyze;
+mod cmd_check;
 mod cmd_losers;
 mod cmd_report;
+mod cmd_sweep;
 mod cmd_table;
 mod cmd_who;
 mod frames;
@@ -52,6 +56,12 @@ pub enum Cmd {
     Report(ReportArgs),
     /// Outcome of one position and, when it wins, one winning move.
     Who(WhoArgs),
+    /// Periodicity (with certificate), P-position gaps and growth, Grundy values and runs.
+    Analyze(AnalyzeArgs),
+    /// One analysis row per value of a parameter in the spec, e.g. `sub{1,2,k}`.
+    Sweep(SweepArgs),
+    /// Check a conjectured closed form (a polars SQL expression) on every row.
+    Check(CheckArgs),
     /// Every game family with an example spec.
     Games,
 }
@@ -127,6 +137,58 @@ pub struct WhoArgs {
     pub json: bool,
 }
 
+/// `heaplab analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// The sequence whose periodicity is analysed.
+    #[arg(long, value_enum, default_value = "grundy")]
+    pub values: analyze::Values,
+    /// Folder for the tables (CSV and Parquet of each).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// Game spec holding the parameter, e.g. `sub{1,2,k}`.
+    #[arg(long, short = 'g')]
+    pub game: String,
+    /// The parameter and its values: `k=3..40` (inclusive) or `k=3,5,8`.
+    #[arg(long)]
+    pub param: String,
+    /// Largest position N of each analysis.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+    /// Output file (.csv or .parquet).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// Boolean polars SQL expression over the columns, e.g. `win = (n % 4 <> 0)`.
+    #[arg(long)]
+    pub claim: String,
+    /// Check every position (`n`, `win`, `grundy`) or the P-positions (`k`, `p`, `gap`, `prev`).
+    #[arg(long, value_enum, default_value = "table")]
+    pub on: cmd_check::On,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Prints a JSON value on stdout.
 pub fn print_json(v: &serde_json::Value) {
     println!("{}", serde_json::to_string(v).expect("json"));
@@ -183,6 +245,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Losers(a) => cmd_losers::run(a, quiet),
         Cmd::Report(a) => cmd_report::run(a, quiet),
         Cmd::Who(a) => cmd_who::run(a, quiet),
+        Cmd::Analyze(a) => cmd_analyze::run(a, quiet),
+        Cmd::Sweep(a) => cmd_sweep::run(a, quiet),
+        Cmd::Check(a) => cmd_check::run(a, quiet),
         Cmd::Games => games(),
     }
 }

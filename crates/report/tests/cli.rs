@@ -476,3 +476,230 @@ fn killed_runs_resume_to_identical_output() {
     );
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn analyze_finds_the_published_periods() {
+    let d = tempfile::tempdir().unwrap();
+    // (spec, N, preperiod, period, saltus, certified)
+    let cases: [(&str, &str, u64, u64, i64, bool); 12] = [
+        ("0.77", "200", 71, 12, 0, true), // Kayles: proven by N = 200 (Guy–Smith)
+        ("0.137", "1000", 52, 34, 0, true),
+        ("0.07", "1000", 53, 34, 0, true),
+        ("sub{2,3,7}", "200", 0, 5, 0, true),
+        ("sub{1,3,4}", "200", 0, 7, 0, true),
+        ("sub{2,5,7}", "300", 0, 22, 0, true),
+        ("sub{1,2}", "100", 0, 3, 0, true),
+        ("sub{1,3}", "100", 0, 2, 0, true),
+        ("sub{1,2,5}", "100", 0, 3, 0, true), // the smallest period, never a multiple
+        ("0.3F", "300", 0, 6, 3, false),
+        ("allbut{2,3,7}", "300", 0, 4, 2, false),
+        ("kayles", "166", 71, 12, 0, false), // seen (N + 1 >= 2·71 + 2·12), but Guy–Smith needs N >= 168
+    ];
+    for (spec, max, n0, p, s, cert) in cases {
+        let v = json(
+            d.path(),
+            &["analyze", "--game", spec, "--max", max, "--json"],
+        );
+        let per = &v["periodicity"];
+        assert_eq!(per["preperiod"], n0, "{spec}");
+        assert_eq!(per["period"], p, "{spec}");
+        assert_eq!(per["saltus"], s, "{spec}");
+        assert_eq!(per["certified"], cert, "{spec}: {}", per["certificate"]);
+        assert_eq!(
+            per["last_exception"],
+            if n0 == 0 {
+                serde_json::Value::Null
+            } else {
+                (n0 - 1).into()
+            }
+        );
+    }
+    let v = json(
+        d.path(),
+        &["analyze", "--game", "squares", "--max", "1e6", "--json"],
+    );
+    assert!(v["periodicity"].is_null());
+    assert_eq!(v["p_positions"]["count"], 13952);
+    assert_eq!(v["grundy"]["max"], 168);
+    assert_eq!(v["grundy"]["first_occurrence"][0], 0);
+    let alpha = v["p_positions"]["alpha"].as_f64().unwrap();
+    assert!((0.66..0.74).contains(&alpha), "{alpha}");
+    // tables in a folder
+    let out = ok(
+        d.path(),
+        &[
+            "analyze",
+            "--game",
+            "sub{1,3,4}",
+            "--max",
+            "500",
+            "-o",
+            "an",
+        ],
+    );
+    assert!(out.contains("period 7"), "{out}");
+    for t in [
+        "gap_records",
+        "gap_histogram",
+        "residues",
+        "grundy_values",
+        "run_lengths",
+        "longest_runs",
+    ] {
+        assert!(d.path().join(format!("an/{t}.csv")).exists(), "{t}");
+        assert!(d.path().join(format!("an/{t}.parquet")).exists(), "{t}");
+    }
+    let res = read_csv(&d.path().join("an/residues.csv"));
+    assert_eq!(res.height(), (2..=12).sum::<usize>());
+}
+
+#[test]
+fn sweep_rows_equal_single_analyses() {
+    let d = tempfile::tempdir().unwrap();
+    let v = json(
+        d.path(),
+        &[
+            "sweep",
+            "--game",
+            "sub{1,2,k}",
+            "--param",
+            "k=3..9",
+            "--max",
+            "400",
+            "--json",
+            "-o",
+            "sw.csv",
+        ],
+    );
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 7);
+    for row in rows {
+        let k = row["k"].as_u64().unwrap();
+        let a = json(
+            d.path(),
+            &[
+                "analyze",
+                "--game",
+                &format!("sub{{1,2,{k}}}"),
+                "--max",
+                "400",
+                "--json",
+            ],
+        );
+        assert_eq!(row["preperiod"], a["periodicity"]["preperiod"], "k={k}");
+        assert_eq!(row["period"], a["periodicity"]["period"], "k={k}");
+        assert_eq!(row["saltus"], a["periodicity"]["saltus"], "k={k}");
+        assert_eq!(row["certified"], a["periodicity"]["certified"], "k={k}");
+        assert_eq!(row["p_positions"], a["p_positions"]["count"], "k={k}");
+        assert_eq!(row["max_grundy"], a["grundy"]["max"], "k={k}");
+    }
+    let df = read_csv(&d.path().join("sw.csv"));
+    let cols: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    assert_eq!(cols[0], "k");
+    for c in [
+        "preperiod",
+        "period",
+        "saltus",
+        "certified",
+        "p_positions",
+        "max_grundy",
+    ] {
+        assert!(cols.contains(&c.to_string()), "{c}");
+    }
+    let o = heaplab(
+        d.path(),
+        &[
+            "sweep",
+            "--game",
+            "sub{1,2,k}",
+            "--param",
+            "j=3..5",
+            "--max",
+            "10",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn who_answers_far_positions_from_proven_periods() {
+    let d = tempfile::tempdir().unwrap();
+    let v = json(d.path(), &["who", "--game", "0.77", "1e18", "--json"]);
+    // Kayles' period 12 from 71: 4,1,2,8,1,4,7,2,1,8,2,7 at n ≡ 0..11 (mod 12) for n >= 72
+    let expect = [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7][(1_000_000_000_000_000_000u64 % 12) as usize];
+    assert_eq!(v["grundy"], expect);
+    assert_eq!(v["win"], true);
+    assert!(v["method"].as_str().unwrap().contains("proven"));
+    let v = json(d.path(), &["who", "--game", "sub{1,3,4}", "1e18", "--json"]);
+    assert_eq!(
+        v["grundy"],
+        [0, 1, 0, 1, 2, 3, 2][(1_000_000_000_000_000_000u64 % 7) as usize]
+    );
+}
+
+#[test]
+fn check_claims_from_the_readme() {
+    let d = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str, &str, &str, bool); 5] = [
+        ("sub{1,2,3}", "1e6", "table", "win = (n % 4 <> 0)", true),
+        (
+            "divisors",
+            "1e5",
+            "table",
+            "n = 0 OR win = (n % 2 = 0)",
+            true,
+        ),
+        ("divisors", "1e5", "table", "n = 0 OR grundy = v2(n)", true),
+        (
+            "sqrt",
+            "1e12",
+            "losers",
+            "k = 0 OR gap = floor((1 + isqrt(1 + 4 * prev)) / 2) + 1",
+            true,
+        ),
+        (
+            "squares",
+            "1e4",
+            "table",
+            "n = 0 OR win = is_square(n)",
+            false,
+        ),
+    ];
+    for (game, max, on, claim, holds) in cases {
+        let o = heaplab(
+            d.path(),
+            &[
+                "check", "--game", game, "--max", max, "--on", on, "--claim", claim, "--json",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(if holds { 0 } else { 1 }), "{claim}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["holds"], holds, "{claim}");
+        if !holds {
+            assert_eq!(v["counterexamples"][0]["n"], 3);
+            assert_eq!(v["counterexamples"].as_array().unwrap().len(), 10);
+        } else {
+            assert_eq!(v["failures"], 0);
+        }
+    }
+    for (claim, msg) in [
+        ("foo = 1", "unknown column `foo`"),
+        ("n = = 1", "invalid claim"),
+        ("n + 1", "true/false"),
+    ] {
+        let o = heaplab(
+            d.path(),
+            &[
+                "check", "--game", "squares", "--max", "100", "--claim", claim,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{claim}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(msg), "{err}");
+    }
+}

@@ -1,0 +1,368 @@
+//! Claims: a boolean expression in the polars SQL dialect, checked row by row over chunks
+//! of a table. Number-theory functions are registered as SQL functions, exact on 64 bits:
+//! `isqrt(x)`, `v2(x)` (2-adic valuation; null for 0), `popcount(x)`, `is_square(x)`,
+//! `is_prime(x)` (deterministic Miller–Rabin), `xor(a, b)`.
+//!
+//! polars SQL's `/` is float division; use `//` or `DIV` for integer division.
+
+use heaplab_core::num;
+use polars::prelude::*;
+use polars::sql::FunctionRegistry;
+use polars::sql::SQLContext;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// Why a claim cannot be checked.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ClaimError {
+    /// The expression names a column the table does not have.
+    #[error("unknown column `{0}` in the claim (columns here: {1})")]
+    UnknownColumn(String, String),
+    /// The expression does not parse or cannot be evaluated.
+    #[error("invalid claim: {0}")]
+    Invalid(String),
+    /// The expression is not true/false valued.
+    #[error("the claim must be a true/false expression, but it gives {0}")]
+    NotBoolean(String),
+}
+
+/// Our numeric functions.
+#[derive(Clone, Copy, Debug)]
+enum Fun {
+    Isqrt,
+    V2,
+    Popcount,
+    IsSquare,
+    IsPrime,
+    Xor,
+}
+
+impl Fun {
+    fn from_name(name: &str) -> Option<Fun> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "isqrt" => Fun::Isqrt,
+            "v2" => Fun::V2,
+            "popcount" => Fun::Popcount,
+            "is_square" => Fun::IsSquare,
+            "is_prime" => Fun::IsPrime,
+            "xor" => Fun::Xor,
+            _ => return None,
+        })
+    }
+    fn arity(self) -> usize {
+        if matches!(self, Fun::Xor) {
+            2
+        } else {
+            1
+        }
+    }
+    fn dtype(self) -> DataType {
+        match self {
+            Fun::IsSquare | Fun::IsPrime => DataType::Boolean,
+            _ => DataType::UInt64,
+        }
+    }
+}
+
+/// Casts a column to u64 values (negative or fractional inputs are an error).
+fn as_u64(c: &Column) -> PolarsResult<Vec<Option<u64>>> {
+    let s = c.as_materialized_series();
+    let f = s.cast(&DataType::Float64)?;
+    let i = s.strict_cast(&DataType::UInt64).map_err(
+        |_| polars_err!(ComputeError: "number-theory functions take non-negative integers"),
+    )?;
+    let ca = i.u64()?;
+    let fa = f.f64()?;
+    (0..ca.len())
+        .map(|k| match (ca.get(k), fa.get(k)) {
+            (Some(v), Some(x)) if x.fract() == 0.0 || x.abs() > 9e15 => Ok(Some(v)),
+            (Some(_), Some(_)) => {
+                polars_bail!(ComputeError: "number-theory functions take integers")
+            }
+            _ => Ok(None),
+        })
+        .collect()
+}
+
+impl ColumnsUdf for Fun {
+    fn call_udf(&self, s: &mut [Column]) -> PolarsResult<Column> {
+        polars_ensure!(s.len() == self.arity(), ComputeError: "{:?} takes {} argument(s)", self, self.arity());
+        let name = s[0].name().clone();
+        let a = as_u64(&s[0])?;
+        let len = a.len().max(if s.len() > 1 { s[1].len() } else { 0 });
+        let pick = |v: &Vec<Option<u64>>, k: usize| if v.len() == 1 { v[0] } else { v[k] };
+        Ok(match self {
+            Fun::IsSquare | Fun::IsPrime => {
+                let out: Vec<Option<bool>> = (0..len)
+                    .map(|k| {
+                        pick(&a, k).map(|x| {
+                            if matches!(self, Fun::IsSquare) {
+                                num::is_square(x)
+                            } else {
+                                num::is_prime(x)
+                            }
+                        })
+                    })
+                    .collect();
+                Column::new(name, out)
+            }
+            Fun::Xor => {
+                let b = as_u64(&s[1])?;
+                let out: Vec<Option<u64>> = (0..len)
+                    .map(|k| Some(pick(&a, k)? ^ pick(&b, k)?))
+                    .collect();
+                Column::new(name, out)
+            }
+            _ => {
+                let out: Vec<Option<u64>> = (0..len)
+                    .map(|k| {
+                        let x = pick(&a, k)?;
+                        match self {
+                            Fun::Isqrt => Some(num::isqrt(x)),
+                            Fun::V2 => (x != 0).then(|| num::v2(x) as u64),
+                            _ => Some(x.count_ones() as u64),
+                        }
+                    })
+                    .collect();
+                Column::new(name, out)
+            }
+        })
+    }
+}
+
+impl AnonymousColumnsUdf for Fun {
+    fn as_column_udf(self: Arc<Self>) -> Arc<dyn ColumnsUdf> {
+        self
+    }
+    fn deep_clone(self: Arc<Self>) -> Arc<dyn AnonymousColumnsUdf> {
+        Arc::new(*self)
+    }
+    fn get_field(&self, _schema: &Schema, fields: &[Field]) -> PolarsResult<Field> {
+        let name = fields.first().map(|f| f.name().clone()).unwrap_or_default();
+        Ok(Field::new(name, self.dtype()))
+    }
+}
+
+/// The registry that makes our functions callable from SQL.
+struct Registry;
+
+impl FunctionRegistry for Registry {
+    fn register(&mut self, _name: &str, _fun: UserDefinedFunction) -> PolarsResult<()> {
+        polars_bail!(ComputeError: "functions cannot be registered here")
+    }
+    fn get_udf(&self, name: &str) -> PolarsResult<Option<UserDefinedFunction>> {
+        Ok(Fun::from_name(name).map(|f| UserDefinedFunction::new(name.into(), f)))
+    }
+    fn contains(&self, name: &str) -> bool {
+        Fun::from_name(name).is_some()
+    }
+}
+
+/// A claim compiled against a table schema.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    expr: String,
+}
+
+/// Identifier tokens of an expression outside string literals (to see which columns a claim
+/// uses, so only those are computed).
+pub fn identifiers(expr: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_str = false;
+    for c in expr.chars() {
+        if in_str {
+            in_str = c != '\'';
+            continue;
+        }
+        if c == '\'' {
+            in_str = true;
+        }
+        if c.is_ascii_alphanumeric() || c == '_' {
+            cur.push(c);
+        } else if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out.retain(|t| !t.chars().next().unwrap().is_ascii_digit());
+    out.into_iter().map(|t| t.to_ascii_lowercase()).collect()
+}
+
+fn one_line(e: impl std::fmt::Display) -> String {
+    e.to_string()
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+fn context(df: DataFrame) -> SQLContext {
+    let ctx = SQLContext::new().with_function_registry(Arc::new(Registry));
+    ctx.register("t", df.lazy());
+    ctx
+}
+
+impl Claim {
+    /// Compiles `expr` for tables with this schema: checks that it parses, that every
+    /// column exists and that it is true/false valued (on an empty frame).
+    ///
+    /// # Errors
+    /// [`ClaimError`] naming the problem.
+    pub fn new(expr: &str, schema: &Schema) -> Result<Claim, ClaimError> {
+        let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
+        let empty = DataFrame::empty_with_schema(schema);
+        let mut ctx = context(empty);
+        let q = format!("SELECT ({expr}) AS __claim FROM t");
+        let out = ctx.execute(&q).and_then(|lf| lf.collect()).map_err(|e| {
+            let msg = one_line(&e);
+            let lower = msg.to_ascii_lowercase();
+            if lower.contains("not found")
+                || lower.contains("unable to find")
+                || lower.contains("no column")
+            {
+                let unknown = identifiers(expr)
+                    .into_iter()
+                    .find(|t| !names.contains(t) && Fun::from_name(t).is_none() && !is_keyword(t))
+                    .unwrap_or_else(|| msg.clone());
+                ClaimError::UnknownColumn(unknown, names.join(", "))
+            } else {
+                ClaimError::Invalid(msg)
+            }
+        })?;
+        let dtype = out
+            .column("__claim")
+            .map_err(|e| ClaimError::Invalid(one_line(e)))?
+            .dtype()
+            .clone();
+        if dtype != DataType::Boolean {
+            return Err(ClaimError::NotBoolean(dtype.to_string()));
+        }
+        Ok(Claim {
+            expr: expr.to_string(),
+        })
+    }
+
+    /// The rows of `df` where the claim is not true (false or null), in order.
+    ///
+    /// # Errors
+    /// Evaluation errors from polars, as one line.
+    pub fn failures(&self, df: DataFrame) -> Result<DataFrame, ClaimError> {
+        let mut ctx = context(df);
+        let q = format!("SELECT * FROM t WHERE NOT COALESCE(({}), FALSE)", self.expr);
+        ctx.execute(&q)
+            .and_then(|lf| lf.collect())
+            .map_err(|e| ClaimError::Invalid(one_line(e)))
+    }
+}
+
+fn is_keyword(t: &str) -> bool {
+    matches!(
+        t,
+        "and"
+            | "or"
+            | "not"
+            | "is"
+            | "null"
+            | "true"
+            | "false"
+            | "case"
+            | "when"
+            | "then"
+            | "else"
+            | "end"
+            | "in"
+            | "between"
+            | "like"
+            | "div"
+            | "mod"
+            | "floor"
+            | "ceil"
+            | "abs"
+            | "sqrt"
+            | "cast"
+            | "as"
+            | "coalesce"
+            | "power"
+            | "pow"
+            | "round"
+            | "ln"
+            | "log"
+            | "exp"
+            | "bigint"
+            | "int"
+            | "integer"
+            | "double"
+            | "float"
+            | "boolean"
+            | "sign"
+            | "greatest"
+            | "least"
+            | "nullif"
+            | "ceiling"
+            | "log2"
+            | "log10"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> DataFrame {
+        let n: Vec<u64> = (0..=20).collect();
+        let win: Vec<bool> = n.iter().map(|&x| x % 4 != 0).collect();
+        let grundy: Vec<u32> = n.iter().map(|&x| (x % 4) as u32).collect();
+        df!("n" => n, "win" => win, "grundy" => grundy).unwrap()
+    }
+
+    #[test]
+    fn claims_hold_or_fail_with_the_right_rows() {
+        let t = table();
+        let c = Claim::new("win = (n % 4 <> 0)", t.schema()).unwrap();
+        assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
+        let c = Claim::new("n = 0 OR win = is_square(n)", t.schema()).unwrap();
+        let f = c.failures(t.clone()).unwrap();
+        let first = f.column("n").unwrap().u64().unwrap().get(0);
+        assert_eq!(first, Some(2)); // 2 wins here (2 % 4 != 0) but is not a square
+        let c = Claim::new(
+            "isqrt(n) * isqrt(n) <= n AND popcount(n) <= 5 AND xor(n, n) = 0",
+            t.schema(),
+        )
+        .unwrap();
+        assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
+        let c = Claim::new(
+            "n = 0 OR grundy = v2(n) OR n % 2 = 1 OR n % 4 = 2",
+            t.schema(),
+        )
+        .unwrap();
+        assert!(c.failures(t.clone()).unwrap().height() > 0);
+        let c = Claim::new("is_prime(n) = (n IN (2,3,5,7,11,13,17,19))", t.schema()).unwrap();
+        assert_eq!(c.failures(t).unwrap().height(), 0);
+    }
+
+    #[test]
+    fn bad_claims_are_one_line_errors() {
+        let t = table();
+        let e = Claim::new("nope = 1", t.schema()).unwrap_err();
+        assert!(
+            matches!(e, ClaimError::UnknownColumn(ref c, _) if c == "nope"),
+            "{e}"
+        );
+        let e = Claim::new("n = = 1", t.schema()).unwrap_err();
+        assert!(matches!(e, ClaimError::Invalid(_)), "{e}");
+        let e = Claim::new("n + 1", t.schema()).unwrap_err();
+        assert!(matches!(e, ClaimError::NotBoolean(_)), "{e}");
+        {
+            let e = e.to_string();
+            assert!(!e.contains('\n'));
+        }
+        assert_eq!(
+            identifiers("k = 0 OR gap = isqrt(prev) + 'x y'"),
+            vec!["k", "or", "gap", "isqrt", "prev"]
+        );
+    }
+}
