@@ -19,6 +19,7 @@ pub mod rule;
 pub mod sets;
 pub mod sieve;
 pub mod spec;
+pub mod stone;
 pub mod table;
 
 pub use engine::{outcome_table, p_stream, PStream, StreamState};

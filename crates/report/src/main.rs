@@ -9,6 +9,7 @@ mod cmd_analyze;
 mod cmd_check;
 mod cmd_losers;
 mod cmd_report;
+mod cmd_stone;
 mod cmd_sweep;
 mod cmd_table;
 mod cmd_who;
@@ -62,6 +63,10 @@ pub enum Cmd {
     Sweep(SweepArgs),
     /// Check a conjectured closed form (a polars SQL expression) on every row.
     Check(CheckArgs),
+    /// Solve one row of a stone game (I, II or III), optionally with an optimal line.
+    Stone(StoneArgs),
+    /// Check a claim over every row (or random rows) of a stone game.
+    StoneCheck(StoneCheckArgs),
     /// Every game family with an example spec.
     Games,
 }
@@ -189,6 +194,49 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
+/// `heaplab stone`.
+#[derive(Args, Debug)]
+pub struct StoneArgs {
+    /// 1: first or last pile; 2: first X <= 2M piles; 3: one to three piles from the front.
+    #[arg(long)]
+    pub variant: u8,
+    /// The row, e.g. `5,3,4,5`, or `@FILE` with the values (commas or whitespace).
+    #[arg(long, allow_hyphen_values = true)]
+    pub piles: String,
+    /// Also print one optimal line of play.
+    #[arg(long)]
+    pub line: bool,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab stone-check`.
+#[derive(Args, Debug)]
+pub struct StoneCheckArgs {
+    /// 1, 2 or 3.
+    #[arg(long)]
+    pub variant: u8,
+    /// Row lengths, e.g. `2..10`.
+    #[arg(long)]
+    pub len: String,
+    /// Pile values, e.g. `1..5` (negative allowed: `-3..3`).
+    #[arg(long, allow_hyphen_values = true)]
+    pub values: String,
+    /// Boolean polars SQL over `len`, `sum`, `margin`, `winner` ('first', 'second', 'tie'), `first_total`.
+    #[arg(long)]
+    pub claim: String,
+    /// Check COUNT random rows instead of every row.
+    #[arg(long)]
+    pub random: Option<u64>,
+    /// Seed of the random rows.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Prints a JSON value on stdout.
 pub fn print_json(v: &serde_json::Value) {
     println!("{}", serde_json::to_string(v).expect("json"));
@@ -248,6 +296,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Analyze(a) => cmd_analyze::run(a, quiet),
         Cmd::Sweep(a) => cmd_sweep::run(a, quiet),
         Cmd::Check(a) => cmd_check::run(a, quiet),
+        Cmd::Stone(a) => cmd_stone::run(a, quiet),
+        Cmd::StoneCheck(a) => cmd_stone::check(a, quiet),
         Cmd::Games => games(),
     }
 }

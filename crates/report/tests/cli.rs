@@ -703,3 +703,130 @@ fn check_claims_from_the_readme() {
         assert!(err.contains(msg), "{err}");
     }
 }
+
+#[test]
+fn stone_games_solve_and_check_claims() {
+    let d = tempfile::tempdir().unwrap();
+    let v = json(
+        d.path(),
+        &["stone", "--variant", "1", "--piles", "5,3,4,5", "--json"],
+    );
+    assert_eq!(v["winner"], "first");
+    let v = json(
+        d.path(),
+        &["stone", "--variant", "2", "--piles", "2,7,9,4,4", "--json"],
+    );
+    assert_eq!(v["first_total"], 10);
+    for (piles, winner) in [
+        ("1,2,3,7", "second"),
+        ("1,2,3,-9", "first"),
+        ("1,2,3,6", "tie"),
+    ] {
+        let v = json(
+            d.path(),
+            &["stone", "--variant", "3", "--piles", piles, "--json"],
+        );
+        assert_eq!(v["winner"], winner, "{piles}");
+        for k in ["variant", "first_total", "second_total", "margin"] {
+            assert!(!v[k].is_null(), "{k}");
+        }
+    }
+    let v = json(
+        d.path(),
+        &[
+            "stone",
+            "--variant",
+            "1",
+            "--piles",
+            "5,3,4,5",
+            "--line",
+            "--json",
+        ],
+    );
+    assert_eq!(v["line"].as_array().unwrap().len(), 4);
+    // Sizes beyond the usual limits.
+    let big: Vec<String> = (0..500)
+        .map(|i| ((i * 7919) % 97 + 1).to_string())
+        .collect();
+    json(
+        d.path(),
+        &[
+            "stone",
+            "--variant",
+            "1",
+            "--piles",
+            &big.join(","),
+            "--json",
+        ],
+    );
+    let big3: Vec<String> = (0..50_000)
+        .map(|i| ((i * 7919) % 201) as i64 - 100)
+        .map(|x| x.to_string())
+        .collect();
+    std::fs::write(d.path().join("row.txt"), big3.join("\n")).unwrap();
+    json(
+        d.path(),
+        &["stone", "--variant", "3", "--piles", "@row.txt", "--json"],
+    );
+    let big2: Vec<String> = (0..100)
+        .map(|i| ((i * 7919) % 97 + 1).to_string())
+        .collect();
+    json(
+        d.path(),
+        &[
+            "stone",
+            "--variant",
+            "2",
+            "--piles",
+            &big2.join(","),
+            "--json",
+        ],
+    );
+
+    let parity = "NOT (len % 2 = 0 AND sum % 2 = 1) OR winner = 'first'";
+    let v = json(
+        d.path(),
+        &[
+            "stone-check",
+            "--variant",
+            "1",
+            "--len",
+            "2..8",
+            "--values",
+            "1..5",
+            "--claim",
+            parity,
+            "--json",
+        ],
+    );
+    assert_eq!(v["holds"], true);
+    let o = heaplab(
+        d.path(),
+        &[
+            "stone-check",
+            "--variant",
+            "1",
+            "--len",
+            "2..6",
+            "--values",
+            "1..5",
+            "--claim",
+            "winner = 'first'",
+            "--json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["counterexample"]["piles"], serde_json::json!([1, 1])); // shortest, then least
+    for bad in ["", "1,,2", "1,x"] {
+        let o = heaplab(d.path(), &["stone", "--variant", "3", "--piles", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr)
+                .trim_end()
+                .lines()
+                .count(),
+            1
+        );
+    }
+}

@@ -1,0 +1,352 @@
+//! Score games on a row of piles ("stone games"): two players alternate taking piles and the
+//! larger total wins. Exact solvers by dynamic programming over the remaining row, with one
+//! optimal line of play.
+//!
+//! - Stone Game I: take the first or the last pile. O(n²) interval DP
+//!   (margin(i..j) = max(a_i - margin(i+1..j), a_j - margin(i..j-1))).
+//! - Stone Game II: take all of the first X remaining piles, 1 <= X <= 2M, then
+//!   M = max(M, X), M starting at 1. O(n³) DP over (first pile, M) on suffix sums.
+//! - Stone Game III: take 1, 2 or 3 piles from the front (values may be negative). O(n) DP.
+
+use serde::Serialize;
+use thiserror::Error;
+
+/// The three rule sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Variant {
+    /// First or last pile.
+    I,
+    /// First X piles with the doubling bound M.
+    II,
+    /// One to three piles from the front.
+    III,
+}
+
+impl Variant {
+    /// From 1, 2 or 3.
+    pub fn from_number(v: u8) -> Option<Variant> {
+        match v {
+            1 => Some(Variant::I),
+            2 => Some(Variant::II),
+            3 => Some(Variant::III),
+            _ => None,
+        }
+    }
+    /// 1, 2 or 3.
+    pub fn number(self) -> u8 {
+        match self {
+            Variant::I => 1,
+            Variant::II => 2,
+            Variant::III => 3,
+        }
+    }
+}
+
+/// Who wins with best play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Winner {
+    /// The player who moves first (Alice).
+    First,
+    /// The other player (Bob).
+    Second,
+    /// Equal totals.
+    Tie,
+}
+
+impl Winner {
+    /// `first`, `second` or `tie`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Winner::First => "first",
+            Winner::Second => "second",
+            Winner::Tie => "tie",
+        }
+    }
+    fn of_margin(m: i64) -> Winner {
+        match m.signum() {
+            1 => Winner::First,
+            -1 => Winner::Second,
+            _ => Winner::Tie,
+        }
+    }
+}
+
+/// One move of a line of play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StoneMove {
+    /// 1 for the first player, 2 for the second.
+    pub player: u8,
+    /// What was taken: `first`/`last` (I), or the number of piles from the front (II, III).
+    pub took: String,
+    /// The values taken.
+    pub values: Vec<i64>,
+}
+
+/// The value of a row under best play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StoneResult {
+    /// The first player's total.
+    pub first_total: i64,
+    /// The second player's total.
+    pub second_total: i64,
+    /// first_total - second_total.
+    pub margin: i64,
+    /// The winner.
+    pub winner: Winner,
+}
+
+/// Why a row cannot be solved.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum StoneError {
+    /// No piles.
+    #[error("the row of piles is empty")]
+    Empty,
+    /// Totals would leave 64 bits.
+    #[error("pile values are too large (totals must fit in 64 bits)")]
+    Overflow,
+}
+
+fn check(piles: &[i64]) -> Result<i64, StoneError> {
+    if piles.is_empty() {
+        return Err(StoneError::Empty);
+    }
+    piles
+        .iter()
+        .try_fold(0i64, |a, &x| {
+            a.checked_add(x).filter(|s| s.abs() < i64::MAX / 4)
+        })
+        .ok_or(StoneError::Overflow)
+}
+
+fn result(sum: i64, margin: i64) -> StoneResult {
+    StoneResult {
+        first_total: (sum + margin) / 2,
+        second_total: (sum - margin) / 2,
+        margin,
+        winner: Winner::of_margin(margin),
+    }
+}
+
+/// Solves a row; with `line`, also returns one optimal line of play.
+///
+/// # Errors
+/// [`StoneError`] for an empty row or values whose totals leave 64 bits.
+pub fn solve(
+    variant: Variant,
+    piles: &[i64],
+    line: bool,
+) -> Result<(StoneResult, Vec<StoneMove>), StoneError> {
+    let sum = check(piles)?;
+    Ok(match variant {
+        Variant::I => game1(piles, sum, line),
+        Variant::II => game2(piles, sum, line),
+        Variant::III => game3(piles, sum, line),
+    })
+}
+
+fn game1(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
+    let n = a.len();
+    // m[len][i]: margin of the mover on a[i..i+len]; rolling rows of increasing length.
+    let mut rows: Vec<Vec<i64>> = Vec::with_capacity(if line { n + 1 } else { 2 });
+    let mut prev = vec![0i64; n + 1]; // length 0
+    if line {
+        rows.push(prev.clone());
+    }
+    for len in 1..=n {
+        let mut cur = vec![0i64; n + 1 - len];
+        for i in 0..=n - len {
+            let j = i + len - 1;
+            let take_first = a[i] - prev[i + 1];
+            let take_last = a[j] - prev[i];
+            cur[i] = take_first.max(take_last);
+        }
+        if line {
+            rows.push(cur.clone());
+        }
+        prev = cur;
+    }
+    let margin = prev[0];
+    let mut moves = vec![];
+    if line {
+        let (mut i, mut j) = (0usize, n);
+        let mut player = 1;
+        while i < j {
+            let len = j - i;
+            let take_first = a[i] - rows[len - 1][i + 1];
+            if take_first == rows[len][i] {
+                moves.push(StoneMove {
+                    player,
+                    took: "first".into(),
+                    values: vec![a[i]],
+                });
+                i += 1;
+            } else {
+                moves.push(StoneMove {
+                    player,
+                    took: "last".into(),
+                    values: vec![a[j - 1]],
+                });
+                j -= 1;
+            }
+            player = 3 - player;
+        }
+    }
+    (result(sum, margin), moves)
+}
+
+fn game2(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
+    let n = a.len();
+    let mut suffix = vec![0i64; n + 1];
+    for i in (0..n).rev() {
+        suffix[i] = suffix[i + 1] + a[i];
+    }
+    // best[i][m]: the mover's largest total from piles i.. with bound M = m (m <= n).
+    let mut best = vec![vec![0i64; n + 1]; n + 1];
+    for i in (0..n).rev() {
+        for m in 1..=n {
+            let mut b = i64::MIN;
+            for x in 1..=(2 * m).min(n - i) {
+                let mm = m.max(x).min(n);
+                b = b.max(suffix[i] - best[i + x][mm]);
+            }
+            best[i][m] = b;
+        }
+    }
+    let first = best[0][1];
+    let mut moves = vec![];
+    if line {
+        let (mut i, mut m, mut player) = (0usize, 1usize, 1u8);
+        while i < n {
+            let x = (1..=(2 * m).min(n - i))
+                .find(|&x| suffix[i] - best[i + x][m.max(x).min(n)] == best[i][m])
+                .unwrap_or(1);
+            moves.push(StoneMove {
+                player,
+                took: x.to_string(),
+                values: a[i..i + x].to_vec(),
+            });
+            i += x;
+            m = m.max(x).min(n);
+            player = 3 - player;
+        }
+    }
+    (result(sum, 2 * first - sum), moves)
+}
+
+fn game3(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
+    let n = a.len();
+    // dp[i]: the mover's margin on a[i..].
+    let mut dp = vec![0i64; n + 4];
+    for i in (0..n).rev() {
+        let mut take = 0i64;
+        let mut b = i64::MIN;
+        for k in 1..=3 {
+            if i + k > n {
+                break;
+            }
+            take += a[i + k - 1];
+            b = b.max(take - dp[i + k]);
+        }
+        dp[i] = b;
+    }
+    let mut moves = vec![];
+    if line {
+        let (mut i, mut player) = (0usize, 1u8);
+        while i < n {
+            let mut take = 0i64;
+            let mut chosen = 1;
+            for k in 1..=3usize {
+                if i + k > n {
+                    break;
+                }
+                take += a[i + k - 1];
+                if take - dp[i + k] == dp[i] {
+                    chosen = k;
+                    break;
+                }
+            }
+            moves.push(StoneMove {
+                player,
+                took: chosen.to_string(),
+                values: a[i..i + chosen].to_vec(),
+            });
+            i += chosen;
+            player = 3 - player;
+        }
+    }
+    (result(sum, dp[0]), moves)
+}
+
+/// Margin by plain minimax over every line of play (exponential; the reference for tests).
+pub fn margin_by_minimax(variant: Variant, piles: &[i64]) -> i64 {
+    fn go(v: Variant, a: &[i64], i: usize, j: usize, m: usize) -> i64 {
+        if i >= j {
+            return 0;
+        }
+        match v {
+            Variant::I => (a[i] - go(v, a, i + 1, j, m)).max(a[j - 1] - go(v, a, i, j - 1, m)),
+            Variant::II => (1..=2 * m)
+                .filter(|&x| i + x <= j)
+                .map(|x| a[i..i + x].iter().sum::<i64>() - go(v, a, i + x, j, m.max(x)))
+                .max()
+                .unwrap(),
+            Variant::III => (1..=3)
+                .filter(|&k| i + k <= j)
+                .map(|k| a[i..i + k].iter().sum::<i64>() - go(v, a, i + k, j, m))
+                .max()
+                .unwrap(),
+        }
+    }
+    go(variant, piles, 0, piles.len(), 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_examples() {
+        let (r, _) = solve(Variant::I, &[5, 3, 4, 5], false).unwrap();
+        assert_eq!(r.winner, Winner::First);
+        let (r, _) = solve(Variant::II, &[2, 7, 9, 4, 4], false).unwrap();
+        assert_eq!(r.first_total, 10);
+        let (r, _) = solve(Variant::III, &[1, 2, 3, 7], false).unwrap();
+        assert_eq!(r.winner, Winner::Second);
+        let (r, _) = solve(Variant::III, &[1, 2, 3, -9], false).unwrap();
+        assert_eq!(r.winner, Winner::First);
+        let (r, _) = solve(Variant::III, &[1, 2, 3, 6], false).unwrap();
+        assert_eq!(r.winner, Winner::Tie);
+        assert_eq!(solve(Variant::I, &[], false), Err(StoneError::Empty));
+    }
+
+    #[test]
+    fn lines_of_play_add_up() {
+        for v in [Variant::I, Variant::II, Variant::III] {
+            let piles = [3i64, -1, 4, 1, 5, 9, 2, 6];
+            let (r, line) = solve(v, &piles, true).unwrap();
+            let first: i64 = line
+                .iter()
+                .filter(|m| m.player == 1)
+                .flat_map(|m| m.values.clone())
+                .sum();
+            let second: i64 = line
+                .iter()
+                .filter(|m| m.player == 2)
+                .flat_map(|m| m.values.clone())
+                .sum();
+            assert_eq!((first, second), (r.first_total, r.second_total), "{v:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn solvers_equal_minimax(piles in proptest::collection::vec(-20i64..40, 1..9), v in 1u8..4) {
+            let variant = Variant::from_number(v).unwrap();
+            // I and II are played on positive piles; III allows any values.
+            let piles: Vec<i64> = if variant == Variant::III { piles } else { piles.iter().map(|x| x.abs() + 1).collect() };
+            let (r, _) = solve(variant, &piles, false).unwrap();
+            proptest::prop_assert_eq!(r.margin, margin_by_minimax(variant, &piles));
+        }
+    }
+}
