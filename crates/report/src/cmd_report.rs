@@ -4,7 +4,7 @@
 //! when complete, so an interrupted run never leaves a half-written report.
 
 use crate::frames::{write_table, LoserRows};
-use crate::plot::{series_png, ChartSpec};
+use crate::plots::{draw, Data, Kind};
 use crate::util::{check_memory, secs, Format};
 use crate::{print_json, ReportArgs};
 use anyhow::{bail, Context, Result};
@@ -94,37 +94,35 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     let dir = tmp.path().to_path_buf();
 
     let mut timings = vec![];
-    let g = step(&mut timings, "Grundy values", || {
-        Ok(heaplab_core::grundy_table(&game, max)?)
+    // Grundy values, P-positions and the analysis in one pass over the game.
+    let an = step(&mut timings, "Grundy values and analysis", || {
+        crate::analyze::run(&game, max, crate::analyze::Values::Grundy)
     })?;
-    let out = step(
-        &mut timings,
-        "outcomes and P-positions",
-        || Ok(g.outcomes()),
-    )?;
-    let ps: Vec<u64> = out.p_positions().collect();
+    let g = an.table.as_ref().expect("Grundy analysis keeps its table");
+    let out = g.outcomes();
+    let ps = &an.ps;
     let max_g = g.max_value();
-    let mut files = vec![];
+    let mut files: Vec<String> = vec![];
 
     step(&mut timings, "table.parquet", || {
         write_table(
             File::create(dir.join("table.parquet"))?,
             Format::Parquet,
             &out,
-            Some(&g),
+            Some(g),
         )
     })?;
-    files.push("table.parquet");
+    files.push("table.parquet".into());
     if max <= CSV_TABLE_MAX {
         step(&mut timings, "table.csv", || {
             write_table(
                 File::create(dir.join("table.csv"))?,
                 Format::Csv,
                 &out,
-                Some(&g),
+                Some(g),
             )
         })?;
-        files.push("table.csv");
+        files.push("table.csv".into());
     }
     step(&mut timings, "losers.csv", || {
         let mut rows = LoserRows::new(
@@ -134,35 +132,44 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
             None,
             true,
         )?;
-        rows.push(&ps)?;
+        rows.push(ps)?;
         rows.finish()
     })?;
-    files.push("losers.csv");
+    files.push("losers.csv".into());
 
+    // Every plot that applies.
+    let data = Data {
+        game: &game,
+        max,
+        grundy: Some(g),
+        outcome: None,
+        ps,
+        period: an.periodicity.as_ref().map(|p| p.period),
+        fit: an.p.c.zip(an.p.alpha),
+    };
+    let mut plots = vec![];
     step(&mut timings, "plots", || {
-        let spec = ChartSpec::new(
-            format!("Grundy values of {game}, 0 ≤ n ≤ {max}"),
-            "n (heap size)",
-            "Grundy value g(n)",
-        );
-        series_png(
-            &dir.join("grundy.png"),
-            &spec,
-            0.0,
-            max as usize + 1,
-            &|i| g.get(i as u64) as f64,
-        )?;
-        let spec = ChartSpec::new(
-            format!("P-position gaps of {game}, 0 ≤ n ≤ {max}"),
-            "index k of the P-position",
-            "gap p(k) − p(k−1)",
-        );
-        let gaps: Vec<f64> = ps.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
-        series_png(&dir.join("gaps.png"), &spec, 1.0, gaps.len(), &|i| gaps[i])?;
+        for kind in [
+            Kind::Grundy,
+            Kind::Fold,
+            Kind::Gaps,
+            Kind::Density,
+            Kind::Runs,
+            Kind::Values,
+        ] {
+            if kind == Kind::Gaps && ps.len() < 2 {
+                continue;
+            }
+            if kind == Kind::Density && ps.len() < 2 {
+                continue;
+            }
+            let name = format!("{}.png", kind.name());
+            draw(kind, &data, &dir.join(&name), None, None, false)?;
+            plots.push(name);
+        }
         Ok(())
     })?;
-    files.push("grundy.png");
-    files.push("gaps.png");
+    files.extend(plots.iter().cloned());
 
     let largest = ps.last().copied();
     let mut md = String::new();
@@ -176,9 +183,6 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
         largest.map_or("none".into(), |p| p.to_string())
     ));
     md.push_str(&format!("| largest Grundy value | {max_g} |\n\n"));
-    let an = step(&mut timings, "analysis", || {
-        crate::analyze::run(&game, max, crate::analyze::Values::Grundy)
-    })?;
     md.push_str("## Analysis\n\n```text\n");
     md.push_str(&an.text());
     md.push_str("```\n\n");
@@ -188,11 +192,16 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     }
     md.push_str(&format!("| total | {:.3} |\n\n", secs(t0)));
     md.push_str("## Files\n\n");
-    for f in &files {
+    for f in files.iter().chain(["index.html".to_string()].iter()) {
         md.push_str(&format!("- [{f}]({f})\n"));
     }
+    std::fs::write(
+        dir.join("index.html"),
+        index_html(&game, max, &an.text(), &timings, &plots, &files),
+    )?;
     std::fs::write(dir.join("summary.md"), md)?;
-    files.push("summary.md");
+    files.push("summary.md".into());
+    files.push("index.html".into());
 
     install(tmp, &dest)?;
     let paths: Vec<String> = files
@@ -204,6 +213,7 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
             "game": game.to_string(),
             "max": max,
             "p_positions": ps.len(),
+            "periodicity": an.json()["periodicity"],
             "largest_p": largest,
             "max_grundy": max_g,
             "files": paths,
@@ -219,4 +229,49 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The report as a page: summary, the plots by relative path, links to the data files.
+fn index_html(
+    game: &heaplab_core::Game,
+    max: u64,
+    analysis: &str,
+    timings: &[(String, f64)],
+    plots: &[String],
+    files: &[String],
+) -> String {
+    let title = escape(&format!("{game}, 0 ≤ n ≤ {max}"));
+    let mut h = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>heaplab: {title}</title>\n\
+         <style>body{{font-family:sans-serif;max-width:1250px;margin:2em auto}}img{{max-width:100%;border:1px solid #ddd}}pre{{background:#f6f6f6;padding:1em}}</style>\n\
+         </head><body>\n<h1>{title}</h1>\n<h2>Analysis</h2>\n<pre>{}</pre>\n",
+        escape(analysis)
+    );
+    h.push_str("<h2>Plots</h2>\n");
+    for p in plots {
+        h.push_str(&format!(
+            "<figure><img src=\"{p}\" alt=\"{p}\"><figcaption>{p}</figcaption></figure>\n"
+        ));
+    }
+    h.push_str("<h2>Data</h2>\n<ul>\n");
+    for f in files.iter().filter(|f| !f.ends_with(".png")) {
+        h.push_str(&format!("<li><a href=\"{f}\">{f}</a></li>\n"));
+    }
+    h.push_str(
+        "<li><a href=\"summary.md\">summary.md</a></li>\n</ul>\n<h2>Timings</h2>\n<table>\n",
+    );
+    for (name, s) in timings {
+        h.push_str(&format!(
+            "<tr><td>{}</td><td>{s:.3} s</td></tr>\n",
+            escape(name)
+        ));
+    }
+    h.push_str("</table>\n</body></html>\n");
+    h
 }

@@ -8,6 +8,7 @@ mod analyze;
 mod cmd_analyze;
 mod cmd_check;
 mod cmd_losers;
+mod cmd_plot;
 mod cmd_report;
 mod cmd_stone;
 mod cmd_sweep;
@@ -15,6 +16,7 @@ mod cmd_table;
 mod cmd_who;
 mod frames;
 mod plot;
+mod plots;
 mod progress;
 mod util;
 
@@ -63,6 +65,8 @@ pub enum Cmd {
     Sweep(SweepArgs),
     /// Check a conjectured closed form (a polars SQL expression) on every row.
     Check(CheckArgs),
+    /// One PNG: grundy, fold, gaps, density, runs or values.
+    Plot(PlotArgs),
     /// Solve one row of a stone game (I, II or III), optionally with an optimal line.
     Stone(StoneArgs),
     /// Check a claim over every row (or random rows) of a stone game.
@@ -194,6 +198,34 @@ pub struct CheckArgs {
     pub json: bool,
 }
 
+/// `heaplab plot`.
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// What to draw.
+    #[arg(long, value_enum)]
+    pub kind: plots::Kind,
+    /// Fold width (default: the detected period, else 64).
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// Image size in pixels, e.g. 1600x800 (default 1200x600).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Log axes (gaps, values).
+    #[arg(long)]
+    pub log: bool,
+    /// Colour fold maps by Grundy value or by outcome.
+    #[arg(long, value_enum, default_value = "grundy")]
+    pub values: analyze::Values,
+    /// Output PNG (default `<game>-<N>-<kind>.png`).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `heaplab stone`.
 #[derive(Args, Debug)]
 pub struct StoneArgs {
@@ -296,6 +328,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Analyze(a) => cmd_analyze::run(a, quiet),
         Cmd::Sweep(a) => cmd_sweep::run(a, quiet),
         Cmd::Check(a) => cmd_check::run(a, quiet),
+        Cmd::Plot(a) => cmd_plot::run(a, quiet),
         Cmd::Stone(a) => cmd_stone::run(a, quiet),
         Cmd::StoneCheck(a) => cmd_stone::check(a, quiet),
         Cmd::Games => games(),

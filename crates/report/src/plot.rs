@@ -1,10 +1,15 @@
 //! PNG plots with plotters and the bundled DejaVu Sans font (no system font needed).
 //!
-//! Long series are never drawn point by point: each pixel column shows the minimum and the
-//! maximum of the values that fall in it, so every value is represented at any N.
+//! Every chart has a title naming the game and N, labelled axes with ticks, and a legend or
+//! colour key where there is more than one series or colour. Long series are never drawn point
+//! by point: each pixel column shows the minimum and the maximum of the values that fall in it,
+//! so every value is represented at any N. Charts are rendered into memory and encoded with
+//! the `png` crate, which also stores the title (and, for fold maps, the cell layout) as iTXt
+//! metadata; the file is written under a temporary name and renamed into place.
 
 use crate::util::AtomicFile;
 use anyhow::{anyhow, Result};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::path::{Path, PathBuf};
@@ -51,6 +56,62 @@ impl ChartSpec {
             height: 600,
         }
     }
+
+    /// The same chart at another size.
+    pub fn sized(mut self, size: Option<(u32, u32)>) -> Self {
+        if let Some((w, h)) = size {
+            self.width = w;
+            self.height = h;
+        }
+        self
+    }
+}
+
+fn perr<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow!("plot: {e}")
+}
+
+/// Renders with `draw` into an RGB buffer and writes it to `dest` as PNG with the title and
+/// `meta` as iTXt chunks.
+fn render(
+    dest: &Path,
+    spec: &ChartSpec,
+    meta: &[(&str, String)],
+    draw: impl FnOnce(&DrawingArea<BitMapBackend, Shift>) -> Result<()>,
+) -> Result<PathBuf> {
+    register_fonts();
+    if spec.width < 200 || spec.height < 150 || spec.width > 10_000 || spec.height > 10_000 {
+        return Err(anyhow!(
+            "plot size {}x{} is outside 200x150 .. 10000x10000",
+            spec.width,
+            spec.height
+        ));
+    }
+    let (w, h) = (spec.width, spec.height);
+    let mut buf = vec![255u8; (w * h * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
+        root.fill(&WHITE).map_err(perr)?;
+        draw(&root)?;
+        root.present().map_err(perr)?;
+    }
+    let file = AtomicFile::create(dest)?;
+    {
+        let out = std::io::BufWriter::new(file.file()?);
+        let mut enc = png::Encoder::new(out, w, h);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Best);
+        enc.add_itxt_chunk("Title".into(), spec.title.clone())?;
+        enc.add_itxt_chunk("Software".into(), "heaplab".into())?;
+        for (k, v) in meta {
+            enc.add_itxt_chunk((*k).into(), v.clone())?;
+        }
+        let mut writer = enc.write_header()?;
+        writer.write_image_data(&buf)?;
+        writer.finish()?;
+    }
+    file.commit()
 }
 
 /// Per-bin minimum and maximum of `len` values read by `value(i)`, in `bins` equal bins of
@@ -82,76 +143,454 @@ pub fn min_max_bins(
     out
 }
 
-/// Draws `len` values y = value(i) at x = x0 + i as a min/max band per pixel column (or as
-/// points when they fit), and writes the PNG atomically to `dest`.
+/// Axis tick text: whole numbers without a decimal point, large ones in scientific form.
+pub fn tick(v: f64) -> String {
+    if v.abs() >= 1e7 {
+        format!("{v:.2e}")
+    } else if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round() as i64)
+    } else {
+        format!("{v:.3}").trim_end_matches('0').to_string()
+    }
+}
+
+const BLUE: RGBColor = RGBColor(31, 119, 180);
+const ORANGE: RGBColor = RGBColor(230, 85, 13);
+
+/// y = value(i) at x = x0 + i, i < len: a min/max band per pixel column (or points when
+/// they fit). `log` puts both axes on a log scale (values must then be positive).
 pub fn series_png(
     dest: &Path,
     spec: &ChartSpec,
     x0: f64,
     len: usize,
     value: &dyn Fn(usize) -> f64,
+    log: bool,
 ) -> Result<PathBuf> {
-    register_fonts();
-    let file = AtomicFile::create(dest)?;
-    {
-        let root = BitMapBackend::new(file.path(), (spec.width, spec.height)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| anyhow!("plot: {e}"))?;
-        // First pass at a coarse resolution for the y range; the drawing pass uses one bin
-        // per pixel column of the actual plotting area.
+    render(dest, spec, &[], |root| {
         let coarse = min_max_bins(len, 4096, value);
         let ymax = coarse.iter().map(|b| b.3).fold(0.0f64, f64::max);
-        let ymin = coarse.iter().map(|b| b.2).fold(0.0f64, f64::min);
-        let xmax = x0 + len.max(2) as f64 - 1.0;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
+        let ymin = coarse.iter().map(|b| b.2).fold(f64::INFINITY, f64::min);
+        let xmax = (x0 + len.max(2) as f64 - 1.0).max(x0 + 1.0);
+        let mut cb = ChartBuilder::on(root);
+        cb.caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
             .margin(15)
             .x_label_area_size(50)
-            .y_label_area_size(70)
-            .build_cartesian_2d(x0..xmax.max(x0 + 1.0), ymin..(ymax * 1.05).max(ymin + 1.0))
-            .map_err(|e| anyhow!("plot: {e}"))?;
+            .y_label_area_size(80);
+        if log {
+            let mut chart = cb
+                .build_cartesian_2d(
+                    (x0.max(1.0)..xmax.max(2.0)).log_scale(),
+                    (ymin.max(1.0)..(ymax * 1.2).max(2.0)).log_scale(),
+                )
+                .map_err(perr)?;
+            chart
+                .configure_mesh()
+                .x_desc(&spec.x_label)
+                .y_desc(&spec.y_label)
+                .label_style((FONT, 14))
+                .axis_desc_style((FONT, 16))
+                .x_label_formatter(&|x| tick(*x))
+                .y_label_formatter(&|y| tick(*y))
+                .draw()
+                .map_err(perr)?;
+            let pw = chart.plotting_area().dim_in_pixel().0 as usize;
+            // log x: bins of equal width in log(index)
+            let bins = log_bins(len, pw, value);
+            chart
+                .draw_series(
+                    bins.into_iter()
+                        .filter(|b| b.2 > 0.0)
+                        .map(|(x, _, mn, mx)| {
+                            PathElement::new(
+                                vec![(x0 + x, mn.max(1.0)), (x0 + x, mx.max(1.0))],
+                                BLUE.stroke_width(2),
+                            )
+                        }),
+                )
+                .map_err(perr)?;
+            return Ok(());
+        }
+        let ymin = if ymin.is_finite() { ymin.min(0.0) } else { 0.0 };
+        let mut chart = cb
+            .build_cartesian_2d(x0..xmax, ymin..(ymax * 1.05).max(ymin + 1.0))
+            .map_err(perr)?;
         chart
             .configure_mesh()
             .x_desc(&spec.x_label)
             .y_desc(&spec.y_label)
             .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
             .x_label_formatter(&|x| tick(*x))
             .y_label_formatter(&|y| tick(*y))
-            .axis_desc_style((FONT, 16))
-            .light_line_style(WHITE.mix(0.0))
             .draw()
-            .map_err(|e| anyhow!("plot: {e}"))?;
-        let plot_w = chart.plotting_area().dim_in_pixel().0 as usize;
-        let bins = if len <= plot_w {
-            min_max_bins(len, len, value)
-        } else {
-            min_max_bins(len, plot_w, value)
-        };
-        let colour = RGBColor(31, 119, 180);
-        if len <= plot_w {
+            .map_err(perr)?;
+        let pw = chart.plotting_area().dim_in_pixel().0 as usize;
+        if len <= pw {
             chart
                 .draw_series(
-                    bins.iter()
-                        .map(|&(i, _, v, _)| Circle::new((x0 + i as f64, v), 2, colour.filled())),
+                    (0..len).map(|i| Circle::new((x0 + i as f64, value(i)), 2, BLUE.filled())),
                 )
-                .map_err(|e| anyhow!("plot: {e}"))?;
+                .map_err(perr)?;
         } else {
+            let bins = min_max_bins(len, pw, value);
             chart
                 .draw_series(bins.iter().map(|&(a, b, mn, mx)| {
                     let x = x0 + (a + b) as f64 / 2.0;
-                    PathElement::new(vec![(x, mn), (x, mx)], colour.stroke_width(1))
+                    PathElement::new(vec![(x, mn), (x, mx)], BLUE.stroke_width(1))
                 }))
-                .map_err(|e| anyhow!("plot: {e}"))?;
+                .map_err(perr)?;
         }
-        root.present().map_err(|e| anyhow!("plot: {e}"))?;
-    }
-    file.commit()
+        Ok(())
+    })
 }
 
-/// Axis tick text: whole numbers without a decimal point, others with up to three digits.
-pub fn tick(v: f64) -> String {
-    if (v - v.round()).abs() < 1e-9 {
-        format!("{}", v.round() as i64)
-    } else {
-        format!("{v:.3}").trim_end_matches('0').to_string()
+/// Min/max bins whose index ranges are equal on a log scale: (x offset, _, min, max).
+fn log_bins(len: usize, bins: usize, value: &dyn Fn(usize) -> f64) -> Vec<(f64, f64, f64, f64)> {
+    let mut out = vec![];
+    if len == 0 {
+        return out;
     }
+    let top = (len as f64).ln();
+    let mut lo = 0usize;
+    for b in 1..=bins {
+        let hi = ((top * b as f64 / bins as f64).exp().ceil() as usize).clamp(lo + 1, len);
+        if lo >= len {
+            break;
+        }
+        let (mut mn, mut mx) = (f64::INFINITY, f64::NEG_INFINITY);
+        for i in lo..hi {
+            mn = mn.min(value(i));
+            mx = mx.max(value(i));
+        }
+        out.push(((lo + hi - 1) as f64 / 2.0, 0.0, mn, mx));
+        lo = hi;
+    }
+    out
+}
+
+/// A colour for value v of `levels` (distinct hues for few values, a ramp for many).
+pub fn value_colour(v: u32, levels: u32) -> RGBColor {
+    if levels <= 20 {
+        let c = Palette99::pick(v as usize).to_rgba();
+        return RGBColor(c.0, c.1, c.2);
+    }
+    // viridis-like ramp: dark blue -> green -> yellow
+    let t = (v as f64 / (levels.max(2) - 1) as f64).clamp(0.0, 1.0);
+    let stops = [
+        (68.0, 1.0, 84.0),
+        (59.0, 82.0, 139.0),
+        (33.0, 145.0, 140.0),
+        (94.0, 201.0, 98.0),
+        (253.0, 231.0, 37.0),
+    ];
+    let x = t * (stops.len() - 1) as f64;
+    let i = (x.floor() as usize).min(stops.len() - 2);
+    let f = x - i as f64;
+    let mix = |a: f64, b: f64| (a + (b - a) * f).round() as u8;
+    RGBColor(
+        mix(stops[i].0, stops[i + 1].0),
+        mix(stops[i].1, stops[i + 1].1),
+        mix(stops[i].2, stops[i + 1].2),
+    )
+}
+
+/// Fold map: positions 0..len in rows of `width`, one square cell per position coloured by
+/// value (`outcome`: P-positions black, N-positions light grey), with a colour key. When
+/// the rows do not all fit at one pixel per cell, the first rows that fit are drawn and the
+/// title says how many. The layout is stored as iTXt `heaplab:fold` =
+/// "x0,y0,cell_w,cell_h,width,rows" (pixels; rows drawn).
+pub fn fold_png(
+    dest: &Path,
+    spec: &ChartSpec,
+    len: usize,
+    width: usize,
+    value: &dyn Fn(usize) -> u32,
+    outcome: bool,
+) -> Result<PathBuf> {
+    let width = width.max(1);
+    let total_rows = len.div_ceil(width);
+    let levels = if outcome {
+        2
+    } else {
+        (0..len).map(value).max().unwrap_or(0) + 1
+    };
+    let key_w = 150u32;
+    let (left, top, bottom) = (70u32, 50u32, 40u32);
+    let area_w = spec.width.saturating_sub(left + key_w + 20).max(10) as usize;
+    let area_h = spec.height.saturating_sub(top + bottom).max(10) as usize;
+    // Cells may be rectangular: as wide as the columns allow (at most 40 px), as tall as the
+    // rows allow (at least one pixel, at most the width).
+    let cell_w = (area_w / width).clamp(1, 40);
+    let cell_h = (area_h / total_rows.max(1)).clamp(1, cell_w.max(1));
+    let rows = total_rows.min(area_h / cell_h);
+    let mut spec = spec.clone();
+    if rows < total_rows {
+        spec.title = format!(
+            "{} (rows 0–{} of {})",
+            spec.title,
+            rows.saturating_sub(1),
+            total_rows
+        );
+    }
+    let meta = [(
+        "heaplab:fold",
+        format!("{left},{top},{cell_w},{cell_h},{width},{rows}"),
+    )];
+    let spec2 = spec.clone();
+    render(dest, &spec, &meta, move |root| {
+        root.draw(&Text::new(
+            spec2.title.clone(),
+            (left as i32, 12),
+            (FONT, 20).into_font().style(FontStyle::Bold),
+        ))
+        .map_err(perr)?;
+        for r in 0..rows {
+            for c in 0..width {
+                let n = r * width + c;
+                if n >= len {
+                    break;
+                }
+                let v = value(n);
+                let colour = if outcome {
+                    if v == 0 {
+                        BLACK
+                    } else {
+                        RGBColor(215, 215, 215)
+                    }
+                } else {
+                    value_colour(v, levels)
+                };
+                let x = left as i32 + (c * cell_w) as i32;
+                let y = top as i32 + (r * cell_h) as i32;
+                root.draw(&Rectangle::new(
+                    [(x, y), (x + cell_w as i32, y + cell_h as i32)],
+                    colour.filled(),
+                ))
+                .map_err(perr)?;
+            }
+        }
+        // axes: column index across, first position of each row down
+        let label = (FONT, 13).into_font();
+        let col_step = (width / 10).max(1).max(30usize.div_ceil(cell_w));
+        for c in (0..width).step_by(col_step) {
+            let x = left as i32 + (c * cell_w) as i32;
+            root.draw(&Text::new(
+                c.to_string(),
+                (x, top as i32 - 16),
+                label.clone(),
+            ))
+            .map_err(perr)?;
+        }
+        let step = (rows / 12).max(1);
+        for r in (0..rows).step_by(step) {
+            let y = top as i32 + (r * cell_h) as i32;
+            root.draw(&Text::new(tick((r * width) as f64), (5, y), label.clone()))
+                .map_err(perr)?;
+        }
+        root.draw(&Text::new(
+            format!("{} (row start) ↓ · n mod {width} →", spec2.y_label),
+            (left as i32, spec2.height as i32 - 25),
+            (FONT, 14).into_font(),
+        ))
+        .map_err(perr)?;
+        // colour key
+        let kx = spec2.width as i32 - key_w as i32;
+        root.draw(&Text::new(
+            spec2.x_label.clone(),
+            (kx, top as i32 - 18),
+            (FONT, 14).into_font(),
+        ))
+        .map_err(perr)?;
+        let entries: Vec<(String, RGBColor)> = if outcome {
+            vec![
+                ("P (lose)".into(), BLACK),
+                ("N (win)".into(), RGBColor(215, 215, 215)),
+            ]
+        } else if levels <= 20 {
+            (0..levels)
+                .map(|v| (format!("g = {v}"), value_colour(v, levels)))
+                .collect()
+        } else {
+            let k = 10u32;
+            (0..=k)
+                .map(|i| {
+                    let v = (levels - 1) * i / k;
+                    (format!("g = {v}"), value_colour(v, levels))
+                })
+                .collect()
+        };
+        for (i, (name, colour)) in entries.iter().enumerate() {
+            let y = top as i32 + 22 * i as i32;
+            root.draw(&Rectangle::new(
+                [(kx, y), (kx + 16, y + 16)],
+                colour.filled(),
+            ))
+            .map_err(perr)?;
+            root.draw(&Rectangle::new(
+                [(kx, y), (kx + 16, y + 16)],
+                BLACK.stroke_width(1),
+            ))
+            .map_err(perr)?;
+            root.draw(&Text::new(
+                name.clone(),
+                (kx + 24, y + 1),
+                (FONT, 14).into_font(),
+            ))
+            .map_err(perr)?;
+        }
+        Ok(())
+    })
+}
+
+/// Count of P-positions <= n against n on log-log axes, with the fitted c·n^α line.
+pub fn density_png(
+    dest: &Path,
+    spec: &ChartSpec,
+    ps: &[u64],
+    max: u64,
+    fit: Option<(f64, f64)>,
+) -> Result<PathBuf> {
+    render(dest, spec, &[], |root| {
+        let xmax = (max.max(10)) as f64;
+        let ymax = (ps.len().max(10)) as f64 * 1.3;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(80)
+            .build_cartesian_2d((1f64..xmax).log_scale(), (1f64..ymax).log_scale())
+            .map_err(perr)?;
+        chart
+            .configure_mesh()
+            .x_desc(&spec.x_label)
+            .y_desc(&spec.y_label)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| tick(*y))
+            .draw()
+            .map_err(perr)?;
+        let k = 300;
+        let pts: Vec<(f64, f64)> = (0..k)
+            .map(|j| (xmax.ln() * j as f64 / (k - 1) as f64).exp())
+            .map(|n| (n, ps.partition_point(|&p| p as f64 <= n) as f64))
+            .filter(|&(_, c)| c >= 1.0)
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts, BLUE.stroke_width(2)))
+            .map_err(perr)?
+            .label("P-positions ≤ n")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+        if let Some((c, a)) = fit {
+            let line: Vec<(f64, f64)> = (0..k)
+                .map(|j| (xmax.ln() * j as f64 / (k - 1) as f64).exp())
+                .map(|n| (n, c * n.powf(a)))
+                .filter(|&(_, y)| y >= 1.0 && y <= ymax)
+                .collect();
+            chart
+                .draw_series(LineSeries::new(line, ORANGE.stroke_width(2)))
+                .map_err(perr)?
+                .label(format!("fit {c:.3}·n^α, α = {a:.4}"))
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], ORANGE.stroke_width(2))
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font((FONT, 15))
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()
+            .map_err(perr)?;
+        Ok(())
+    })
+}
+
+/// Bars of (label, count) over integer labels, optionally with a log count axis; when there
+/// are more bars than pixels, neighbouring labels are merged (their counts summed, so
+/// nothing is lost).
+pub fn bars_png(
+    dest: &Path,
+    spec: &ChartSpec,
+    bars: &[(u64, u64)],
+    log_y: bool,
+) -> Result<PathBuf> {
+    render(dest, spec, &[], |root| {
+        let lo = bars.iter().map(|b| b.0).min().unwrap_or(0) as f64;
+        let hi = bars.iter().map(|b| b.0).max().unwrap_or(0) as f64;
+        let pw = spec.width.saturating_sub(120) as f64;
+        let width = ((hi - lo + 1.0) / pw).ceil().max(1.0);
+        // merge bars that share a pixel
+        let mut merged: Vec<(f64, f64)> = vec![];
+        for &(x, c) in bars {
+            let key = lo + ((x as f64 - lo) / width).floor() * width;
+            match merged.last_mut() {
+                Some(last) if last.0 == key => last.1 += c as f64,
+                _ => merged.push((key, c as f64)),
+            }
+        }
+        let ymax = merged.iter().map(|m| m.1).fold(1.0, f64::max) * 1.15;
+        let (x0, x1) = (
+            lo - 0.5 * width,
+            hi + 0.5 * width + if width > 1.0 { width } else { 0.0 },
+        );
+        let nticks = ((hi - lo) / width + 1.0).min(20.0) as usize + 1;
+        let int_tick = |x: &f64| {
+            if (x - x.round()).abs() < 1e-6 {
+                tick(*x)
+            } else {
+                String::new()
+            }
+        };
+        let mut cb = ChartBuilder::on(root);
+        cb.caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(80);
+        let half = 0.4 * width;
+        if log_y {
+            let mut chart = cb
+                .build_cartesian_2d(x0..x1, (0.8f64..ymax.max(2.0)).log_scale())
+                .map_err(perr)?;
+            chart
+                .configure_mesh()
+                .x_desc(&spec.x_label)
+                .y_desc(&spec.y_label)
+                .x_labels(nticks)
+                .label_style((FONT, 14))
+                .axis_desc_style((FONT, 16))
+                .x_label_formatter(&int_tick)
+                .y_label_formatter(&|y| tick(*y))
+                .draw()
+                .map_err(perr)?;
+            chart
+                .draw_series(merged.iter().map(|&(x, c)| {
+                    Rectangle::new([(x - half, 0.8), (x + half, c.max(0.8))], BLUE.filled())
+                }))
+                .map_err(perr)?;
+        } else {
+            let mut chart = cb.build_cartesian_2d(x0..x1, 0f64..ymax).map_err(perr)?;
+            chart
+                .configure_mesh()
+                .x_desc(&spec.x_label)
+                .y_desc(&spec.y_label)
+                .x_labels(nticks)
+                .label_style((FONT, 14))
+                .axis_desc_style((FONT, 16))
+                .x_label_formatter(&int_tick)
+                .y_label_formatter(&|y| tick(*y))
+                .draw()
+                .map_err(perr)?;
+            chart
+                .draw_series(
+                    merged.iter().map(|&(x, c)| {
+                        Rectangle::new([(x - half, 0.0), (x + half, c)], BLUE.filled())
+                    }),
+                )
+                .map_err(perr)?;
+        }
+        Ok(())
+    })
 }

@@ -94,11 +94,6 @@ impl AtomicFile {
         })
     }
 
-    /// The temporary path (for writers that want a path, e.g. the PNG encoder).
-    pub fn path(&self) -> &Path {
-        self.tmp.path()
-    }
-
     /// The open temporary file.
     pub fn file(&self) -> Result<File> {
         Ok(self.tmp.as_file().try_clone()?)

@@ -830,3 +830,118 @@ fn stone_games_solve_and_check_claims() {
         );
     }
 }
+
+/// Decodes a PNG: (width, height, RGB bytes, iTXt chunks).
+fn decode_png(p: &Path) -> (u32, u32, Vec<u8>, Vec<(String, String)>) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(p).unwrap()));
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb, "{}", p.display());
+    buf.truncate(info.buffer_size());
+    let texts = reader
+        .info()
+        .utf8_text
+        .iter()
+        .map(|t| (t.keyword.clone(), t.get_text().unwrap()))
+        .collect();
+    (info.width, info.height, buf, texts)
+}
+
+#[test]
+fn reports_draw_every_plot_with_titles() {
+    let d = tempfile::tempdir().unwrap();
+    for (game, max, shown) in [
+        ("squares", "1e6", "1000000"),
+        ("0.77", "1000", "1000"),
+        ("sqrt", "1e5", "100000"),
+        ("sub{1,3,4}", "200", "200"),
+    ] {
+        let v = json(
+            d.path(),
+            &["report", "--game", game, "--max", max, "--json"],
+        );
+        let dir = std::path::PathBuf::from(v["dir"].as_str().unwrap());
+        let dir = d.path().join(dir);
+        let canon = v["game"].as_str().unwrap().to_string();
+        let mut kinds = vec!["grundy", "fold", "runs", "values"];
+        if v["p_positions"].as_u64().unwrap() >= 2 {
+            kinds.extend(["gaps", "density"]);
+        }
+        for k in kinds {
+            let p = dir.join(format!("{k}.png"));
+            assert!(p.exists(), "{game}: {k}.png missing");
+            assert!(
+                std::fs::metadata(&p).unwrap().len() < 2 << 20,
+                "{game} {k}: over 2 MB"
+            );
+            let (w, h, px, texts) = decode_png(&p);
+            assert_eq!((w, h), (1200, 600));
+            let title = &texts.iter().find(|t| t.0 == "Title").expect("title").1;
+            assert!(
+                title.contains(&canon) && title.contains(shown),
+                "{game} {k}: {title}"
+            );
+            let drawn = px.chunks(3).filter(|c| c.iter().any(|&v| v < 200)).count();
+            assert!(drawn > 3000, "{game} {k}: blank ({drawn} pixels)");
+            // the title band has text
+            let band = &px[..40 * w as usize * 3];
+            assert!(
+                band.chunks(3).filter(|c| c[0] < 100).count() > 100,
+                "{game} {k}: no title drawn"
+            );
+        }
+        let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        assert!(html.contains("<img src=\"fold.png\"") && html.contains("href=\"table.parquet\""));
+    }
+}
+
+#[test]
+fn kayles_fold_map_shows_vertical_stripes() {
+    let d = tempfile::tempdir().unwrap();
+    ok(
+        d.path(),
+        &[
+            "plot", "--game", "0.77", "--max", "1000", "--kind", "fold", "--width", "12", "-o",
+            "fold.png",
+        ],
+    );
+    let (w, _, px, texts) = decode_png(&d.path().join("fold.png"));
+    let layout = &texts.iter().find(|t| t.0 == "heaplab:fold").unwrap().1;
+    let f: Vec<usize> = layout.split(',').map(|x| x.parse().unwrap()).collect();
+    let (x0, y0, cw, ch, width, rows) = (f[0], f[1], f[2], f[3], f[4], f[5]);
+    assert_eq!(width, 12);
+    assert!(rows >= 80);
+    let colour = |r: usize, c: usize| {
+        let (x, y) = (x0 + c * cw + cw / 2, y0 + r * ch + ch / 2);
+        let i = (y * w as usize + x) * 3;
+        (px[i], px[i + 1], px[i + 2])
+    };
+    // Kayles is periodic with period 12 from n = 71 (row 5, column 11): from row 6 on every
+    // column keeps one colour — straight vertical stripes.
+    for c in 0..12 {
+        for r in 6..rows - 1 {
+            assert_eq!(colour(r, c), colour(6, c), "row {r} column {c}");
+        }
+    }
+    // ... and the first rows are not all like that (the preperiod shows).
+    assert!((0..12).any(|c| colour(0, c) != colour(6, c)));
+    // other plot kinds and bad sizes
+    ok(
+        d.path(),
+        &[
+            "plot", "--game", "squares", "--max", "1e5", "--kind", "gaps", "--log", "--size",
+            "800x400", "-o", "g.png",
+        ],
+    );
+    assert_eq!(decode_png(&d.path().join("g.png")).0, 800);
+    let o = heaplab(
+        d.path(),
+        &[
+            "plot", "--game", "squares", "--max", "100", "--kind", "gaps", "--size", "10x10", "-o",
+            "x.png",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!d.path().join("x.png").exists());
+}

@@ -1,0 +1,93 @@
+//! `heaplab plot`: one PNG of one kind.
+
+use crate::analyze::{self, Values};
+use crate::plots::{draw, Data};
+use crate::util::{check_memory, secs};
+use crate::{print_json, PlotArgs};
+use anyhow::{bail, Result};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// `WxH`.
+pub fn parse_size(s: &str) -> Result<(u32, u32)> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| anyhow::anyhow!("--size must look like 1200x600, not `{s}`"))?;
+    let p = |x: &str| {
+        x.trim()
+            .parse::<u32>()
+            .map_err(|_| anyhow::anyhow!("--size must look like 1200x600, not `{s}`"))
+    };
+    Ok((p(w)?, p(h)?))
+}
+
+/// Runs the command.
+pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let (game, max) = (a.gm.game.clone(), a.gm.max);
+    let size = a.size.as_deref().map(parse_size).transpose()?;
+    if a.width == Some(0) {
+        bail!("--width must be at least 1");
+    }
+    let dest = a
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}-{}-{}.png", game.slug(), max, a.kind.name())));
+    if dest.extension().and_then(|e| e.to_str()) != Some("png") {
+        bail!(
+            "plots are PNG files: `{}` should end in .png",
+            dest.display()
+        );
+    }
+    drop(crate::util::AtomicFile::create(&dest)?); // a bad path fails before any work
+    if max >= 1 << 36 {
+        bail!("N = {max} is too large to plot from a table in memory");
+    }
+    let values = if a.kind.needs_grundy() {
+        Values::Grundy
+    } else {
+        a.values
+    };
+    check_memory(
+        &format!("the table of {} positions", max + 1),
+        heaplab_core::grundy::grundy_memory_estimate(&game, max) + max * 32,
+    )?;
+    let an = analyze::run(&game, max, values)?;
+    let outcome = if an.table.is_none() {
+        Some(heaplab_core::outcome_table(&game, max)?)
+    } else {
+        None
+    };
+    let data = Data {
+        game: &game,
+        max,
+        grundy: an.table.as_ref(),
+        outcome: outcome.as_ref(),
+        ps: &an.ps,
+        period: an.periodicity.as_ref().map(|p| p.period),
+        fit: an.p.c.zip(an.p.alpha),
+    };
+    let t1 = Instant::now();
+    let path = draw(a.kind, &data, &dest, a.width, size, a.log)?;
+    let draw_secs = secs(t1);
+    if a.json {
+        print_json(&json!({
+            "game": game.to_string(),
+            "max": max,
+            "kind": a.kind.name(),
+            "files": [path.display().to_string()],
+            "draw_seconds": draw_secs,
+            "seconds": secs(t0),
+        }));
+    } else {
+        println!(
+            "wrote {} ({:.2} s, drawing {:.2} s)",
+            path.display(),
+            secs(t0),
+            draw_secs
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

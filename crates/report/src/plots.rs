@@ -1,0 +1,195 @@
+//! The plot kinds of `heaplab plot` and `heaplab report`, drawn from tables.
+
+use crate::plot::{bars_png, density_png, fold_png, series_png, ChartSpec};
+use anyhow::{bail, Result};
+use heaplab_core::{Game, GrundyTable, OutcomeTable};
+use std::path::{Path, PathBuf};
+
+/// Plot kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Kind {
+    /// g(n) against n (per-pixel-column min and max).
+    Grundy,
+    /// Positions in rows of a width (default the detected period), coloured by value.
+    Fold,
+    /// P-position gap against index.
+    Gaps,
+    /// Count of P-positions <= n against n, log-log, with the fitted c·n^α.
+    Density,
+    /// Histogram of Grundy run lengths.
+    Runs,
+    /// Frequency of each Grundy value.
+    Values,
+}
+
+impl Kind {
+    /// File stem used by reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Grundy => "grundy",
+            Kind::Fold => "fold",
+            Kind::Gaps => "gaps",
+            Kind::Density => "density",
+            Kind::Runs => "runs",
+            Kind::Values => "values",
+        }
+    }
+    /// Whether the plot needs Grundy values.
+    pub fn needs_grundy(self) -> bool {
+        matches!(self, Kind::Grundy | Kind::Runs | Kind::Values)
+    }
+}
+
+/// What a plot is drawn from.
+pub struct Data<'a> {
+    /// The game.
+    pub game: &'a Game,
+    /// N.
+    pub max: u64,
+    /// Grundy values, when computed.
+    pub grundy: Option<&'a GrundyTable>,
+    /// Outcomes, when no Grundy values are at hand.
+    pub outcome: Option<&'a OutcomeTable>,
+    /// P-positions.
+    pub ps: &'a [u64],
+    /// A detected period (fold width default).
+    pub period: Option<u64>,
+    /// The growth fit (c, α).
+    pub fit: Option<(f64, f64)>,
+}
+
+/// Draws one plot kind into `dest`.
+pub fn draw(
+    kind: Kind,
+    d: &Data,
+    dest: &Path,
+    width: Option<usize>,
+    size: Option<(u32, u32)>,
+    log: bool,
+) -> Result<PathBuf> {
+    let (game, max) = (d.game, d.max);
+    let range = format!("0 ≤ n ≤ {max}");
+    match kind {
+        Kind::Grundy => {
+            let Some(g) = d.grundy else {
+                bail!("the grundy plot needs Grundy values")
+            };
+            let spec = ChartSpec::new(
+                format!("Grundy values of {game}, {range}"),
+                "n (heap size)",
+                "Grundy value g(n)",
+            )
+            .sized(size);
+            series_png(
+                dest,
+                &spec,
+                0.0,
+                max as usize + 1,
+                &|i| g.get(i as u64) as f64,
+                false,
+            )
+        }
+        Kind::Fold => {
+            let w = width.or(d.period.map(|p| p as usize)).unwrap_or(64);
+            let how = if width.is_some() {
+                "width"
+            } else if d.period.is_some() {
+                "period"
+            } else {
+                "width (no period found)"
+            };
+            let spec = ChartSpec::new(
+                format!("Fold map of {game}, {range}, rows of {w} ({how})"),
+                if d.grundy.is_some() {
+                    "Grundy value"
+                } else {
+                    "outcome"
+                },
+                "n",
+            )
+            .sized(size);
+            match (d.grundy, d.outcome) {
+                (Some(g), _) => fold_png(
+                    dest,
+                    &spec,
+                    max as usize + 1,
+                    w,
+                    &|i| g.get(i as u64),
+                    false,
+                ),
+                (None, Some(o)) => fold_png(
+                    dest,
+                    &spec,
+                    max as usize + 1,
+                    w,
+                    &|i| u32::from(o.is_win(i as u64)),
+                    true,
+                ),
+                _ => bail!("the fold plot needs a table"),
+            }
+        }
+        Kind::Gaps => {
+            let gaps: Vec<f64> = d.ps.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
+            if gaps.is_empty() {
+                bail!("{game} has fewer than two P-positions in {range}: no gaps to plot");
+            }
+            let spec = ChartSpec::new(
+                format!("P-position gaps of {game}, {range}"),
+                "index k of the P-position",
+                "gap p(k) − p(k−1)",
+            )
+            .sized(size);
+            series_png(dest, &spec, 1.0, gaps.len(), &|i| gaps[i], log)
+        }
+        Kind::Density => {
+            let spec = ChartSpec::new(
+                format!("P-positions of {game}, {range} (log-log)"),
+                "n",
+                "number of P-positions ≤ n",
+            )
+            .sized(size);
+            density_png(dest, &spec, d.ps, max, d.fit)
+        }
+        Kind::Runs => {
+            let Some(g) = d.grundy else {
+                bail!("the runs plot needs Grundy values")
+            };
+            let v = g.to_u32_vec();
+            let mut h = std::collections::BTreeMap::<u64, u64>::new();
+            let mut i = 0;
+            while i < v.len() {
+                let mut j = i + 1;
+                while j < v.len() && v[j] == v[i] {
+                    j += 1;
+                }
+                *h.entry((j - i) as u64).or_default() += 1;
+                i = j;
+            }
+            let bars: Vec<(u64, u64)> = h.into_iter().collect();
+            let spec = ChartSpec::new(
+                format!("Runs of equal Grundy values of {game}, {range}"),
+                "run length",
+                "number of runs (log)",
+            )
+            .sized(size);
+            bars_png(dest, &spec, &bars, true)
+        }
+        Kind::Values => {
+            let Some(g) = d.grundy else {
+                bail!("the values plot needs Grundy values")
+            };
+            let mut f = vec![0u64; g.max_value() as usize + 1];
+            for n in 0..=max {
+                f[g.get(n) as usize] += 1;
+            }
+            let bars: Vec<(u64, u64)> = f.iter().enumerate().map(|(v, &c)| (v as u64, c)).collect();
+            let spec = ChartSpec::new(
+                format!("Frequency of each Grundy value of {game}, {range}"),
+                "Grundy value",
+                if log { "positions (log)" } else { "positions" },
+            )
+            .sized(size);
+            bars_png(dest, &spec, &bars, log)
+        }
+    }
+}
