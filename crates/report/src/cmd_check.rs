@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Rows per chunk handed to polars.
-const CHUNK: usize = 1 << 22;
+const CHUNK: usize = 1 << 20;
 
 /// What the claim is checked on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

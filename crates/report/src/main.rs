@@ -21,6 +21,11 @@ mod progress;
 mod util;
 
 use clap::{Args, Parser, Subcommand};
+
+/// mimalloc keeps freed chunk buffers for reuse instead of returning them to the kernel
+/// (glibc's trimming made chunked checks pay page faults again and again).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use heaplab_core::Game;
 use std::path::PathBuf;
 use std::process::ExitCode;
