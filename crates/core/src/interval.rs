@@ -226,6 +226,37 @@ mod tests {
     }
 
     #[test]
+    fn jump_ahead_equals_a_brute_force_table_below_a_million() {
+        // n is a P-position iff its option window [low(n), n) holds no P-position, counted
+        // with a running prefix sum of P-positions.
+        for bound in [Bound::Sqrt, Bound::Half, Bound::Upto(5)] {
+            let ig = IntervalGame {
+                bound,
+                leave1: false,
+            };
+            let max = 1_000_000usize;
+            let mut prefix = vec![0u32; max + 2]; // prefix[i] = number of P-positions < i
+            let mut table = vec![];
+            for n in 0..=max {
+                let lo = ig.low(n as u64) as usize;
+                let is_p = prefix[n] - prefix[lo] == 0;
+                if is_p {
+                    table.push(n as u64);
+                }
+                prefix[n + 1] = prefix[n] + u32::from(is_p);
+            }
+            let mut jumped = vec![0u64];
+            while let Some(q) = ig.next_p(*jumped.last().unwrap()) {
+                if q > max as u64 {
+                    break;
+                }
+                jumped.push(q);
+            }
+            assert_eq!(jumped, table, "{bound:?}");
+        }
+    }
+
+    #[test]
     fn sliding_window_equals_the_definition() {
         for (ig, game) in games() {
             assert_eq!(ig.grundy(1500), grundy_by_definition(&game, 1500), "{game}");

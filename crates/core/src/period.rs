@@ -196,6 +196,25 @@ mod tests {
     }
 
     #[test]
+    fn random_sequences_have_no_period() {
+        let mut seed = 987654321u64;
+        for len in [100usize, 1000, 10_000] {
+            for _ in 0..20 {
+                let a: Vec<i64> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        (seed % 1_000_000) as i64
+                    })
+                    .collect();
+                assert_eq!(find_period(&a, true), None);
+                assert_eq!(find_period(&a, false), None);
+            }
+        }
+    }
+
+    #[test]
     fn extension_follows_the_period() {
         let a: Vec<i64> = (0..100).map(|n| 3 * (n / 5) + (n % 5) * (n % 5)).collect();
         let per = find_period(&a, true).unwrap();
