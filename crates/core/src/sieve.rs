@@ -18,8 +18,9 @@
 //!    P-position and marks its moves inside the segment at once.
 //!
 //! The phases are pipelined: while one thread discovers segment i, the others already make
-//! the old marks of segment i + 1 (every P-position below segment i); the new P-positions of
-//! segment i then add their marks to segment i + 1 before it is discovered.
+//! the old marks of segment i + 1 (every P-position below segment i); the discovering thread
+//! then marks segment i + 1 from the new P-positions of segment i (into a buffer of its own,
+//! OR-ed in afterwards), so no mark is made outside the parallel part.
 //!
 //! Memory: 8 bytes per P-position, 8 bytes per move, two segments and one private copy per
 //! worker: it grows with the answer (and with √N for squares), never with N. The saved state
@@ -528,16 +529,31 @@ impl<M: Moves> SetSieve<M> {
         let next_hi = (hi + self.seg_bits).min(self.max + 1);
         let cursors = &mut self.cursors;
         let (fresh, next) = if hi <= self.max {
-            let (f, n) = rayon::join(
-                || discover(moves, leave1, &mut seg, lo, hi),
+            // The discovering thread also makes the marks of its new P-positions in the next
+            // segment (into a buffer of its own), so nothing runs outside the pipeline.
+            let ((f, late), mut n) = rayon::join(
+                || {
+                    let f = discover(moves, leave1, &mut seg, lo, hi);
+                    let mut late = vec![0u64; (next_hi - hi).div_ceil(64) as usize];
+                    for &p in &f {
+                        if !(leave1 && p == 0) {
+                            moves.mark_range(p, hi, next_hi, hi, &mut late);
+                        }
+                    }
+                    (f, late)
+                },
                 || old_marks(moves, ps, first_p, cursors, workers, hi, next_hi),
             );
+            for (x, y) in n.iter_mut().zip(&late) {
+                *x |= y;
+            }
+            let old = ps.len() + f.len();
             (
                 f,
                 Some(Prepared {
                     seg: n,
                     hi: next_hi,
-                    old: ps.len(),
+                    old,
                 }),
             )
         } else {
@@ -619,9 +635,14 @@ mod tests {
             .build()
             .unwrap()
             .install(|| p_positions(SquareMoves::new(n), n, false));
+        // Segments of 2^20 bits (what large N use): three of them, pipelined.
+        let mut big = SetSieve::new(SquareMoves::new(n), n, false, 1 << 20);
+        let mut wide = vec![];
+        while big.advance(&mut wide) {}
         assert!(par.len() > PARALLEL_MIN);
         assert_eq!(par, serial);
         assert_eq!(many, serial);
+        assert_eq!(wide, serial);
     }
 
     #[test]
