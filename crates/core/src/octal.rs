@@ -25,7 +25,7 @@
 
 use crate::spec::TakeBreak;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// How one digit breaks a heap: after removing `take` tokens, leave one, two or three heaps.
 #[derive(Debug, Clone, Copy)]
@@ -632,8 +632,6 @@ struct Blocks {
     /// Bit rows of the block being finished and of the next one.
     rows: Vec<u64>,
     next: Vec<u64>,
-    /// The crew's rows for the next block, one set per share, OR-ed into `next`.
-    shares: Vec<u64>,
     /// Sweep ends of the last block (0 when a lane needed no sweep).
     ends: Vec<u64>,
 }
@@ -800,6 +798,7 @@ impl Blocks {
         st: &mut Stamps,
     ) {
         let twos = two_heap_digits(br);
+        let twos_ref = &twos[..];
         // Every lane's splits must exceed the bulk's rare parts: those stay below n0 - take.
         let tmax = twos.iter().map(|d| d.0).max().unwrap_or(0);
         let threads = rayon::current_num_threads();
@@ -810,12 +809,10 @@ impl Blocks {
             ptr: g.as_mut_ptr(),
             len: g.len(),
         };
-        let crew = Crew::default();
         let helpers = threads.saturating_sub(1);
-        std::thread::scope(|sc| {
-            for _ in 0..helpers {
-                sc.spawn(|| crew.help());
-            }
+        // One set of rows per worker of the crew; its shares of a bulk OR into it.
+        let copies: Vec<Mutex<Vec<u64>>> = (0..threads).map(|_| Mutex::new(Vec::new())).collect();
+        crate::crew::Crew::run(helpers, |crew| {
             while x <= to {
                 let lanes = BLOCK.min((to - x + 1) as usize);
                 if x < 4 * SMALL + tmax
@@ -876,43 +873,52 @@ impl Blocks {
                         rp.partition_point(|&r| r < nb.known) - rp.partition_point(|&r| r < SMALL);
                     (parts as u64 + nb.reach - SMALL) * twos.len() as u64 >= 256
                 });
-                let mut shared = false;
-                if let Some(nb) = next {
-                    self.next.clear();
-                    self.next.resize(nb.lanes * nb.words, 0);
-                    if big && helpers > 0 {
-                        // The helpers start on the next block's bulk now, each share into
-                        // its own rows.
+                let mut finish = || {
+                    finish_block(
+                        br,
+                        tab,
+                        bk,
+                        &mut self.rows,
+                        rp,
+                        rv,
+                        m,
+                        maxv,
+                        st,
+                        &mut self.ends,
+                    )
+                };
+                let fresh = match next {
+                    Some(nb) if big && helpers > 0 => {
+                        // The crew makes the next block's bulk while this one is finished.
                         let len = nb.lanes * nb.words;
-                        self.shares.clear();
-                        self.shares.resize(CREW_SHARES * len, 0);
-                        crew.publish(CrewJob::new(nb, known, rp, rv, &twos, &mut self.shares));
-                        shared = true;
-                    }
-                }
-                let fresh = finish_block(
-                    br,
-                    tab,
-                    bk,
-                    &mut self.rows,
-                    rp,
-                    rv,
-                    m,
-                    maxv,
-                    st,
-                    &mut self.ends,
-                );
-                if shared {
-                    crew.finish();
-                    let len = self.next.len();
-                    for share in self.shares.chunks_exact(len) {
-                        for (x, y) in self.next.iter_mut().zip(share) {
-                            *x |= y;
+                        for c in &copies {
+                            let mut rows = c.lock().unwrap_or_else(|e| e.into_inner());
+                            rows.clear();
+                            rows.resize(len, 0);
                         }
+                        let job = |share: usize, worker: usize| {
+                            let mut rows = copies[worker].lock().unwrap_or_else(|e| e.into_inner());
+                            bulk_rows(twos_ref, known, rp, rv, nb, share, CREW_SHARES, &mut rows);
+                        };
+                        let fresh = crew.share(CREW_SHARES, &job, finish);
+                        self.next.clear();
+                        self.next.resize(len, 0);
+                        for c in &copies {
+                            let rows = c.lock().unwrap_or_else(|e| e.into_inner());
+                            for (x, y) in self.next.iter_mut().zip(rows.iter()) {
+                                *x |= y;
+                            }
+                        }
+                        fresh
                     }
-                } else if let Some(nb) = next {
-                    bulk_rows(&twos, known, rp, rv, nb, 0, 1, &mut self.next);
-                }
+                    Some(nb) => {
+                        self.next.clear();
+                        self.next.resize(nb.lanes * nb.words, 0);
+                        bulk_rows(twos_ref, known, rp, rv, nb, 0, 1, &mut self.next);
+                        finish()
+                    }
+                    None => finish(),
+                };
                 for (p, v) in fresh {
                     rare.pos.push(p);
                     rare.val.push(v);
@@ -923,7 +929,6 @@ impl Blocks {
                 pending = next;
                 x = nx;
             }
-            crew.stop.store(true, Ordering::Release);
         });
     }
 
@@ -943,136 +948,8 @@ impl Blocks {
     }
 }
 
-/// Shares of one block's bulk handed to the crew (each into its own rows).
+/// Shares of one block's bulk handed to the crew ([`crate::crew::Crew`]).
 const CREW_SHARES: usize = 8;
-
-/// One block's bulk, as the crew sees it: [`bulk_rows`] in [`CREW_SHARES`] shares of the
-/// parts, each into its own set of rows. Slices are kept as raw parts: each job lives only
-/// until [`Crew::finish`], and the publisher keeps them unchanged until then.
-#[derive(Clone, Copy)]
-struct CrewJob {
-    bk: Bulk,
-    known: (*const u32, usize),
-    rare: (*const u64, usize),
-    rare_v: (*const u32, usize),
-    twos: (*const (u64, bool), usize),
-    rows: *mut u64,
-}
-
-impl CrewJob {
-    fn new(
-        bk: Bulk,
-        known: &[u32],
-        rare: &[u64],
-        rare_v: &[u32],
-        twos: &[(u64, bool)],
-        rows: &mut [u64],
-    ) -> CrewJob {
-        assert!(rows.len() >= CREW_SHARES * bk.lanes * bk.words);
-        CrewJob {
-            bk,
-            known: (known.as_ptr(), known.len()),
-            rare: (rare.as_ptr(), rare.len()),
-            rare_v: (rare_v.as_ptr(), rare_v.len()),
-            twos: (twos.as_ptr(), twos.len()),
-            rows: rows.as_mut_ptr(),
-        }
-    }
-}
-
-/// Helper threads for the bulk of the block engine. Blocks take tens of microseconds, too
-/// short to wake a sleeping thread each time, so the helpers spin (yielding after a while)
-/// and claim chunks of the published job with one atomic word: epoch (32 bits) | chunks
-/// (16) | next chunk (16). The publisher writes the job before the Release store of a new
-/// epoch and changes it only after every chunk of that epoch is done.
-#[derive(Default)]
-struct Crew {
-    state: AtomicU64,
-    done: AtomicU32,
-    stop: AtomicBool,
-    job: std::cell::UnsafeCell<Option<CrewJob>>,
-}
-
-// SAFETY: the job is written only while no chunk of the current epoch is unclaimed or
-// running (see `publish`), and read only by the claimant of a chunk of its epoch; the rows
-// behind the raw pointer are split into disjoint chunks.
-unsafe impl Sync for Crew {}
-// SAFETY: as above; the raw parts point into data the publisher keeps alive.
-unsafe impl Send for CrewJob {}
-
-impl Crew {
-    /// Publishes a job; the previous one must be finished, and this one's slices stay
-    /// untouched until [`Crew::finish`] returns.
-    fn publish(&self, job: CrewJob) {
-        let chunks = CREW_SHARES as u64;
-        // SAFETY: every chunk of the previous epoch is done (`finish` waited), so no thread
-        // reads the job now; a thread that claims next does so after the store below.
-        unsafe { *self.job.get() = Some(job) };
-        self.done.store(0, Ordering::Relaxed);
-        let epoch = (self.state.load(Ordering::Relaxed) >> 32) + 1;
-        self.state
-            .store((epoch << 32) | (chunks << 16), Ordering::Release);
-    }
-
-    /// Claims and runs one chunk; false when none is left.
-    fn run_one(&self) -> bool {
-        let v = self.state.load(Ordering::Acquire);
-        let (chunks, next) = ((v >> 16) & 0xFFFF, v & 0xFFFF);
-        if next >= chunks {
-            return false;
-        }
-        if self
-            .state
-            .compare_exchange_weak(v, v + 1, Ordering::AcqRel, Ordering::Relaxed)
-            .is_err()
-        {
-            return true;
-        }
-        // SAFETY: a chunk of this epoch is ours and not done, so the job stays as published.
-        let job = unsafe { (*self.job.get()).expect("published job") };
-        let len = job.bk.lanes * job.bk.words;
-        let share = next as usize;
-        // SAFETY: rows share·len.. (share + 1)·len belong to this share alone; the job's
-        // slices are alive and unchanged until `finish` (see `publish`).
-        let (rows, known, rare, rare_v, twos) = unsafe {
-            use std::slice::from_raw_parts as part;
-            (
-                std::slice::from_raw_parts_mut(job.rows.add(share * len), len),
-                part(job.known.0, job.known.1),
-                part(job.rare.0, job.rare.1),
-                part(job.rare_v.0, job.rare_v.1),
-                part(job.twos.0, job.twos.1),
-            )
-        };
-        bulk_rows(twos, known, rare, rare_v, job.bk, share, CREW_SHARES, rows);
-        self.done.fetch_add(1, Ordering::Release);
-        true
-    }
-
-    /// The publisher's part: runs unclaimed chunks, then waits for the others.
-    fn finish(&self) {
-        while self.run_one() {}
-        let chunks = ((self.state.load(Ordering::Relaxed) >> 16) & 0xFFFF) as u32;
-        while self.done.load(Ordering::Acquire) < chunks {
-            std::hint::spin_loop();
-        }
-    }
-
-    /// A helper's loop, until `stop`.
-    fn help(&self) {
-        let mut idle = 0u32;
-        while !self.stop.load(Ordering::Acquire) {
-            if self.run_one() {
-                idle = 0;
-            } else if idle < 1 << 16 {
-                idle += 1;
-                std::hint::spin_loop();
-            } else {
-                std::thread::yield_now();
-            }
-        }
-    }
-}
 
 /// Finishes the lanes of a block in order: pairs the bulk left out, the mex, the sweep.
 /// Values below bk.n0 are decided; the lanes write theirs into the table. Returns the
