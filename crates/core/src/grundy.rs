@@ -157,6 +157,10 @@ fn prefetch<T>(v: &[T], bytes: usize) {
     let _ = (v, bytes);
 }
 
+/// Row words the lane pass of [`blocked_mex_grundy`] accumulates near marks in (values
+/// below 512; larger ones go to the row directly).
+const ACC_WORDS: usize = 8;
+
 /// Positions per block of [`blocked_mex_grundy`].
 const BLOCK: usize = 256;
 
@@ -181,8 +185,9 @@ pub fn blocked_mex_grundy(moves: &[u64], leave1: bool, max: u64) -> Option<Vec<u
 }
 
 /// Marks, for the lanes of a block at n0 (rows of `ww` words), the values of the options
-/// through the moves `ms` (all >= `lanes`, so every option lies before the block), each
-/// window read in order. `g` must hold every position these options reach.
+/// through the moves `ms` that lie before the block (lane i < s for move s), each window
+/// read in order. `g` must hold every position these options reach, with values below
+/// 64·ww.
 fn mark_outside(
     g: &[u16],
     ms: &[u64],
@@ -236,13 +241,14 @@ fn mark_outside_any(
             prefetch(&g[at.min(g.len().saturating_sub(1))..], lanes * 2);
         }
         let s = s as usize;
-        debug_assert!(s >= lanes);
-        // lane i (position n0 + i) has option n0 + i - s, which must be at least `first`.
+        // lane i (position n0 + i) has option n0 + i - s, which must be at least `first`;
+        // only lanes i < s have it before the block.
         let lo_lane = (s + first as usize).saturating_sub(n0);
-        if lo_lane >= lanes {
+        let hi_lane = lanes.min(s);
+        if lo_lane >= hi_lane {
             continue;
         }
-        let src = &g[n0 + lo_lane - s..n0 + lanes - s];
+        let src = &g[n0 + lo_lane - s..n0 + hi_lane - s];
         debug_assert!(lanes * ww <= rows.len());
         // SAFETY: every value so far is below 64·ww, so v >> 6 < ww, and the lanes
         // lo_lane..lanes have rows inside `rows`.
@@ -269,6 +275,21 @@ fn mark_outside_any(
 struct Rows {
     bits: Vec<u64>,
     ww: usize,
+}
+
+impl Rows {
+    /// The same marks in rows of `ww` words (>= the current width).
+    fn widen(&self, ww: usize) -> Rows {
+        let lanes = self.bits.len() / self.ww;
+        let mut bits = vec![0u64; lanes * ww];
+        for (dst, src) in bits
+            .chunks_exact_mut(ww)
+            .zip(self.bits.chunks_exact(self.ww))
+        {
+            dst[..self.ww].copy_from_slice(src);
+        }
+        Rows { bits, ww }
+    }
 }
 
 /// [`blocked_mex_grundy`] with its crew of helper threads (`threads` in all).
@@ -306,39 +327,94 @@ fn blocked_mex_crew(
         // The next block's bulk (on the crew) while this block's lanes are finished.
         let mut ok = true;
         let mut finish = || -> bool {
+            // Near options before the block, in bulk (rows widened first if the previous
+            // block's values outgrew them).
+            let need = (maxv as usize + 2).div_ceil(64);
+            if need > cur.ww {
+                cur = cur.widen(need);
+            }
+            mark_outside(known, near_moves, first, n0, b, cur.ww, &mut cur.bits);
             for i in 0..b {
                 let n = (n0 + i) as u64;
                 let ww = cur.ww;
                 let w = 64 * ww;
                 let row = &mut cur.bits[i * ww..(i + 1) * ww];
                 let mut big: Vec<u16> = Vec::new();
-                for &s in near_moves {
-                    if n < s + first {
+                // The option n - 1 inside the block is the previous lane's value: it is left
+                // out of the row and applied at the end (if it equals the row's mex, the
+                // answer is the next gap), so lanes do not wait for each other.
+                let defer = i >= 1 && near_moves.first() == Some(&1) && n > first;
+                // Options inside the block (moves s <= i), marked into four accumulators in
+                // turn (marks into one word would each wait for the previous), OR-ed into
+                // the row after.
+                let mut acc = [[0u64; ACC_WORDS]; 4];
+                for (q, &s) in near_moves.iter().enumerate().skip(usize::from(defer)) {
+                    if s as usize > i || n < s + first {
                         break;
                     }
-                    let y = (n - s) as usize;
-                    let v = if y < n0 { known[y] } else { rest[y - n0] };
-                    if (v as usize) < w {
-                        row[(v >> 6) as usize] |= 1u64 << (v & 63);
+                    let v = rest[i - s as usize];
+                    let j = (v >> 6) as usize;
+                    if j < ww.min(ACC_WORDS) {
+                        acc[q & 3][j] |= 1u64 << (v & 63);
+                    } else if (v as usize) < w {
+                        row[j] |= 1u64 << (v & 63);
                     } else {
                         big.push(v);
                     }
                 }
-                let v = match row.iter().position(|&x| x != u64::MAX) {
-                    Some(j) => j as u32 * 64 + (!row[j]).trailing_zeros(),
+                for (j, x) in row.iter_mut().take(ACC_WORDS).enumerate() {
+                    *x |= acc[0][j] | acc[1][j] | acc[2][j] | acc[3][j];
+                }
+                // The least value not in the row at least `from`, or None past the row.
+                let gap = |row: &[u64], from: u32| -> Option<u32> {
+                    let mut j = (from / 64) as usize;
+                    let mut free = !*row.get(j)? & (u64::MAX << (from % 64));
+                    while free == 0 {
+                        j += 1;
+                        free = !*row.get(j)?;
+                    }
+                    Some(j as u32 * 64 + free.trailing_zeros())
+                };
+                let quick = match gap(row, 0) {
+                    Some(m1) if defer => {
+                        let prev = u32::from(rest[i - 1]);
+                        if prev != m1 {
+                            Some(m1)
+                        } else {
+                            gap(row, m1 + 1)
+                        }
+                    }
+                    m => m,
+                };
+                let v = match quick {
+                    Some(v) => v,
                     None => {
-                        // Every tracked value is present: continue past the row.
-                        big.sort_unstable();
-                        big.dedup();
-                        let mut m = w as u32;
-                        for &x in &big {
-                            if x as u32 == m {
-                                m += 1;
-                            } else if x as u32 > m {
-                                break;
+                        // Every tracked value (but perhaps the deferred one) is present:
+                        // continue past the row with the rest.
+                        if defer {
+                            let p = rest[i - 1];
+                            if (p as usize) < w {
+                                row[(p >> 6) as usize] |= 1u64 << (p & 63);
+                            } else {
+                                big.push(p);
                             }
                         }
-                        m
+                        match gap(row, 0) {
+                            Some(v) => v,
+                            None => {
+                                big.sort_unstable();
+                                big.dedup();
+                                let mut m = w as u32;
+                                for &x in &big {
+                                    if x as u32 == m {
+                                        m += 1;
+                                    } else if x as u32 > m {
+                                        break;
+                                    }
+                                }
+                                m
+                            }
+                        }
                     }
                 };
                 // A value past the row (only from lanes' own moves) is still exact: the
