@@ -523,6 +523,51 @@ pub fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
     }
 }
 
+/// Elementary steps above which a run is refused up front: at about 1e9 steps per second
+/// (sieve marks or option visits on 2 cores) this is more than a day.
+pub const WORK_LIMIT: f64 = 1e14;
+
+/// Estimated elementary steps to decide 0..=max: sieve marks (p + s for a P-position p and
+/// a move s) for outcomes, option visits for Grundy values (`grundy`). Only subtraction games
+/// with an infinite move set grow faster than the answer; every other family is estimated
+/// at max (its engines are near-linear, or periodic, or bounded by memory checks).
+///
+/// For outcomes the number of P-positions is not known in advance (except for squares,
+/// about 0.9·n^0.7, Eppstein 2018): a pilot sieve to min(max, 2^16) fits a power law to the
+/// counts at 2^15 and 2^16, and the marks are about #P(max) · #moves(max) / 2. Grundy values
+/// visit every (position, option) pair: about max · #moves(max) / 2.
+pub fn work_estimate(game: &Game, max: u64, grundy: bool) -> f64 {
+    let Game::Subtraction { set, leave1 } = game else {
+        return max as f64;
+    };
+    let MoveSet::Union { named, .. } = set else {
+        return max as f64;
+    };
+    if named.is_empty() {
+        return max as f64;
+    }
+    let moves = set.count_upto_estimate(max) as f64;
+    if grundy {
+        return max as f64 * moves / 2.0;
+    }
+    let ps = if named == &[NamedSet::Squares] {
+        0.9 * (max.max(1) as f64).powf(0.7)
+    } else {
+        let pilot = max.min(1 << 16);
+        if pilot < 1 << 12 {
+            return max as f64 * moves;
+        }
+        let m = ListMoves::new(set.elements_upto(pilot));
+        let p = crate::sieve::p_positions(m, pilot, *leave1);
+        let half = p.partition_point(|&x| x <= pilot / 2).max(1) as f64;
+        let full = p.len().max(1) as f64;
+        // Exponent of the count's growth, kept between 0 and 1.
+        let a = (full / half).log2().clamp(0.0, 1.0);
+        full * (max as f64 / pilot as f64).powf(a)
+    };
+    ps * moves / 2.0
+}
+
 /// Opens the fastest P-position stream for `game` over 0..=max, optionally resuming from a
 /// saved state (which must come from the same game and max).
 ///
@@ -695,6 +740,22 @@ pub fn outcome_table(game: &Game, max: u64) -> Result<OutcomeTable, BuildError> 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn work_estimates_refuse_only_hopeless_runs() {
+        let g = |s: &str| Game::parse(s).unwrap();
+        // subtract-a-prime: about N / 6 P-positions, N / ln N moves: quadratic.
+        assert!(work_estimate(&g("primes"), 1_000_000_000, false) > WORK_LIMIT);
+        let small = work_estimate(&g("primes"), 1_000_000, false);
+        assert!((1e9..1e11).contains(&small), "{small:e}");
+        // squares: 0.9 n^0.7 P-positions times sqrt(n) moves.
+        assert!(work_estimate(&g("squares"), 10_000_000_000, false) < WORK_LIMIT);
+        assert!(work_estimate(&g("squares"), 10_000_000, true) < WORK_LIMIT);
+        assert!(work_estimate(&g("primes"), 100_000_000, true) > WORK_LIMIT);
+        // linear families
+        assert_eq!(work_estimate(&g("sub{1,2,3}"), 1000, false), 1000.0);
+        assert_eq!(work_estimate(&g("0.77"), 1000, true), 1000.0);
+    }
     use super::*;
     use crate::rule::outcome_by_definition;
 

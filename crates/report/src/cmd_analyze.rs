@@ -23,6 +23,7 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
         // the table, its i64 copy, differences and the Z-function
         heaplab_core::grundy::grundy_memory_estimate(&game, max) + max * 32,
     )?;
+    crate::util::check_work(&game, max, true)?;
     if let Some(dir) = &a.output {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create `{}`", dir.display()))?;

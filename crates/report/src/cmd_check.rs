@@ -111,6 +111,7 @@ pub fn run(a: CheckArgs, quiet: bool) -> Result<ExitCode> {
                     "the Grundy table",
                     heaplab_core::grundy::grundy_memory_estimate(&game, max),
                 )?;
+                crate::util::check_work(&game, max, true)?;
                 let g = heaplab_core::grundy_table(&game, max)?;
                 let o = uses("win").then(|| g.outcomes());
                 (Some(g), o)
@@ -119,6 +120,7 @@ pub fn run(a: CheckArgs, quiet: bool) -> Result<ExitCode> {
                     "the outcome table",
                     max / 8 + heaplab_core::engine::stream_memory_estimate(&game, max),
                 )?;
+                crate::util::check_work(&game, max, false)?;
                 (None, Some(heaplab_core::outcome_table(&game, max)?))
             } else {
                 (None, None)
@@ -152,6 +154,7 @@ pub fn run(a: CheckArgs, quiet: bool) -> Result<ExitCode> {
                 "the P-position engine",
                 heaplab_core::engine::stream_memory_estimate(&game, max),
             )?;
+            crate::util::check_work(&game, max, false)?;
             let mut stream = p_stream(&game, max, None)?;
             let mut progress = Progress::new("checking", max.saturating_add(1), quiet);
             let mut buf: Vec<u64> = Vec::new();

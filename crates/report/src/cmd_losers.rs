@@ -182,6 +182,7 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         bail!("--checkpoint needs -o FILE or --count: rows on stdout cannot be resumed");
     }
     check_memory("the P-position engine", stream_memory_estimate(&game, max))?;
+    crate::util::check_work(&game, max, false)?;
 
     // A checkpoint from an earlier run of the same command?
     let resume = match &a.checkpoint {

@@ -54,6 +54,7 @@ pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
         &format!("the table of {} positions", max + 1),
         heaplab_core::grundy::grundy_memory_estimate(&game, max) + max * 32,
     )?;
+    crate::util::check_work(&game, max, true)?;
     let an = analyze::run(&game, max, values)?;
     let outcome = if an.table.is_none() {
         Some(heaplab_core::outcome_table(&game, max)?)

@@ -77,6 +77,7 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
         &format!("a report over {} positions", max + 1),
         grundy_memory_estimate(&game, max) + max / 8 + (64 << 20),
     )?;
+    crate::util::check_work(&game, max, true)?;
     let parent = match dest.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

@@ -69,6 +69,9 @@ pub fn run(a: SweepArgs, _quiet: bool) -> Result<ExitCode> {
         "each analysis of the sweep",
         need * rayon::current_num_threads() as u64,
     )?;
+    for (_, g) in &games {
+        crate::util::check_work(g, max, true)?;
+    }
     let dest = match &a.output {
         Some(p) => Some(
             crate::util::AtomicFile::create(p)

@@ -27,6 +27,7 @@ pub fn build(
         bail!("N = {max} is too large for a table in memory; `heaplab losers` streams P-positions without one");
     }
     check_memory(&format!("a table of {} positions", max as u128 + 1), need)?;
+    crate::util::check_work(game, max, via_grundy)?;
     if via_grundy {
         let g = heaplab_core::grundy_table(game, max)?;
         let o = g.outcomes();

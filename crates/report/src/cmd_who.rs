@@ -121,6 +121,7 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                 "the sieve up to n",
                 heaplab_core::engine::stream_memory_estimate(game, n),
             )?;
+            crate::util::check_work(game, n, false)?;
             let mut s = p_stream(game, n, None)?;
             let mut ps = Vec::new();
             while s.advance(&mut ps) {}

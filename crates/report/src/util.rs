@@ -58,6 +58,19 @@ pub fn check_memory(what: &str, needed: u64) -> Result<()> {
     Ok(())
 }
 
+/// Refuses a run of `game` to `max` whose estimated work is beyond
+/// [`heaplab_core::engine::WORK_LIMIT`] (more than a day), with a one-line error.
+pub fn check_work(game: &heaplab_core::Game, max: u64, grundy: bool) -> Result<()> {
+    let w = heaplab_core::engine::work_estimate(game, max, grundy);
+    if w > heaplab_core::engine::WORK_LIMIT {
+        bail!(
+            "{game} to N = {max} needs about {w:.1e} {} (more than a day at about 1e9 a second); lower --max",
+            if grundy { "option visits" } else { "sieve marks" }
+        );
+    }
+    Ok(())
+}
+
 /// A file written under a temporary name in the destination folder and renamed into place
 /// by [`AtomicFile::commit`]; dropped uncommitted, it is removed, so no half-written file is
 /// ever left at the destination.

@@ -309,6 +309,12 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
         ],
         vec!["table", "--game", "squares", "--max", "1e15"],
         vec!["who", "--game", "squares", "1e18"],
+        // Years of work, refused up front.
+        vec!["who", "--game", "primes", "1e9"],
+        vec!["losers", "--game", "primes", "--max", "1e9", "--count"],
+        vec![
+            "table", "--game", "primes", "--max", "1e9", "--grundy", "-o", "x.csv",
+        ],
     ];
     for args in cases {
         let o = heaplab(d.path(), &args);
@@ -326,6 +332,12 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("too large"));
     let o = heaplab(d.path(), &["table", "--game", "squares", "--max", "-5"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("negative"));
+    let o = heaplab(d.path(), &["who", "--game", "primes", "1e9"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("sieve marks") && err.contains("lower --max"),
+        "{err}"
+    );
 }
 
 #[test]
