@@ -33,6 +33,17 @@ pub struct Crew {
 // finishes before the guard lets the job go; the job itself is Sync.
 unsafe impl Sync for Crew {}
 
+/// Helper threads worth starting here: one fewer than the rayon pool's threads, or none when
+/// already running on a pool thread (callers that run games in parallel, such as a sweep,
+/// keep every core busy by themselves).
+pub fn helpers_here() -> usize {
+    if rayon::current_thread_index().is_some() {
+        0
+    } else {
+        rayon::current_num_threads().saturating_sub(1)
+    }
+}
+
 /// Shares per job at most (16 bits of the state word).
 pub const MAX_SHARES: usize = 0xFFFF;
 

@@ -178,9 +178,13 @@ const BLOCK: usize = 256;
 /// against 90 s for the plain stamp DP, `../shared/baselines/sas_dp.c`). Values must stay
 /// below 65535; beyond, the caller falls back to [`list_mex_grundy`] (`None`).
 pub fn blocked_mex_grundy(moves: &[u64], leave1: bool, max: u64) -> Option<Vec<u16>> {
-    let threads = rayon::current_num_threads().max(1);
-    crate::crew::Crew::run(threads - 1, |crew| {
-        blocked_mex_crew(crew, threads, moves, leave1, max)
+    blocked_mex_with(moves, leave1, max, crate::crew::helpers_here())
+}
+
+/// [`blocked_mex_grundy`] with `helpers` helper threads.
+fn blocked_mex_with(moves: &[u64], leave1: bool, max: u64, helpers: usize) -> Option<Vec<u16>> {
+    crate::crew::Crew::run(helpers, |crew| {
+        blocked_mex_crew(crew, helpers + 1, moves, leave1, max)
     })
 }
 
@@ -601,22 +605,17 @@ mod tests {
                 .collect();
             assert_eq!(fast, list_mex_grundy(&m, leave1, 20_000), "{spec}");
         }
-        // Long enough for the crew (more than 256 moves of at least 2·BLOCK), on 1 to 3
-        // threads.
+        // Long enough for the crew (more than 256 moves of at least 2·BLOCK), with 0 to 2
+        // helper threads.
         let m = crate::sets::NamedSet::Squares.elements_upto(200_000);
         let slow = list_mex_grundy(&m, false, 200_000);
-        for threads in [1, 2, 3] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            let fast: Vec<u32> = pool
-                .install(|| blocked_mex_grundy(&m, false, 200_000))
+        for helpers in [0, 1, 2] {
+            let fast: Vec<u32> = blocked_mex_with(&m, false, 200_000, helpers)
                 .unwrap()
                 .into_iter()
                 .map(u32::from)
                 .collect();
-            assert_eq!(fast, slow, "squares on {threads} threads");
+            assert_eq!(fast, slow, "squares with {helpers} helper threads");
         }
     }
 
