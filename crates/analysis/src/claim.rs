@@ -200,6 +200,22 @@ fn one_line(e: impl std::fmt::Display) -> String {
         .to_string()
 }
 
+/// The parser's "Column: N" counts from the start of the wrapping query; make it count from
+/// the start of the claim (1-based, at most one past its end).
+fn claim_column(msg: &str, prefix: usize, len: usize) -> String {
+    const KEY: &str = "Column: ";
+    let Some(at) = msg.find(KEY) else {
+        return msg.to_string();
+    };
+    let start = at + KEY.len();
+    let digits = msg[start..].bytes().take_while(u8::is_ascii_digit).count();
+    let Ok(col) = msg[start..start + digits].parse::<usize>() else {
+        return msg.to_string();
+    };
+    let col = col.saturating_sub(prefix).clamp(1, len + 1);
+    format!("{}{}{}", &msg[..start], col, &msg[start + digits..])
+}
+
 fn context(df: DataFrame) -> SQLContext {
     let ctx = SQLContext::new().with_function_registry(Arc::new(Registry));
     ctx.register("t", df.lazy());
@@ -216,7 +232,8 @@ impl Claim {
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
         let empty = DataFrame::empty_with_schema(schema);
         let mut ctx = context(empty);
-        let q = format!("SELECT ({expr}) AS __claim FROM t");
+        const PREFIX: &str = "SELECT (";
+        let q = format!("{PREFIX}{expr}) AS __claim FROM t");
         let out = ctx.execute(&q).and_then(|lf| lf.collect()).map_err(|e| {
             let msg = one_line(&e);
             let lower = msg.to_ascii_lowercase();
@@ -230,7 +247,7 @@ impl Claim {
                     .unwrap_or_else(|| msg.clone());
                 ClaimError::UnknownColumn(unknown, names.join(", "))
             } else {
-                ClaimError::Invalid(msg)
+                ClaimError::Invalid(claim_column(&msg, PREFIX.len(), expr.chars().count()))
             }
         })?;
         let dtype = out
@@ -310,6 +327,19 @@ fn is_keyword(t: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn parse_errors_point_into_the_claim() {
+        assert_eq!(
+            claim_column(
+                "sql parser error: Expected: an expression, found: ) at Line: 1, Column: 12",
+                8,
+                3
+            ),
+            "sql parser error: Expected: an expression, found: ) at Line: 1, Column: 4"
+        );
+        assert_eq!(claim_column("no position here", 8, 3), "no position here");
+    }
     use super::*;
 
     fn table() -> DataFrame {

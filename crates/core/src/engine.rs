@@ -437,6 +437,61 @@ impl PeriodicOutcomes {
     }
 }
 
+/// Count and largest P-position in 0..=max, read off a proven outcome period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PeriodicCount {
+    /// P-positions in 0..=max.
+    pub count: u64,
+    /// The largest of them (None when there is none).
+    pub largest: Option<u64>,
+    /// How it was found, for reports.
+    pub method: String,
+}
+
+/// [`PeriodicCount`] of a finite subtraction game (`sub{..}`, `leave1(sub{..})`) whose
+/// outcome period shows up within 2^24 positions: O(preperiod + period) time whatever max
+/// is. None for other games, or when no period was found.
+pub fn finite_p_count(game: &Game, max: u64) -> Option<PeriodicCount> {
+    let Game::Subtraction {
+        set: MoveSet::Union { named, finite },
+        leave1,
+    } = game
+    else {
+        return None;
+    };
+    if !named.is_empty() || finite.is_empty() {
+        return None;
+    }
+    let po = finite_outcome_period(finite, *leave1, 1 << 24)?;
+    let head = (po.start + po.period).min(max.saturating_add(1));
+    let lose = |n: u64| !po.win[n as usize];
+    let mut count = (0..head).filter(|&n| lose(n)).count() as u64;
+    if max >= head {
+        // positions head..=max repeat start..start + period from its beginning
+        let per = (po.start..po.start + po.period)
+            .filter(|&n| lose(n))
+            .count() as u64;
+        let rest = max - head + 1;
+        let part = (po.start..po.start + rest % po.period)
+            .filter(|&n| lose(n))
+            .count() as u64;
+        count += rest / po.period * per + part;
+    }
+    let largest = (0..=po.start + po.period)
+        .map(|d| max.checked_sub(d))
+        .take_while(Option::is_some)
+        .flatten()
+        .find(|&n| !po.is_win(n));
+    Some(PeriodicCount {
+        count,
+        largest,
+        method: format!(
+            "outcomes proven periodic (period {} from {})",
+            po.period, po.start
+        ),
+    })
+}
+
 /// Finds the period of a finite subtraction game's outcomes by Brent's cycle detection on
 /// the window of the last k outcomes (which determines every later outcome once all moves
 /// are legal): equal windows at m < n prove win(x + n - m) = win(x) for all x >= m - k.
@@ -740,6 +795,35 @@ pub fn outcome_table(game: &Game, max: u64) -> Result<OutcomeTable, BuildError> 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn finite_counts_from_the_period_equal_the_stream() {
+        for spec in [
+            "sub{1,2,3}",
+            "sub{2,5,7}",
+            "sub{1,3,4}",
+            "leave1(sub{1,2,6})",
+            "sub{3,8,19,20}",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let mut s = p_stream(&g, 50_000, None).unwrap();
+            let mut ps = Vec::new();
+            while s.advance(&mut ps) {}
+            for max in [0u64, 1, 7, 100, 4321, 50_000] {
+                let c = finite_p_count(&g, max).unwrap();
+                let upto: Vec<u64> = ps.iter().copied().filter(|&p| p <= max).collect();
+                assert_eq!(c.count, upto.len() as u64, "{spec} {max}");
+                assert_eq!(c.largest, upto.last().copied(), "{spec} {max}");
+            }
+        }
+        // sub{1,2,3}: the multiples of 4.
+        let c = finite_p_count(&Game::parse("sub{1,2,3}").unwrap(), 1_000_000_000_000).unwrap();
+        assert_eq!(
+            (c.count, c.largest),
+            (250_000_000_001, Some(1_000_000_000_000))
+        );
+        assert!(finite_p_count(&Game::parse("squares").unwrap(), 100).is_none());
+    }
 
     #[test]
     fn work_estimates_refuse_only_hopeless_runs() {

@@ -264,92 +264,102 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         }
     }
 
-    let mut stream = p_stream(&game, max, resume.map(|c| c.stream))?;
-    let method = stream.method();
-    let mut progress = Progress::new("P-positions", max.saturating_add(1), quiet);
-    let mut buf = Vec::new();
-    let mut last_cp = Instant::now();
-    while stream.advance(&mut buf) {
-        sink.push(&buf)?;
-        buf.clear();
-        progress.set(stream.done().min(max.saturating_add(1)));
-        if let Some(cp_path) = &a.checkpoint {
-            if last_cp.elapsed().as_secs_f64() >= a.checkpoint_every {
-                let bytes = sink.sync()?;
-                let (k, prev) = sink.k_prev();
-                debug_assert_eq!(k, stream.count());
-                save_checkpoint(
-                    cp_path,
-                    &Checkpoint {
-                        version: CHECKPOINT_VERSION,
-                        game: game.to_string(),
-                        max,
-                        output: a.output.clone(),
-                        format,
-                        k,
-                        prev,
-                        bytes,
-                        stream: stream.state(),
-                    },
-                )?;
-                last_cp = Instant::now();
+    // Only the count of a finite set's P-positions: straight from its proven period.
+    let shortcut = match (&sink, &resume) {
+        (Sink::Count { .. }, None) => heaplab_core::engine::finite_p_count(&game, max),
+        _ => None,
+    };
+    let (count, largest, method, files) = if let Some(sc) = shortcut {
+        (sc.count, sc.largest, sc.method, vec![])
+    } else {
+        let mut stream = p_stream(&game, max, resume.map(|c| c.stream))?;
+        let method = stream.method();
+        let mut progress = Progress::new("P-positions", max.saturating_add(1), quiet);
+        let mut buf = Vec::new();
+        let mut last_cp = Instant::now();
+        while stream.advance(&mut buf) {
+            sink.push(&buf)?;
+            buf.clear();
+            progress.set(stream.done().min(max.saturating_add(1)));
+            if let Some(cp_path) = &a.checkpoint {
+                if last_cp.elapsed().as_secs_f64() >= a.checkpoint_every {
+                    let bytes = sink.sync()?;
+                    let (k, prev) = sink.k_prev();
+                    debug_assert_eq!(k, stream.count());
+                    save_checkpoint(
+                        cp_path,
+                        &Checkpoint {
+                            version: CHECKPOINT_VERSION,
+                            game: game.to_string(),
+                            max,
+                            output: a.output.clone(),
+                            format,
+                            k,
+                            prev,
+                            bytes,
+                            stream: stream.state(),
+                        },
+                    )?;
+                    last_cp = Instant::now();
+                }
             }
         }
-    }
-    progress.finish();
-    let (count, largest) = sink.k_prev();
+        progress.finish();
+        let (count, largest) = sink.k_prev();
 
-    // Finish the file and move it into place.
-    let mut files = vec![];
-    match sink {
-        Sink::Rows { rows, .. } => {
-            rows.finish()?;
-            if let Some(f) = atomic {
-                files.push(f.commit()?.display().to_string());
+        // Finish the file and move it into place.
+        let mut files = vec![];
+        match sink {
+            Sink::Rows { rows, .. } => {
+                rows.finish()?;
+                if let Some(f) = atomic {
+                    files.push(f.commit()?.display().to_string());
+                }
+                if let (Some(pp), Some(out)) = (&partial, &a.output) {
+                    std::fs::rename(pp, out)
+                        .with_context(|| format!("cannot write `{}`", out.display()))?;
+                    files.push(out.display().to_string());
+                }
             }
-            if let (Some(pp), Some(out)) = (&partial, &a.output) {
-                std::fs::rename(pp, out)
-                    .with_context(|| format!("cannot write `{}`", out.display()))?;
-                files.push(out.display().to_string());
-            }
-        }
-        Sink::Spool { mut w, .. } => {
-            w.flush()?;
-            drop(w);
-            let (sp, out) = (spool.as_ref().unwrap(), a.output.as_ref().unwrap());
-            let f = AtomicFile::create(out)?;
-            let mut rows = LoserRows::new(f.file()?, format, 0, None, true)?;
-            let mut r = std::io::BufReader::new(File::open(sp)?);
-            let mut chunk = vec![0u8; BATCH_ROWS * 8];
-            loop {
-                let mut got = 0;
-                while got < chunk.len() {
-                    let n = r.read(&mut chunk[got..])?;
-                    if n == 0 {
+            Sink::Spool { mut w, .. } => {
+                w.flush()?;
+                drop(w);
+                let (sp, out) = (spool.as_ref().unwrap(), a.output.as_ref().unwrap());
+                let f = AtomicFile::create(out)?;
+                let mut rows = LoserRows::new(f.file()?, format, 0, None, true)?;
+                let mut r = std::io::BufReader::new(File::open(sp)?);
+                let mut chunk = vec![0u8; BATCH_ROWS * 8];
+                loop {
+                    let mut got = 0;
+                    while got < chunk.len() {
+                        let n = r.read(&mut chunk[got..])?;
+                        if n == 0 {
+                            break;
+                        }
+                        got += n;
+                    }
+                    if got == 0 {
                         break;
                     }
-                    got += n;
+                    let ps: Vec<u64> = chunk[..got]
+                        .chunks_exact(8)
+                        .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
+                        .collect();
+                    rows.push(&ps)?;
                 }
-                if got == 0 {
-                    break;
-                }
-                let ps: Vec<u64> = chunk[..got]
-                    .chunks_exact(8)
-                    .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
-                    .collect();
-                rows.push(&ps)?;
+                rows.finish()?;
+                files.push(f.commit()?.display().to_string());
+                std::fs::remove_file(sp)?;
             }
-            rows.finish()?;
-            files.push(f.commit()?.display().to_string());
-            std::fs::remove_file(sp)?;
+            Sink::Count { .. } => {}
         }
-        Sink::Count { .. } => {}
-    }
-    if let Some(cp_path) = &a.checkpoint {
-        if cp_path.exists() {
-            std::fs::remove_file(cp_path)?;
+        if let Some(cp_path) = &a.checkpoint {
+            if cp_path.exists() {
+                std::fs::remove_file(cp_path)?;
+            }
         }
-    }
+        (count, largest, method.to_string(), files)
+    };
 
     let seconds = secs(t0);
     if a.json {

@@ -77,7 +77,15 @@ pub enum Cmd {
     /// Check a claim over every row (or random rows) of a stone game.
     StoneCheck(StoneCheckArgs),
     /// Every game family with an example spec.
-    Games,
+    Games(GamesArgs),
+}
+
+/// `heaplab games` options.
+#[derive(clap::Args, Debug)]
+pub struct GamesArgs {
+    /// JSON array of {"spec", "description"} instead of the table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `heaplab table`.
@@ -279,7 +287,7 @@ pub fn print_json(v: &serde_json::Value) {
     println!("{}", serde_json::to_string(v).expect("json"));
 }
 
-fn games() -> anyhow::Result<ExitCode> {
+fn games(json: bool) -> anyhow::Result<ExitCode> {
     let rows = [
         ("sub{1,2,3}", "finite subtraction set: remove 1, 2 or 3"),
         ("allbut{2,3,7}", "remove any number except those listed"),
@@ -317,8 +325,16 @@ fn games() -> anyhow::Result<ExitCode> {
             "split one heap into two unequal non-empty heaps",
         ),
     ];
-    for (spec, what) in rows {
-        println!("{spec:<24} {what}");
+    if json {
+        let list: Vec<_> = rows
+            .iter()
+            .map(|(spec, what)| serde_json::json!({ "spec": spec, "description": what }))
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else {
+        for (spec, what) in rows {
+            println!("{spec:<24} {what}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -336,7 +352,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Plot(a) => cmd_plot::run(a, quiet),
         Cmd::Stone(a) => cmd_stone::run(a, quiet),
         Cmd::StoneCheck(a) => cmd_stone::check(a, quiet),
-        Cmd::Games => games(),
+        Cmd::Games(a) => games(a.json),
     }
 }
 
@@ -350,6 +366,14 @@ fn one_line(text: &str) -> String {
 }
 
 fn main() -> ExitCode {
+    // Output piped into `head` and the like: end quietly when the reader goes away, as
+    // Unix tools do, instead of failing on the next write.
+    #[cfg(unix)]
+    // SAFETY: restores the default disposition of SIGPIPE at startup, before any thread
+    // is started; no handler is involved.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

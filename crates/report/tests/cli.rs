@@ -957,3 +957,42 @@ fn kayles_fold_map_shows_vertical_stripes() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!d.path().join("x.png").exists());
 }
+
+#[test]
+fn finite_set_counts_come_from_the_period_and_pipes_end_quietly() {
+    let d = tempfile::tempdir().unwrap();
+    let o = heaplab(
+        d.path(),
+        &[
+            "losers",
+            "--game",
+            "sub{1,2,3}",
+            "--max",
+            "1e12",
+            "--count",
+            "--json",
+        ],
+    );
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["p_positions"], 250_000_000_001u64);
+    assert_eq!(v["largest_p"], 1_000_000_000_000u64);
+    let o = heaplab(d.path(), &["games", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.as_array().unwrap().iter().any(|g| g["spec"] == "squares"));
+    // A reader that stops early (like `head -1`): no error, no panic.
+    let bin = env!("CARGO_BIN_EXE_heaplab");
+    let mut child = std::process::Command::new(bin)
+        .args(["losers", "--game", "squares", "--max", "1e7"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
+}
