@@ -52,7 +52,7 @@ fn proven_grundy(game: &Game) -> Option<(heaplab_analysis::Periodicity, Vec<i64>
 }
 
 /// Decides position n of `game`.
-pub fn who(game: &Game, n: u64) -> Result<Answer> {
+pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
     match game {
         Game::Interval { bound, leave1 } => {
             let ig = IntervalGame {
@@ -124,7 +124,11 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
             crate::util::check_work(game, n, false)?;
             let mut s = p_stream(game, n, None)?;
             let mut ps = Vec::new();
-            while s.advance(&mut ps) {}
+            let mut progress = crate::progress::Progress::new("sieve", n.saturating_add(1), quiet);
+            while s.advance(&mut ps) {
+                progress.set(s.done().min(n.saturating_add(1)));
+            }
+            progress.finish();
             let win = ps.last() != Some(&n);
             let mv = ps
                 .iter()
@@ -238,9 +242,9 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
 }
 
 /// Runs the command.
-pub fn run(a: WhoArgs, _quiet: bool) -> Result<ExitCode> {
+pub fn run(a: WhoArgs, quiet: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let ans = who(&a.game, a.n)?;
+    let ans = who(&a.game, a.n, quiet)?;
     if a.json {
         let mut v = json!({
             "game": a.game.to_string(),
