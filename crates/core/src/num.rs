@@ -196,7 +196,7 @@ fn parse_plain(digits: &str, whole: &str) -> Result<u64, CountError> {
 }
 
 /// Parses a non-negative count written as `1000000`, `1e6`, `1.5e6`, `10^6`, `2^30` or
-/// `1_000_000` (underscores anywhere between digits). The value must be a whole number that
+/// `1_000_000` (underscores between two digits). The value must be a whole number that
 /// fits in `u64`.
 ///
 /// # Errors
@@ -208,6 +208,16 @@ pub fn parse_count(text: &str) -> Result<u64, CountError> {
     }
     if t.starts_with('-') {
         return Err(CountError::Negative(t.to_string()));
+    }
+    // Underscores only between two digits (`1_000`, not `1_000_` or `_1`).
+    let b = t.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'_' {
+            let digit = |j: Option<usize>| j.and_then(|j| b.get(j)).is_some_and(u8::is_ascii_digit);
+            if !digit(i.checked_sub(1)) || !digit(Some(i + 1)) {
+                return Err(CountError::Malformed(t.to_string()));
+            }
+        }
     }
     let s: String = t.chars().filter(|&c| c != '_').collect();
     let s = s.strip_prefix('+').unwrap_or(&s);
@@ -346,5 +356,11 @@ mod tests {
         assert!(matches!(parse_count("abc"), Err(CountError::Malformed(_))));
         assert!(matches!(parse_count("1e"), Err(CountError::Malformed(_))));
         assert!(matches!(parse_count(""), Err(CountError::Empty)));
+        for s in ["1_000_", "_1000", "1__000", "1_e6", "1e_6"] {
+            assert!(
+                matches!(parse_count(s), Err(CountError::Malformed(_))),
+                "{s}"
+            );
+        }
     }
 }

@@ -398,7 +398,15 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            let msg = format!("{e:#}").replace('\n', " ");
+            // The causes in order, each once (a context that repeats its cause is dropped).
+            let mut parts: Vec<String> = Vec::new();
+            for cause in e.chain() {
+                let c = cause.to_string().replace('\n', " ");
+                if !parts.iter().any(|p| p.contains(&c)) {
+                    parts.push(c);
+                }
+            }
+            let msg = parts.join(": ");
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
