@@ -155,6 +155,7 @@ impl Game {
             spec,
             chars: spec.chars().collect(),
             i: 0,
+            depth: 0,
         };
         p.ws();
         if p.at_end() {
@@ -295,6 +296,8 @@ struct Parser<'a> {
     spec: &'a str,
     chars: Vec<char>,
     i: usize,
+    /// leave1( ) levels open at the cursor.
+    depth: usize,
 }
 
 const FAMILIES: &str = "sub{..}, allbut{..}, squares, cubes, triangular, fibonacci, primes, \
@@ -423,7 +426,14 @@ impl Parser<'_> {
                     return Err(self.err("expected a game inside leave1( )"));
                 }
                 let inner_at = self.i;
-                let inner = self.expr()?;
+                // Nesting deeper than this is refused, not followed down the stack.
+                if self.depth >= 64 {
+                    return Err(self.err("leave1( ) nested more than 64 deep"));
+                }
+                self.depth += 1;
+                let inner = self.expr();
+                self.depth -= 1;
+                let inner = inner?;
                 self.expect(')', "to close leave1(")?;
                 Term::Game(match inner.into_game() {
                     Game::Subtraction { set, .. } => Game::Subtraction { set, leave1: true },

@@ -178,6 +178,9 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         (None, None) => Format::Csv,
     };
     let rows_to_stdout = a.output.is_none() && !a.count && !a.json;
+    if a.checkpoint.is_some() && a.checkpoint == a.output {
+        bail!("--checkpoint must be another file than -o");
+    }
     if a.checkpoint.is_some() && rows_to_stdout {
         bail!("--checkpoint needs -o FILE or --count: rows on stdout cannot be resumed");
     }

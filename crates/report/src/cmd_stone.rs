@@ -90,11 +90,15 @@ pub fn run(a: StoneArgs, _quiet: bool) -> Result<ExitCode> {
 fn range(s: &str, what: &str) -> Result<(i64, i64)> {
     let parse = |x: &str| -> Result<i64> {
         let x = x.trim();
-        if let Some(neg) = x.strip_prefix('-') {
-            Ok(-(count_arg(neg).map_err(anyhow::Error::msg)? as i64))
-        } else {
-            Ok(count_arg(x).map_err(anyhow::Error::msg)? as i64)
+        let (neg, digits) = match x.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, x),
+        };
+        let v = count_arg(digits).map_err(anyhow::Error::msg)?;
+        if v > 1 << 40 {
+            bail!("{what}: `{x}` is out of range (at most 2^40 in size)");
         }
+        Ok(if neg { -(v as i64) } else { v as i64 })
     };
     let (a, b) = match s.split_once("..") {
         Some((a, b)) => (parse(a)?, parse(b)?),
@@ -133,6 +137,11 @@ pub fn check(a: StoneCheckArgs, _quiet: bool) -> Result<ExitCode> {
     let v = variant(a.variant)?;
     let (l0, l1) = range(&a.len, "--len")?;
     let (v0, v1) = range(&a.values, "--values")?;
+    // Sums of a million piles must stay far inside i64.
+    const VMAX: i64 = 1 << 40;
+    if v0 < -VMAX || v1 > VMAX {
+        bail!("--values must lie within -2^40..2^40");
+    }
     if l0 < 1 {
         bail!("--len must be at least 1");
     }

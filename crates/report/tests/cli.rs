@@ -332,6 +332,10 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("too large"));
     let o = heaplab(d.path(), &["table", "--game", "squares", "--max", "-5"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("negative"));
+    let deep = format!("{}squares{}", "leave1(".repeat(14_000), ")".repeat(14_000));
+    let o = heaplab(d.path(), &["who", "--game", &deep, "10"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nested"));
     let o = heaplab(d.path(), &["who", "--game", "primes", "1e9"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
