@@ -446,12 +446,9 @@ fn choose_mask(g: &[u32], from: usize) -> Option<(Mask, usize)> {
     (count * 4 < window.len()).then_some((mask, count))
 }
 
-pub static SWEEP: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static SWEEPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 /// Marks of the option values of one position: value v is present when `at[v] == gen`.
 /// Marking is a plain store (no read-modify-write, so successive marks never wait on each
-/// other); a new position only bumps `gen`. Indices `cap..2·cap` are a scratch zone for
-/// branch-free marks that must not count.
+/// other); a new position only bumps `gen`.
 #[derive(Default)]
 struct Stamps {
     at: Vec<u32>,
@@ -461,8 +458,8 @@ struct Stamps {
 impl Stamps {
     /// Starts a position whose option values are all below `cap` (a power of two).
     fn start(&mut self, cap: u32) {
-        if self.at.len() < 2 * cap as usize {
-            self.at.resize(2 * cap as usize, 0);
+        if self.at.len() < cap as usize {
+            self.at.resize(cap as usize, 0);
         }
         self.gen = self.gen.wrapping_add(1);
         if self.gen == 0 {
@@ -473,7 +470,7 @@ impl Stamps {
     #[inline(always)]
     fn set(&mut self, v: u32) {
         debug_assert!((v as usize) < self.at.len());
-        // SAFETY: callers keep v below 2·cap, the length ensured by `start`.
+        // SAFETY: callers keep v below cap, the length ensured by `start`.
         unsafe { *self.at.get_unchecked_mut(v as usize) = self.gen };
     }
     #[inline(always)]
