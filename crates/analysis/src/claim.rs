@@ -59,7 +59,7 @@ impl Fun {
     fn dtype(self) -> DataType {
         match self {
             Fun::IsSquare | Fun::IsPrime => DataType::Boolean,
-            _ => DataType::UInt64,
+            _ => DataType::Int64,
         }
     }
 }
@@ -216,9 +216,18 @@ fn claim_column(msg: &str, prefix: usize, len: usize) -> String {
     format!("{}{}{}", &msg[..start], col, &msg[start + digits..])
 }
 
+/// The frame the claim sees: unsigned integer columns become `Int64`, so that `n - 5 < 100`
+/// means what it says for n < 5 instead of wrapping around 2^64. Values above 2^63 - 1 are
+/// an evaluation error, never a silent wrap.
 fn context(df: DataFrame) -> SQLContext {
+    let casts: Vec<Expr> = df
+        .columns()
+        .iter()
+        .filter(|c| c.dtype().is_unsigned_integer())
+        .map(|c| col(c.name().clone()).strict_cast(DataType::Int64))
+        .collect();
     let ctx = SQLContext::new().with_function_registry(Arc::new(Registry));
-    ctx.register("t", df.lazy());
+    ctx.register("t", df.lazy().with_columns(casts));
     ctx
 }
 
@@ -268,10 +277,18 @@ impl Claim {
     /// # Errors
     /// Evaluation errors from polars, as one line.
     pub fn failures(&self, df: DataFrame) -> Result<DataFrame, ClaimError> {
-        let mut ctx = context(df);
-        let q = format!("SELECT * FROM t WHERE NOT COALESCE(({}), FALSE)", self.expr);
-        ctx.execute(&q)
+        let mut ctx = context(df.clone());
+        let q = format!(
+            "SELECT NOT COALESCE(({}), FALSE) AS __fail FROM t",
+            self.expr
+        );
+        let mask = ctx
+            .execute(&q)
             .and_then(|lf| lf.collect())
+            .and_then(|m| m.column("__fail")?.bool().cloned())
+            .map_err(|e| ClaimError::Invalid(one_line(e)))?;
+        // the failing rows of the caller's frame, with its own column types
+        df.filter(&mask)
             .map_err(|e| ClaimError::Invalid(one_line(e)))
     }
 }
@@ -371,7 +388,20 @@ mod tests {
         .unwrap();
         assert!(c.failures(t.clone()).unwrap().height() > 0);
         let c = Claim::new("is_prime(n) = (n IN (2,3,5,7,11,13,17,19))", t.schema()).unwrap();
-        assert_eq!(c.failures(t).unwrap().height(), 0);
+        assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
+        // subtraction is signed: n - 5 is negative (not 2^64 - 5) for n < 5
+        let c = Claim::new("n - 5 < 100 AND n - 30 < 0", t.schema()).unwrap();
+        assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
+        let c = Claim::new("grundy - 2 >= 0", t.schema()).unwrap();
+        let f = c.failures(t.clone()).unwrap();
+        assert_eq!(f.height(), 11); // grundy 0 or 1: n % 4 in {0, 1} for n in 0..=20
+        assert_eq!(f.column("n").unwrap().dtype(), &DataType::UInt64);
+        // function results mix with signed arithmetic exactly
+        let c = Claim::new("isqrt(n) - 5 <= 0 AND xor(n, 1) - n <= 1", t.schema()).unwrap();
+        assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
+        let c = Claim::new("isqrt(n - 3) >= 0", t.schema()).unwrap();
+        let e = c.failures(t).unwrap_err().to_string();
+        assert!(e.contains("non-negative"), "{e}");
     }
 
     #[test]

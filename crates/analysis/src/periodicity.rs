@@ -54,7 +54,8 @@ pub fn periodicity(values: &[i64], ctx: CertContext) -> Option<Periodicity> {
     let n = p.len - 1; // N
     let (certified, certificate) = match ctx {
         CertContext::FiniteSubtraction { largest_move: k } if p.saltus == 0 => {
-            let need = p.preperiod + p.period + k;
+            // saturating: a move near 2^64 must not wrap into a false "proven"
+            let need = p.preperiod.saturating_add(p.period).saturating_add(k);
             if n >= need {
                 (
                     true,
@@ -71,7 +72,9 @@ pub fn periodicity(values: &[i64], ctx: CertContext) -> Option<Periodicity> {
             }
         }
         CertContext::Octal { last_digit: t } if p.saltus == 0 => {
-            let need = 2 * p.preperiod + 2 * p.period + t;
+            let need = (2 * p.preperiod)
+                .saturating_add(2 * p.period)
+                .saturating_add(t);
             if n >= need {
                 (
                     true,
@@ -135,6 +138,15 @@ mod tests {
         assert_eq!(p.last_exception, None);
         let p = periodicity(&a[..14], CertContext::FiniteSubtraction { largest_move: 4 }).unwrap();
         assert!(p.certified); // N = 13 >= 0 + 7 + 4
+                              // a move near 2^64 must not wrap the bound into "proven"
+        let p = periodicity(
+            &a,
+            CertContext::FiniteSubtraction {
+                largest_move: u64::MAX - 3,
+            },
+        )
+        .unwrap();
+        assert!(!p.certified, "{}", p.certificate);
         let p = periodicity(&a, CertContext::None).unwrap();
         assert!(!p.certified && p.certificate.starts_with("observed"));
         assert_eq!(

@@ -120,7 +120,9 @@ struct WindowStream {
 }
 
 impl WindowStream {
-    fn new(moves: Vec<u64>, leave1: bool, max: u64) -> WindowStream {
+    fn new(mut moves: Vec<u64>, leave1: bool, max: u64) -> WindowStream {
+        // moves beyond max never apply (and would size the buffer)
+        moves.retain(|&s| s <= max);
         let k = *moves.last().unwrap_or(&1);
         let seg = (DEFAULT_SEGMENT_BITS)
             .max(k.next_power_of_two())
@@ -147,7 +149,7 @@ impl PStream for WindowStream {
         }
         let lo = self.lo;
         let hi = (lo + self.seg).min(self.max + 1);
-        let k = *self.moves.last().unwrap();
+        let k = self.moves.last().copied().unwrap_or(0);
         // buffer covers lo .. hi + k
         let words = ((hi - lo) + k).div_ceil(64) as usize + 1;
         if self.marks.len() < words {
@@ -448,6 +450,25 @@ pub struct PeriodicCount {
     pub method: String,
 }
 
+/// [`PeriodicCount`] of a game whose P-positions can be counted without listing them:
+/// `upto{k}` (an arithmetic progression, O(1)) and finite subtraction sets with an outcome
+/// period (see [`finite_p_count`]). None for every other game.
+pub fn closed_p_count(game: &Game, max: u64) -> Option<PeriodicCount> {
+    if let Game::Interval { bound, leave1 } = game {
+        let ig = IntervalGame {
+            bound: *bound,
+            leave1: *leave1,
+        };
+        let (count, largest) = ig.count_upto(max)?;
+        return Some(PeriodicCount {
+            count,
+            largest: Some(largest),
+            method: "arithmetic progression".into(),
+        });
+    }
+    finite_p_count(game, max)
+}
+
 /// [`PeriodicCount`] of a finite subtraction game (`sub{..}`, `leave1(sub{..})`) whose
 /// outcome period shows up within 2^24 positions: O(preperiod + period) time whatever max
 /// is. None for other games, or when no period was found.
@@ -500,6 +521,9 @@ pub fn finite_p_count(game: &Game, max: u64) -> Option<PeriodicCount> {
 pub fn finite_outcome_period(moves: &[u64], leave1: bool, limit: u64) -> Option<PeriodicOutcomes> {
     const P: u128 = (1 << 61) - 1;
     const B: u128 = 1_000_003;
+    if *moves.last()? >= limit {
+        return None; // the first window alone is beyond the limit
+    }
     let k = *moves.last()? as usize;
     let first = k + usize::from(leave1); // from here on every move is legal
     let mut win: BitVec<u64, Lsb0> = BitVec::new();
@@ -553,7 +577,11 @@ pub fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
     let seg = DEFAULT_SEGMENT_BITS / 8 * (rayon::current_num_threads() as u64 + 2);
     match game {
         Game::Subtraction { set, .. } => match set {
-            MoveSet::Union { named, .. } if named.is_empty() => seg * 2,
+            // the window: a segment plus the largest move (up to max) ahead
+            MoveSet::Union { named, finite } if named.is_empty() => {
+                let k = finite.last().copied().unwrap_or(0).min(max);
+                seg * 2 + k / 8 * 2
+            }
             MoveSet::AllBut { excluded } => (excluded.len() as u64 + 2) * 16,
             MoveSet::Union { named, .. } => {
                 let moves = if named == &[NamedSet::Squares] {
@@ -592,10 +620,22 @@ pub const WORK_LIMIT: f64 = 1e14;
 /// counts at 2^15 and 2^16, and the marks are about #P(max) · #moves(max) / 2. Grundy values
 /// visit every (position, option) pair: about max · #moves(max) / 2.
 pub fn work_estimate(game: &Game, max: u64, grundy: bool) -> f64 {
+    if let (Game::Interval { bound, leave1 }, false) = (game, grundy) {
+        // jump-ahead: O(1) per P-position
+        let ig = IntervalGame {
+            bound: *bound,
+            leave1: *leave1,
+        };
+        return ig.p_count_estimate(max);
+    }
     let Game::Subtraction { set, leave1 } = game else {
         return max as f64;
     };
     let MoveSet::Union { named, .. } = set else {
+        if let (MoveSet::AllBut { excluded }, false) = (set, grundy) {
+            // finitely many P-positions, found among the excluded sums
+            return ((excluded.len() + 2) as f64).powi(2);
+        }
         return max as f64;
     };
     if named.is_empty() {
@@ -823,6 +863,13 @@ mod tests {
             (250_000_000_001, Some(1_000_000_000_000))
         );
         assert!(finite_p_count(&Game::parse("squares").unwrap(), 100).is_none());
+        // a move beyond the search limit: no period search at all (was 10^12 bits of work)
+        assert!(finite_outcome_period(&[1_000_000_000_000], false, 1 << 24).is_none());
+        let c = closed_p_count(&Game::parse("leave1(upto{3})").unwrap(), 10).unwrap();
+        assert_eq!((c.count, c.largest), (4, Some(9))); // 0, 1, 5, 9
+        let c = closed_p_count(&Game::parse("sub{1,2,3}").unwrap(), 10).unwrap();
+        assert_eq!((c.count, c.largest), (3, Some(8)));
+        assert!(closed_p_count(&Game::parse("sqrt").unwrap(), 10).is_none());
     }
 
     #[test]
@@ -839,6 +886,12 @@ mod tests {
         // linear families
         assert_eq!(work_estimate(&g("sub{1,2,3}"), 1000, false), 1000.0);
         assert_eq!(work_estimate(&g("0.77"), 1000, true), 1000.0);
+        // interval games: jump-ahead, one step per P-position
+        assert!(work_estimate(&g("sqrt"), 1_000_000_000_000_000, false) < 1e8);
+        assert!(work_estimate(&g("half"), u64::MAX, false) < 100.0);
+        assert!(work_estimate(&g("upto{3}"), 1_000_000_000_000, false) < 3e11);
+        // all-but sets: finitely many P-positions
+        assert!(work_estimate(&g("nim"), 1_000_000_000_000_000, false) < 10.0);
     }
     use super::*;
     use crate::rule::outcome_by_definition;
@@ -850,6 +903,16 @@ mod tests {
         assert_eq!(s.count(), out.len() as u64);
         assert!(s.done() > max);
         out
+    }
+
+    #[test]
+    fn moves_beyond_max_cost_nothing() {
+        // the window would be 10^12 bits if the move sized it
+        let g = Game::parse("sub{1000000000000}").unwrap();
+        assert_eq!(collect(&g, 10), (0..=10).collect::<Vec<_>>());
+        assert!(stream_memory_estimate(&g, 10) < 1 << 24);
+        let g = Game::parse("sub{3,1000000000000}").unwrap();
+        assert_eq!(collect(&g, 10), vec![0, 1, 2, 6, 7, 8]);
     }
 
     #[test]

@@ -85,9 +85,24 @@ impl IntervalGame {
         Some(lo)
     }
 
-    /// Outcome of one position by jump-ahead from 0: (is N-position, last P-position <= n).
-    /// O(number of P-positions <= n).
+    /// The P-positions of `upto{k}` in closed form, as (first, step): 0 and then every
+    /// position congruent to `first` modulo `step` = k + 1 (first = 0; with leave-one, 0 and
+    /// then 1, k + 2, 2k + 3, …, so first = 1). `None` for other bounds.
+    fn arithmetic(&self) -> Option<(u64, u64)> {
+        match self.bound {
+            Bound::Upto(k) => Some((u64::from(self.leave1), k.checked_add(1)?)),
+            _ => None,
+        }
+    }
+
+    /// Outcome of one position: (is N-position, last P-position <= n). O(1) for `upto{k}`
+    /// (the P-positions form an arithmetic progression); otherwise by jump-ahead from 0, in
+    /// O(number of P-positions <= n): about 2·sqrt(n) for `sqrt`, log2(n) for `half`.
     pub fn outcome(&self, n: u64) -> (bool, u64) {
+        if let Some((first, step)) = self.arithmetic() {
+            let p = if n < first { 0 } else { n - (n - first) % step };
+            return (p != n, p);
+        }
         let mut p = 0;
         while let Some(q) = self.next_p(p) {
             if q > n {
@@ -96,6 +111,28 @@ impl IntervalGame {
             p = q;
         }
         (p != n, p)
+    }
+
+    /// The number of P-positions in 0..=max and the largest of them, in O(1) for `upto{k}`;
+    /// `None` for the other bounds (stream them instead: O(1) each).
+    pub fn count_upto(&self, max: u64) -> Option<(u64, u64)> {
+        let (first, step) = self.arithmetic()?;
+        if max < first {
+            return Some((1, 0));
+        }
+        let count = (max - first) / step + 1 + u64::from(first > 0);
+        Some((count, self.outcome(max).1))
+    }
+
+    /// Estimated number of P-positions in 0..=max (for work estimates): max / (k + 1) for
+    /// `upto{k}`, 2·sqrt(max) for `sqrt` (the gaps grow like sqrt(p)), log2(max) for `half`.
+    pub fn p_count_estimate(&self, max: u64) -> f64 {
+        let m = max as f64;
+        match self.bound {
+            Bound::Upto(k) => m / (k as f64 + 1.0) + 2.0,
+            Bound::Sqrt => 2.0 * m.sqrt() + 2.0,
+            Bound::Half => m.max(1.0).log2() + 2.0,
+        }
     }
 
     /// Grundy values 0..=max by the sliding-window mex.
@@ -257,6 +294,42 @@ mod tests {
     }
 
     #[test]
+    fn closed_forms_equal_the_jump_ahead() {
+        for (ig, game) in games() {
+            let mut ps = vec![0u64];
+            while let Some(q) = ig.next_p(*ps.last().unwrap()) {
+                if q > 2000 {
+                    break;
+                }
+                ps.push(q);
+            }
+            for n in 0..=2000u64 {
+                let below = ps.partition_point(|&p| p <= n);
+                let last = ps[below - 1];
+                assert_eq!(ig.outcome(n), (last != n, last), "{game} n = {n}");
+                if let Some(c) = ig.count_upto(n) {
+                    assert_eq!(c, (below as u64, last), "{game} n = {n}");
+                }
+            }
+        }
+        // upto{3} to 10^12 at once: multiples of 4
+        let ig = IntervalGame {
+            bound: Bound::Upto(3),
+            leave1: false,
+        };
+        assert_eq!(
+            ig.count_upto(1_000_000_000_001),
+            Some((250_000_000_001, 1_000_000_000_000))
+        );
+        assert_eq!(ig.outcome(1_000_000_000_003), (true, 1_000_000_000_000));
+        let ig = IntervalGame {
+            bound: Bound::Upto(u64::MAX),
+            leave1: false,
+        };
+        assert_eq!(ig.outcome(u64::MAX), (true, 0));
+    }
+
+    #[test]
     fn sliding_window_equals_the_definition() {
         for (ig, game) in games() {
             assert_eq!(ig.grundy(1500), grundy_by_definition(&game, 1500), "{game}");
@@ -281,6 +354,7 @@ mod tests {
         assert_eq!(&ig.grundy(4), &[0, 1, 0, 1, 2]);
         assert_eq!(ig.outcome(3), (true, 2));
         assert_eq!(ig.outcome(5), (false, 5));
+        assert_eq!(ig.count_upto(100), None);
         // exact near the top of u64: no float rounding in the jump
         let p = (1u64 << 62) + 12345;
         let q = ig.next_p(p).unwrap();

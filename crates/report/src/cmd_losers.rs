@@ -267,9 +267,9 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         }
     }
 
-    // Only the count of a finite set's P-positions: straight from its proven period.
+    // Only the count: straight from a closed form (upto{k}) or a proven period (finite sets).
     let shortcut = match (&sink, &resume) {
-        (Sink::Count { .. }, None) => heaplab_core::engine::finite_p_count(&game, max),
+        (Sink::Count { .. }, None) => heaplab_core::engine::closed_p_count(&game, max),
         _ => None,
     };
     let (count, largest, method, files) = if let Some(sc) = shortcut {

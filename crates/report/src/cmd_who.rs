@@ -51,6 +51,38 @@ fn proven_grundy(game: &Game) -> Option<(heaplab_analysis::Periodicity, Vec<i64>
     None
 }
 
+/// Decides position n of a subtraction game by sieving every position up to it.
+fn by_sieve(game: &Game, set: &MoveSet, leave1: bool, n: u64, quiet: bool) -> Result<Answer> {
+    if n > WALK_LIMIT {
+        bail!("{game} has no shortcut: deciding n = {n} means sieving every position up to it; use n <= {WALK_LIMIT}");
+    }
+    check_memory(
+        "the sieve up to n",
+        heaplab_core::engine::stream_memory_estimate(game, n),
+    )?;
+    crate::util::check_work(game, n, false)?;
+    let mut s = p_stream(game, n, None)?;
+    let mut ps = Vec::new();
+    let mut progress = crate::progress::Progress::new("sieve", n.saturating_add(1), quiet);
+    while s.advance(&mut ps) {
+        progress.set(s.done().min(n.saturating_add(1)));
+    }
+    progress.finish();
+    let win = ps.last() != Some(&n);
+    let mv = ps
+        .iter()
+        .rev()
+        .filter(|&&q| q < n && (!leave1 || q >= 1))
+        .map(|&q| n - q)
+        .find(|&s| set.contains(s));
+    Ok(Answer {
+        win,
+        winning_move: if win { mv.map(|s| json!(s)) } else { None },
+        method: s.method().into(),
+        grundy: None,
+    })
+}
+
 /// Decides position n of `game`.
 pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
     match game {
@@ -63,7 +95,11 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
             Ok(Answer {
                 win,
                 winning_move: win.then(|| json!(n - last_p)),
-                method: "jump-ahead".into(),
+                method: if ig.count_upto(0).is_some() {
+                    "arithmetic progression".into()
+                } else {
+                    "jump-ahead".into()
+                },
                 grundy: None,
             })
         }
@@ -88,11 +124,10 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
         }
         Game::Subtraction { set, leave1 } if set.is_finite() => {
             let moves = set.elements_upto(u64::MAX);
-            let per = finite_outcome_period(&moves, *leave1, 1 << 27).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "no period of the outcomes within 2^27 positions; try `heaplab losers`"
-                )
-            })?;
+            let Some(per) = finite_outcome_period(&moves, *leave1, 1 << 27) else {
+                // no period within reach (a move near n, or a long period): sieve up to n
+                return by_sieve(game, set, *leave1, n, quiet);
+            };
             let win = per.is_win(n);
             let top = if *leave1 { n.saturating_sub(1) } else { n };
             let mv = moves
@@ -113,36 +148,7 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
                 grundy,
             })
         }
-        Game::Subtraction { set, leave1 } => {
-            if n > WALK_LIMIT {
-                bail!("{game} has no shortcut: deciding n = {n} means sieving every position up to it; use n <= {WALK_LIMIT}");
-            }
-            check_memory(
-                "the sieve up to n",
-                heaplab_core::engine::stream_memory_estimate(game, n),
-            )?;
-            crate::util::check_work(game, n, false)?;
-            let mut s = p_stream(game, n, None)?;
-            let mut ps = Vec::new();
-            let mut progress = crate::progress::Progress::new("sieve", n.saturating_add(1), quiet);
-            while s.advance(&mut ps) {
-                progress.set(s.done().min(n.saturating_add(1)));
-            }
-            progress.finish();
-            let win = ps.last() != Some(&n);
-            let mv = ps
-                .iter()
-                .rev()
-                .filter(|&&q| q < n && (!leave1 || q >= 1))
-                .map(|&q| n - q)
-                .find(|&s| set.contains(s));
-            Ok(Answer {
-                win,
-                winning_move: if win { mv.map(|s| json!(s)) } else { None },
-                method: s.method().into(),
-                grundy: None,
-            })
-        }
+        Game::Subtraction { set, leave1 } => by_sieve(game, set, *leave1, n, quiet),
         Game::Divisors { nontrivial } => {
             if n > WALK_LIMIT {
                 bail!("deciding n = {n} for {game} means a table up to n; use n <= {WALK_LIMIT}");

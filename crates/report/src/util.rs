@@ -50,7 +50,7 @@ pub fn check_memory(what: &str, needed: u64) -> Result<()> {
     let avail = available_memory();
     if needed > avail / 10 * 8 {
         bail!(
-            "{what} needs about {}, but only {} is available; lower --max",
+            "{what} needs about {}, but only {} is available; use a smaller N",
             human_bytes(needed),
             human_bytes(avail)
         );
@@ -64,7 +64,7 @@ pub fn check_work(game: &heaplab_core::Game, max: u64, grundy: bool) -> Result<(
     let w = heaplab_core::engine::work_estimate(game, max, grundy);
     if w > heaplab_core::engine::WORK_LIMIT {
         bail!(
-            "{game} to N = {max} needs about {w:.1e} {} (more than a day at about 1e9 a second); lower --max",
+            "{game} to N = {max} needs about {w:.1e} {} (more than a day at about 1e9 a second); use a smaller N",
             if grundy { "option visits" } else { "sieve marks" }
         );
     }

@@ -339,7 +339,7 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
     let o = heaplab(d.path(), &["who", "--game", "primes", "1e9"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("sieve marks") && err.contains("lower --max"),
+        err.contains("sieve marks") && err.contains("smaller N"),
         "{err}"
     );
 }
