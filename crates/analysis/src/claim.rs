@@ -238,6 +238,7 @@ impl Claim {
     /// # Errors
     /// [`ClaimError`] naming the problem.
     pub fn new(expr: &str, schema: &Schema) -> Result<Claim, ClaimError> {
+        balanced(expr)?;
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
         let empty = DataFrame::empty_with_schema(schema);
         let mut ctx = context(empty);
@@ -291,6 +292,52 @@ impl Claim {
         df.filter(&mask)
             .map_err(|e| ClaimError::Invalid(one_line(e)))
     }
+}
+
+/// The claim is wrapped in a query, so it must be one expression on its own: not empty, its
+/// parentheses balanced and its string literals closed (else `n = 1) OR (n = 2` would reach
+/// into the wrapper). Errors name the 1-based column in the claim.
+fn balanced(expr: &str) -> Result<(), ClaimError> {
+    if expr.trim().is_empty() {
+        return Err(ClaimError::Invalid(
+            "the claim is empty; give a true/false expression such as `win = (n % 4 <> 0)`".into(),
+        ));
+    }
+    let mut open: Vec<usize> = vec![];
+    let mut quote: Option<usize> = None;
+    for (i, c) in expr.chars().enumerate() {
+        let col = i + 1;
+        match (quote, c) {
+            (Some(_), '\'') => quote = None,
+            (Some(_), _) => {}
+            (None, '\'') => quote = Some(col),
+            (None, '(') => open.push(col),
+            (None, ')') => {
+                if open.pop().is_none() {
+                    return Err(ClaimError::Invalid(format!(
+                        "unmatched `)` at column {col} of the claim"
+                    )));
+                }
+            }
+            (None, ';') => {
+                return Err(ClaimError::Invalid(format!(
+                    "`;` at column {col}: the claim is one expression"
+                )))
+            }
+            _ => {}
+        }
+    }
+    if let Some(col) = quote {
+        return Err(ClaimError::Invalid(format!(
+            "unclosed string literal from column {col} of the claim"
+        )));
+    }
+    if let Some(col) = open.pop() {
+        return Err(ClaimError::Invalid(format!(
+            "unclosed `(` at column {col} of the claim"
+        )));
+    }
+    Ok(())
 }
 
 fn is_keyword(t: &str) -> bool {
@@ -414,6 +461,18 @@ mod tests {
         );
         let e = Claim::new("n = = 1", t.schema()).unwrap_err();
         assert!(matches!(e, ClaimError::Invalid(_)), "{e}");
+        for (bad, says) in [
+            ("", "empty"),
+            ("  ", "empty"),
+            ("n = 1) OR (n = 2", "unmatched `)` at column 6"),
+            ("(n = 1", "unclosed `(` at column 1"),
+            ("n = 1; SELECT 1", "`;` at column 6"),
+            ("n = 'x", "unclosed string literal from column 5"),
+        ] {
+            let e = Claim::new(bad, t.schema()).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad:?}: {e}");
+        }
+        assert!(Claim::new("n = 1 OR (n = 2 AND ')' <> '(')", t.schema()).is_ok());
         let e = Claim::new("n + 1", t.schema()).unwrap_err();
         assert!(matches!(e, ClaimError::NotBoolean(_)), "{e}");
         {

@@ -60,13 +60,13 @@ pub fn run(game: &Game, max: u64, values: Values) -> Result<Analysis> {
     let ctx = cert_context(game, values);
     let (seq, ps, table): (Vec<i64>, Vec<u64>, Option<GrundyTable>) = match values {
         Values::Grundy => {
-            let g = heaplab_core::grundy_table(game, max)?;
+            let g = crate::progress::grundy_table(game, max)?;
             let seq: Vec<i64> = (0..=max).map(|n| g.get(n) as i64).collect();
             let ps: Vec<u64> = (0..=max).filter(|&n| g.get(n) == 0).collect();
             (seq, ps, Some(g))
         }
         Values::Outcome => {
-            let o: OutcomeTable = heaplab_core::outcome_table(game, max)?;
+            let o: OutcomeTable = crate::progress::outcome_table(game, max)?;
             let seq: Vec<i64> = o.bits().iter().by_vals().map(i64::from).collect();
             let ps: Vec<u64> = o.p_positions().collect();
             (seq, ps, None)

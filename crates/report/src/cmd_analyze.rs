@@ -24,10 +24,15 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
         heaplab_core::grundy::grundy_memory_estimate(&game, max) + max * 32,
     )?;
     crate::util::check_work(&game, max, true)?;
-    if let Some(dir) = &a.output {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create `{}`", dir.display()))?;
-    }
+    let created = match &a.output {
+        Some(dir) => {
+            let existed = dir.is_dir();
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create `{}`", dir.display()))?;
+            !existed
+        }
+        None => false,
+    };
     let an = analyze::run(&game, max, a.values)?;
     let mut files = vec![];
     if let Some(dir) = &a.output {
@@ -42,12 +47,24 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
             tables.push(("run_lengths", hist));
             tables.push(("longest_runs", longest));
         }
-        for (name, mut df) in tables {
+        let mut written = vec![];
+        let all = tables.into_iter().try_for_each(|(name, mut df)| {
             for ext in ["csv", "parquet"] {
-                let p = write_frame(&mut df, &dir.join(format!("{name}.{ext}")))?;
-                files.push(p.display().to_string());
+                written.push(write_frame(&mut df, &dir.join(format!("{name}.{ext}")))?);
             }
+            anyhow::Ok(())
+        });
+        if let Err(e) = all {
+            // all tables or none: remove what this run wrote (and the folder it made)
+            for p in &written {
+                let _ = std::fs::remove_file(p);
+            }
+            if created {
+                let _ = std::fs::remove_dir(dir);
+            }
+            return Err(e);
         }
+        files.extend(written.iter().map(|p| p.display().to_string()));
     }
     if a.json {
         let mut v = an.json();

@@ -112,7 +112,7 @@ pub fn run(a: CheckArgs, quiet: bool) -> Result<ExitCode> {
                     heaplab_core::grundy::grundy_memory_estimate(&game, max),
                 )?;
                 crate::util::check_work(&game, max, true)?;
-                let g = heaplab_core::grundy_table(&game, max)?;
+                let g = crate::progress::grundy_table(&game, max)?;
                 let o = uses("win").then(|| g.outcomes());
                 (Some(g), o)
             } else if uses("win") {
@@ -121,7 +121,7 @@ pub fn run(a: CheckArgs, quiet: bool) -> Result<ExitCode> {
                     max / 8 + heaplab_core::engine::stream_memory_estimate(&game, max),
                 )?;
                 crate::util::check_work(&game, max, false)?;
-                (None, Some(heaplab_core::outcome_table(&game, max)?))
+                (None, Some(crate::progress::outcome_table(&game, max)?))
             } else {
                 (None, None)
             };

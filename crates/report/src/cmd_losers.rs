@@ -206,6 +206,10 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
             );
         }
     }
+    if let (Some(cp_path), None) = (&a.checkpoint, &resume) {
+        // an unwritable checkpoint fails now, not minutes into the run
+        drop(AtomicFile::create(cp_path)?);
+    }
     let (k0, prev0, bytes0) = resume
         .as_ref()
         .map_or((0, None, 0), |c| (c.k, c.prev, c.bytes));
@@ -215,7 +219,8 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     let mut partial: Option<PathBuf> = None;
     let mut spool: Option<PathBuf> = None;
     let mut sink = match &a.output {
-        _ if a.count || (a.output.is_none() && a.json) => Sink::Count { k: k0, prev: prev0 },
+        // --count (or --json) without -o: only the count; with -o the rows still go there
+        None if a.count || a.json => Sink::Count { k: k0, prev: prev0 },
         None => Sink::Rows {
             rows: Box::new(LoserRows::new(
                 Box::new(std::io::stdout()) as Box<dyn Write + Send>,
@@ -280,8 +285,13 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         let mut progress = Progress::new("P-positions", max.saturating_add(1), quiet);
         let mut buf = Vec::new();
         let mut last_cp = Instant::now();
+        let target = a
+            .output
+            .as_ref()
+            .map_or("stdout".to_string(), |p| format!("`{}`", p.display()));
         while stream.advance(&mut buf) {
-            sink.push(&buf)?;
+            sink.push(&buf)
+                .with_context(|| format!("cannot write {target}"))?;
             buf.clear();
             progress.set(stream.done().min(max.saturating_add(1)));
             if let Some(cp_path) = &a.checkpoint {
@@ -314,7 +324,8 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         let mut files = vec![];
         match sink {
             Sink::Rows { rows, .. } => {
-                rows.finish()?;
+                rows.finish()
+                    .with_context(|| format!("cannot write {target}"))?;
                 if let Some(f) = atomic {
                     files.push(f.commit()?.display().to_string());
                 }
@@ -348,9 +359,11 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
                         .chunks_exact(8)
                         .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
                         .collect();
-                    rows.push(&ps)?;
+                    rows.push(&ps)
+                        .with_context(|| format!("cannot write {target}"))?;
                 }
-                rows.finish()?;
+                rows.finish()
+                    .with_context(|| format!("cannot write {target}"))?;
                 files.push(f.commit()?.display().to_string());
                 std::fs::remove_file(sp)?;
             }

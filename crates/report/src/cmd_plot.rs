@@ -57,7 +57,7 @@ pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
     crate::util::check_work(&game, max, true)?;
     let an = analyze::run(&game, max, values)?;
     let outcome = if an.table.is_none() {
-        Some(heaplab_core::outcome_table(&game, max)?)
+        Some(crate::progress::outcome_table(&game, max)?)
     } else {
         None
     };

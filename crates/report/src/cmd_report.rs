@@ -24,7 +24,9 @@ fn step<T>(
     f: impl FnOnce() -> Result<T>,
 ) -> Result<T> {
     let t = Instant::now();
-    let r = f()?;
+    let _s = crate::progress::Spinner::new(format!("report: {name}"));
+    // the step names the file it writes, so a full disk says which one
+    let r = f().with_context(|| name.to_string())?;
     timings.push((name.to_string(), secs(t)));
     Ok(r)
 }
@@ -93,6 +95,7 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
         .tempdir_in(&parent)
         .with_context(|| format!("cannot write in `{}`", parent.display()))?;
     let dir = tmp.path().to_path_buf();
+    let _pending = crate::cleanup::Pending::new(dir.clone());
 
     let mut timings = vec![];
     // Grundy values, P-positions and the analysis in one pass over the game.

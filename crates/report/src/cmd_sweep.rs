@@ -74,16 +74,19 @@ pub fn run(a: SweepArgs, _quiet: bool) -> Result<ExitCode> {
     }
     let dest = match &a.output {
         Some(p) => Some(
-            crate::util::AtomicFile::create(p)
+            crate::frames::frame_format(p)
+                .and_then(|_| crate::util::AtomicFile::create(p))
                 .map(drop)
                 .map(|_| p.clone())?,
         ),
         None => None,
     };
+    let spinner = crate::progress::Spinner::new(format!("sweep of {} games", games.len()));
     let rows: Vec<(u64, Game, analyze::Analysis)> = games
         .into_par_iter()
         .map(|(v, g)| analyze::run(&g, max, Values::Grundy).map(|an| (v, g, an)))
         .collect::<Result<_>>()?;
+    drop(spinner);
 
     let col = |f: &dyn Fn(&analyze::Analysis) -> Option<u64>| -> Vec<Option<u64>> {
         rows.iter().map(|r| f(&r.2)).collect()

@@ -3,8 +3,8 @@
 use crate::frames::write_table;
 use crate::util::{check_memory, secs, AtomicFile, Format};
 use crate::{print_json, TableArgs};
-use anyhow::{bail, Result};
-use heaplab_core::{grundy, outcome_table, Game, GrundyTable, OutcomeTable};
+use anyhow::{bail, Context, Result};
+use heaplab_core::{grundy, Game, GrundyTable, OutcomeTable};
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -29,11 +29,11 @@ pub fn build(
     check_memory(&format!("a table of {} positions", max as u128 + 1), need)?;
     crate::util::check_work(game, max, via_grundy)?;
     if via_grundy {
-        let g = heaplab_core::grundy_table(game, max)?;
+        let g = crate::progress::grundy_table(game, max)?;
         let o = g.outcomes();
         Ok((o, want_grundy.then_some(g)))
     } else {
-        Ok((outcome_table(game, max)?, None))
+        Ok((crate::progress::outcome_table(game, max)?, None))
     }
 }
 
@@ -41,26 +41,37 @@ pub fn build(
 pub fn run(a: TableArgs, _quiet: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (game, max) = (a.gm.game, a.gm.max);
-    // Open the destination first: a bad path fails before any work.
-    let dest = match &a.output {
-        Some(p) => {
-            let f = a.format.map_or_else(|| Format::from_path(p), Ok)?;
-            if f == Format::Bfile {
-                bail!("a b-file holds one sequence; write the table as .csv or .parquet");
-            }
-            Some((AtomicFile::create(p)?, f))
+    // The format (from --format, else the file name, else CSV on stdout), and the
+    // destination opened first: a bad path or format fails before any work.
+    let format = match (&a.format, &a.output) {
+        (Some(f), _) => *f,
+        (None, Some(p)) => Format::from_path(p)?,
+        (None, None) => Format::Csv,
+    };
+    if format == Format::Bfile {
+        bail!("a b-file holds one sequence; write the table as csv or parquet (b-files of P-positions: `heaplab losers -o FILE.txt`)");
+    }
+    if format == Format::Parquet && a.output.is_none() && !a.json {
+        use std::io::IsTerminal;
+        if std::io::stdout().is_terminal() {
+            bail!("parquet is binary: give -o FILE.parquet or redirect stdout to a file");
         }
+    }
+    let dest = match &a.output {
+        Some(p) => Some((AtomicFile::create(p)?, format)),
         None => None,
     };
     let (out, g) = build(&game, max, a.grundy)?;
     let mut files = vec![];
     match dest {
         Some((file, f)) => {
-            write_table(file.file()?, f, &out, g.as_ref())?;
+            write_table(file.file()?, f, &out, g.as_ref()).with_context(|| {
+                format!("cannot write `{}`", a.output.as_ref().unwrap().display())
+            })?;
             files.push(file.commit()?.display().to_string());
         }
         None if !a.json => {
-            write_table(std::io::stdout(), Format::Csv, &out, g.as_ref())?;
+            write_table(std::io::stdout(), format, &out, g.as_ref())?;
         }
         None => {}
     }

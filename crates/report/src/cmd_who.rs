@@ -39,7 +39,7 @@ fn proven_grundy(game: &Game) -> Option<(heaplab_analysis::Periodicity, Vec<i64>
     }
     let mut len = 1u64 << 12;
     while len <= DIRECT_LIMIT {
-        let g = heaplab_core::grundy_table(game, len).ok()?;
+        let g = crate::progress::grundy_table(game, len).ok()?;
         let head: Vec<i64> = (0..=len).map(|n| g.get(n) as i64).collect();
         if let Some(p) = heaplab_analysis::periodicity(&head, ctx) {
             if p.certified {
@@ -154,7 +154,7 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
                 bail!("deciding n = {n} for {game} means a table up to n; use n <= {WALK_LIMIT}");
             }
             check_memory("the table up to n", n / 8 + (1 << 26))?;
-            let t = heaplab_core::outcome_table(game, n)?;
+            let t = crate::progress::outcome_table(game, n)?;
             let win = t.is_win(n);
             let lo = if *nontrivial { 2 } else { 1 };
             let mv = (lo..n).find(|&d| n.is_multiple_of(d) && !t.is_win(n - d));
@@ -217,7 +217,7 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
                 "the Grundy table up to n",
                 heaplab_core::grundy::grundy_memory_estimate(game, n),
             )?;
-            let g = heaplab_core::grundy_table(game, n)?;
+            let g = crate::progress::grundy_table(game, n)?;
             let gn = g.get(n);
             let mut mv = None;
             if gn != 0 {

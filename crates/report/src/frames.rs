@@ -187,22 +187,30 @@ impl<W: Write + Send> LoserRows<W> {
     }
 }
 
+/// The format of a table file named `dest`: `.csv` or `.parquet` (a b-file holds a single
+/// sequence, not a table).
+///
+/// # Errors
+/// Any other extension, with a one-line message.
+pub fn frame_format(dest: &std::path::Path) -> Result<Format> {
+    match Format::from_path(dest) {
+        Ok(Format::Bfile) | Err(_) => anyhow::bail!(
+            "cannot write a table as `{}`: use a .csv or .parquet name",
+            dest.display()
+        ),
+        Ok(f) => Ok(f),
+    }
+}
+
 /// Writes a whole DataFrame to `dest` atomically, as CSV or Parquet by its extension.
 pub fn write_frame(df: &mut DataFrame, dest: &std::path::Path) -> Result<std::path::PathBuf> {
-    let format = Format::from_path(dest)?;
+    let format = frame_format(dest)?;
     let file = crate::util::AtomicFile::create(dest)?;
-    {
-        let w = file.file()?;
-        match format {
-            Format::Parquet => {
-                ParquetWriter::new(w).finish(df)?;
-            }
-            _ => {
-                CsvWriter::new(w)
-                    .include_header(format == Format::Csv)
-                    .finish(df)?;
-            }
-        }
+    let w = file.file()?;
+    match format {
+        Format::Parquet => ParquetWriter::new(w).finish(df).map(drop),
+        _ => CsvWriter::new(w).include_header(true).finish(df),
     }
+    .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", dest.display()))?;
     file.commit()
 }

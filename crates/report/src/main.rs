@@ -5,6 +5,7 @@
 //! exit code 2; `check` exits 1 when a claim is refuted.
 
 mod analyze;
+mod cleanup;
 mod cmd_analyze;
 mod cmd_check;
 mod cmd_losers;
@@ -341,6 +342,7 @@ fn games(json: bool) -> anyhow::Result<ExitCode> {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let quiet = cli.quiet;
+    progress::set_quiet(quiet);
     match cli.cmd {
         Cmd::Table(a) => cmd_table::run(a, quiet),
         Cmd::Losers(a) => cmd_losers::run(a, quiet),
@@ -374,6 +376,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    cleanup::install();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

@@ -2,6 +2,9 @@
 //! nothing), never on stdout, off with `--quiet`.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Delay before a bar appears.
@@ -13,6 +16,10 @@ pub struct Progress {
     start: Instant,
     shown: bool,
     quiet: bool,
+    what: String,
+    total: u64,
+    /// stderr is a log file, not a terminal: plain lines every minute instead of a bar
+    log: Option<Instant>,
 }
 
 impl Progress {
@@ -31,13 +38,39 @@ impl Progress {
             bar,
             start: Instant::now(),
             shown: false,
-            quiet,
+            quiet: quiet || QUIET.load(Ordering::Relaxed),
+            what: what.to_string(),
+            total,
+            log: (!std::io::stderr().is_terminal()).then(Instant::now),
         }
     }
 
     /// Sets the number of positions done.
     pub fn set(&mut self, done: u64) {
-        if !self.shown && !self.quiet && self.start.elapsed() >= SHOW_AFTER {
+        if self.quiet {
+            return;
+        }
+        if let Some(last) = self.log {
+            if last.elapsed() >= LOG_EVERY {
+                let t = self.start.elapsed().as_secs_f64();
+                let pct = 100.0 * done as f64 / self.total.max(1) as f64;
+                let eta = if done > 0 {
+                    format!(
+                        ", ETA {:.0} s",
+                        t * (self.total.saturating_sub(done)) as f64 / done as f64
+                    )
+                } else {
+                    String::new()
+                };
+                eprintln!(
+                    "heaplab: {}: {done}/{} positions ({pct:.1}%), {t:.0} s{eta}",
+                    self.what, self.total
+                );
+                self.log = Some(Instant::now());
+            }
+            return;
+        }
+        if !self.shown && self.start.elapsed() >= SHOW_AFTER {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
             self.shown = true;
         }
@@ -48,4 +81,102 @@ impl Progress {
     pub fn finish(self) {
         self.bar.finish_and_clear();
     }
+}
+
+static QUIET: AtomicBool = AtomicBool::new(false);
+static SPINNING: AtomicBool = AtomicBool::new(false);
+
+/// Sets the global `--quiet` flag that [`Spinner`]s obey.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Seconds between plain progress lines when stderr is not a terminal (a log file).
+const LOG_EVERY: Duration = Duration::from_secs(60);
+
+/// A sign of life for a long step that reports no positions (building a whole table):
+/// after two seconds a spinner with the elapsed time on a terminal, or one plain line a
+/// minute on stderr when it is redirected to a log. Only one spinner shows at a time
+/// (nested steps stay silent); dropping it ends it. Off with `--quiet`.
+pub struct Spinner {
+    stop: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
+}
+
+impl Spinner {
+    /// Starts a spinner for the step `what` (e.g. "Grundy values of squares to 1e9").
+    pub fn new(what: String) -> Spinner {
+        if QUIET.load(Ordering::Relaxed) || SPINNING.swap(true, Ordering::AcqRel) {
+            return Spinner { stop: None };
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let start = Instant::now();
+            let tty = std::io::stderr().is_terminal();
+            let mut bar: Option<ProgressBar> = None;
+            let mut last_line = start;
+            while !flag.load(Ordering::Acquire) {
+                std::thread::sleep(Duration::from_millis(100));
+                let t = start.elapsed();
+                if t < SHOW_AFTER {
+                    continue;
+                }
+                if tty {
+                    let b = bar.get_or_insert_with(|| {
+                        let b = ProgressBar::new_spinner();
+                        b.set_style(
+                            ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+                                .expect("template"),
+                        );
+                        b.set_message(what.clone());
+                        b
+                    });
+                    b.tick();
+                } else if last_line.elapsed() >= LOG_EVERY {
+                    eprintln!("heaplab: {what}: still working, {} s", t.as_secs());
+                    last_line = Instant::now();
+                }
+            }
+            if let Some(b) = bar {
+                b.finish_and_clear();
+            }
+        });
+        Spinner {
+            stop: Some((stop, handle)),
+        }
+    }
+}
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        if let Some((stop, handle)) = self.stop.take() {
+            stop.store(true, Ordering::Release);
+            let _ = handle.join();
+            SPINNING.store(false, Ordering::Release);
+        }
+    }
+}
+
+/// [`heaplab_core::grundy_table`] with a [`Spinner`] while it runs.
+///
+/// # Errors
+/// As the core builder.
+pub fn grundy_table(
+    game: &heaplab_core::Game,
+    max: u64,
+) -> Result<heaplab_core::GrundyTable, heaplab_core::BuildError> {
+    let _s = Spinner::new(format!("Grundy values of {game} to {max}"));
+    heaplab_core::grundy_table(game, max)
+}
+
+/// [`heaplab_core::outcome_table`] with a [`Spinner`] while it runs.
+///
+/// # Errors
+/// As the core builder.
+pub fn outcome_table(
+    game: &heaplab_core::Game,
+    max: u64,
+) -> Result<heaplab_core::OutcomeTable, heaplab_core::BuildError> {
+    let _s = Spinner::new(format!("outcomes of {game} to {max}"));
+    heaplab_core::outcome_table(game, max)
 }

@@ -77,6 +77,7 @@ pub fn check_work(game: &heaplab_core::Game, max: u64, grundy: bool) -> Result<(
 pub struct AtomicFile {
     tmp: tempfile::NamedTempFile,
     dest: PathBuf,
+    _pending: crate::cleanup::Pending,
 }
 
 impl AtomicFile {
@@ -102,6 +103,7 @@ impl AtomicFile {
             .tempfile_in(&dir)
             .with_context(|| format!("cannot write `{}`", dest.display()))?;
         Ok(AtomicFile {
+            _pending: crate::cleanup::Pending::new(tmp.path().to_path_buf()),
             tmp,
             dest: dest.to_path_buf(),
         })
@@ -150,7 +152,7 @@ impl Format {
             Some("parquet") | Some("pq") => Ok(Format::Parquet),
             Some("txt") | Some("b") => Ok(Format::Bfile),
             _ => bail!(
-                "cannot tell the format of `{}`: use a .csv, .parquet or .txt (b-file) name, or --format",
+                "cannot tell the format of `{}`: use a .csv, .parquet or .txt (b-file) name",
                 p.display()
             ),
         }

@@ -315,6 +315,36 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
         vec![
             "table", "--game", "primes", "--max", "1e9", "--grundy", "-o", "x.csv",
         ],
+        // formats that cannot hold a table, refused before any work
+        vec![
+            "table", "--game", "squares", "--max", "10", "--format", "bfile",
+        ],
+        vec![
+            "sweep", "--game", "sub{1,k}", "--param", "k=2..3", "--max", "100", "-o", "s.txt",
+        ],
+        // an unwritable checkpoint fails up front
+        vec![
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "1e6",
+            "-o",
+            "x.csv",
+            "--checkpoint",
+            "no/such/dir/cp",
+        ],
+        // claims that would reach out of their expression
+        vec![
+            "check",
+            "--game",
+            "squares",
+            "--max",
+            "10",
+            "--claim",
+            "n = 1) OR (n = 2",
+        ],
+        vec!["check", "--game", "squares", "--max", "10", "--claim", ""],
     ];
     for args in cases {
         let o = heaplab(d.path(), &args);
@@ -342,6 +372,94 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
         err.contains("sieve marks") && err.contains("smaller N"),
         "{err}"
     );
+}
+
+#[test]
+fn interrupted_runs_leave_no_temporary_files() {
+    let d = tempfile::tempdir().unwrap();
+    for args in [
+        &[
+            "losers", "--game", "squares", "--max", "1e10", "-o", "l.csv",
+        ][..],
+        &["report", "--game", "squares", "--max", "1e8", "-o", "rep"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_heaplab"))
+            .args(args)
+            .current_dir(d.path())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // wait until the temporary output exists, then interrupt
+        let t = std::time::Instant::now();
+        while std::fs::read_dir(d.path()).unwrap().count() == 0 && t.elapsed().as_secs() < 30 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        // SAFETY: sends SIGINT to our own child process.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        }
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(130), "{args:?}");
+        let left: Vec<_> = std::fs::read_dir(d.path()).unwrap().collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+}
+
+#[test]
+fn closed_forms_answer_at_once() {
+    let d = tempfile::tempdir().unwrap();
+    // the Bash game: P-positions are the multiples of 4
+    let v = json(
+        d.path(),
+        &["who", "--game", "upto{3}", "1000000000003", "--json"],
+    );
+    assert_eq!(v["win"], true);
+    assert_eq!(v["winning_move"], 3);
+    assert_eq!(v["method"], "arithmetic progression");
+    let v = json(
+        d.path(),
+        &[
+            "losers", "--game", "upto{3}", "--max", "1e12", "--count", "--json",
+        ],
+    );
+    assert_eq!(v["p_positions"], 250_000_000_001u64);
+    assert_eq!(v["largest_p"], 1_000_000_000_000u64);
+    // subtract-only-one-huge-amount: every small heap is a P-position
+    let v = json(
+        d.path(),
+        &["who", "--game", "sub{1000000000000}", "10", "--json"],
+    );
+    assert_eq!(v["win"], false);
+    // one-heap Nim to 10^15: the only P-position is 0
+    let v = json(
+        d.path(),
+        &[
+            "losers", "--game", "nim", "--max", "1e15", "--count", "--json",
+        ],
+    );
+    assert_eq!(
+        (v["p_positions"].as_u64(), v["largest_p"].as_u64()),
+        (Some(1), Some(0))
+    );
+    // --count with -o still writes the file
+    let v = json(
+        d.path(),
+        &[
+            "losers",
+            "--game",
+            "sub{1,2,3}",
+            "--max",
+            "20",
+            "--count",
+            "-o",
+            "l.csv",
+            "--json",
+        ],
+    );
+    assert_eq!(v["p_positions"], 6);
+    let df = read_csv(&d.path().join("l.csv"));
+    assert_eq!(u64s(&df, "p"), [0, 4, 8, 12, 16, 20].map(Some).to_vec());
 }
 
 #[test]
@@ -373,7 +491,9 @@ fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) -> bool {
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    // kill soon after the first checkpoint: the squares sieve is fast enough to finish
+    // 6e7 positions within half a second
+    std::thread::sleep(std::time::Duration::from_millis(30));
     let running = child.try_wait().unwrap().is_none();
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
@@ -384,9 +504,9 @@ fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) -> bool {
 fn killed_runs_resume_to_identical_output() {
     let d = tempfile::tempdir().unwrap();
     for (game, max, out) in [
-        ("squares", "3e7", "sq.csv"),
-        ("squares", "3e7", "sq.parquet"),
-        ("squares", "3e7", "sq.txt"),
+        ("squares", "6e7", "sq.csv"),
+        ("squares", "6e7", "sq.parquet"),
+        ("squares", "6e7", "sq.txt"),
         ("sub{1,3,4}", "3e7", "s.csv"),
     ] {
         let reference = format!("ref-{out}");
