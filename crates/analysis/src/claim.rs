@@ -312,12 +312,10 @@ fn balanced(expr: &str) -> Result<(), ClaimError> {
             (Some(_), _) => {}
             (None, '\'') => quote = Some(col),
             (None, '(') => open.push(col),
-            (None, ')') => {
-                if open.pop().is_none() {
-                    return Err(ClaimError::Invalid(format!(
-                        "unmatched `)` at column {col} of the claim"
-                    )));
-                }
+            (None, ')') if open.pop().is_none() => {
+                return Err(ClaimError::Invalid(format!(
+                    "unmatched `)` at column {col} of the claim"
+                )));
             }
             (None, ';') => {
                 return Err(ClaimError::Invalid(format!(
