@@ -105,7 +105,26 @@ pub enum StoneError {
     /// Totals would leave 64 bits.
     #[error("pile values are too large (totals must fit in 64 bits)")]
     Overflow,
+    /// More piles than the variant's algorithm handles in seconds: Stone Game I is
+    /// O(n^2) time (and O(n^2) memory for a line of play), Stone Game II O(n^3) time and
+    /// O(n^2) memory.
+    #[error("Stone Game {variant} takes at most {limit} piles here ({what}); this row has {len}")]
+    TooMany {
+        /// "I" or "II".
+        variant: &'static str,
+        /// The cap for this request.
+        limit: usize,
+        /// Why.
+        what: &'static str,
+        /// Piles given.
+        len: usize,
+    },
 }
+
+/// The most piles [`solve`] accepts: (variant I, I with a line of play, II). Chosen so a
+/// solve stays within seconds and a few hundred MB (I: n^2/2 steps, 8·n^2/2 bytes with a
+/// line; II: about n^3/12 steps, 8·n^2 bytes).
+pub const MAX_PILES: (usize, usize, usize) = (50_000, 10_000, 3_000);
 
 fn check(piles: &[i64]) -> Result<i64, StoneError> {
     if piles.is_empty() {
@@ -138,6 +157,28 @@ pub fn solve(
     line: bool,
 ) -> Result<(StoneResult, Vec<StoneMove>), StoneError> {
     let sum = check(piles)?;
+    let too_many = |variant, limit, what| StoneError::TooMany {
+        variant,
+        limit,
+        what,
+        len: piles.len(),
+    };
+    match variant {
+        Variant::I if line && piles.len() > MAX_PILES.1 => {
+            return Err(too_many(
+                "I",
+                MAX_PILES.1,
+                "a line of play keeps n^2 margins",
+            ))
+        }
+        Variant::I if piles.len() > MAX_PILES.0 => {
+            return Err(too_many("I", MAX_PILES.0, "O(n^2) time"))
+        }
+        Variant::II if piles.len() > MAX_PILES.2 => {
+            return Err(too_many("II", MAX_PILES.2, "O(n^3) time"))
+        }
+        _ => {}
+    }
     Ok(match variant {
         Variant::I => game1(piles, sum, line),
         Variant::II => game2(piles, sum, line),
@@ -201,25 +242,30 @@ fn game2(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
     for i in (0..n).rev() {
         suffix[i] = suffix[i + 1] + a[i];
     }
-    // best[i][m]: the mover's largest total from piles i.. with bound M = m (m <= n).
-    let mut best = vec![vec![0i64; n + 1]; n + 1];
+    // Once 2M >= piles left, every pile can be taken and a larger M changes nothing: M is
+    // clamped to cap(i) = ceil((n - i) / 2) (at least 1), which cuts the work to about
+    // n^3/12 steps. best[m * (n + 1) + i]: the mover's largest total from piles i.. with
+    // bound M = m; laid out by m so that the moves x <= m read one row contiguously.
+    let cap = |i: usize| (n - i).div_ceil(2).max(1);
+    let w = n + 1;
+    let mut best = vec![0i64; w * (cap(0) + 1)];
+    let get = |best: &[i64], m: usize, i: usize| best[m.min(cap(i)) * w + i];
     for i in (0..n).rev() {
-        for m in 1..=n {
+        for m in 1..=cap(i) {
             let mut b = i64::MIN;
             for x in 1..=(2 * m).min(n - i) {
-                let mm = m.max(x).min(n);
-                b = b.max(suffix[i] - best[i + x][mm]);
+                b = b.max(suffix[i] - get(&best, m.max(x), i + x));
             }
-            best[i][m] = b;
+            best[m * w + i] = b;
         }
     }
-    let first = best[0][1];
+    let first = get(&best, 1, 0);
     let mut moves = vec![];
     if line {
         let (mut i, mut m, mut player) = (0usize, 1usize, 1u8);
         while i < n {
             let x = (1..=(2 * m).min(n - i))
-                .find(|&x| suffix[i] - best[i + x][m.max(x).min(n)] == best[i][m])
+                .find(|&x| suffix[i] - get(&best, m.max(x), i + x) == get(&best, m, i))
                 .unwrap_or(1);
             moves.push(StoneMove {
                 player,
@@ -227,7 +273,7 @@ fn game2(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
                 values: a[i..i + x].to_vec(),
             });
             i += x;
-            m = m.max(x).min(n);
+            m = m.max(x);
             player = 3 - player;
         }
     }
@@ -318,6 +364,13 @@ mod tests {
         let (r, _) = solve(Variant::III, &[1, 2, 3, 6], false).unwrap();
         assert_eq!(r.winner, Winner::Tie);
         assert_eq!(solve(Variant::I, &[], false), Err(StoneError::Empty));
+        let long = vec![1i64; MAX_PILES.2 + 1];
+        assert!(matches!(
+            solve(Variant::II, &long, false),
+            Err(StoneError::TooMany { limit: 3000, .. })
+        ));
+        assert!(solve(Variant::III, &long, true).is_ok());
+        assert!(solve(Variant::I, &long, false).is_ok());
     }
 
     #[test]
@@ -341,10 +394,10 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn solvers_equal_minimax(piles in proptest::collection::vec(-20i64..40, 1..9), v in 1u8..4) {
+        fn solvers_equal_minimax(piles in proptest::collection::vec(-20i64..40, 1..12), v in 1u8..4) {
             let variant = Variant::from_number(v).unwrap();
-            // I and II are played on positive piles; III allows any values.
-            let piles: Vec<i64> = if variant == Variant::III { piles } else { piles.iter().map(|x| x.abs() + 1).collect() };
+            // The published games have positive piles in I and II; the solvers are exact
+            // for any values (the DPs never assume a sign), so the check uses both signs.
             let (r, _) = solve(variant, &piles, false).unwrap();
             proptest::prop_assert_eq!(r.margin, margin_by_minimax(variant, &piles));
         }
