@@ -4,7 +4,7 @@ use crate::util::{count_arg, secs};
 use crate::{print_json, StoneArgs, StoneCheckArgs};
 use anyhow::{bail, Result};
 use heaplab_analysis::claim::Claim;
-use heaplab_core::stone::{solve, Variant};
+use heaplab_core::stone::{solve, Variant, MAX_PILES};
 use polars::prelude::*;
 use rayon::prelude::*;
 use serde_json::json;
@@ -177,6 +177,30 @@ pub fn check(a: StoneCheckArgs, _quiet: bool) -> Result<ExitCode> {
         }
         t
     };
+    // Work up front: rows times the solver's steps for the longest row (I: n^2/2, II:
+    // n^3/12, III: n); refuse what would take more than about a day.
+    let steps_per_row = match v {
+        Variant::I => (l1 as f64).powi(2) / 2.0,
+        Variant::II => (l1 as f64).powi(3) / 12.0,
+        Variant::III => l1 as f64,
+    } + 50.0;
+    let work = total as f64 * steps_per_row;
+    if work > heaplab_core::engine::WORK_LIMIT {
+        bail!(
+            "{total} rows of up to {l1} piles need about {work:.1e} solver steps (more than a day); use fewer rows or shorter ones"
+        );
+    }
+    let cap = match v {
+        Variant::I => MAX_PILES.0,
+        Variant::II => MAX_PILES.2,
+        Variant::III => usize::MAX,
+    };
+    if l1 > cap {
+        bail!(
+            "--len reaches {l1}, but Stone Game {} takes at most {cap} piles here",
+            v.number()
+        );
+    }
     let row_at = |idx: u64| -> Vec<i64> {
         if a.random.is_some() {
             let mut g = SplitMix(a.seed ^ idx.wrapping_mul(0x9E37_79B9_7F4A_7C15));

@@ -272,8 +272,8 @@ pub struct StoneCheckArgs {
     /// Boolean polars SQL over `len`, `sum`, `margin`, `winner` ('first', 'second', 'tie'), `first_total`.
     #[arg(long)]
     pub claim: String,
-    /// Check COUNT random rows instead of every row.
-    #[arg(long)]
+    /// Check COUNT random rows instead of every row (`1e6` and the like accepted).
+    #[arg(long, value_parser = util::count_arg)]
     pub random: Option<u64>,
     /// Seed of the random rows.
     #[arg(long, default_value_t = 1)]

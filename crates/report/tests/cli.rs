@@ -345,6 +345,33 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
             "n = 1) OR (n = 2",
         ],
         vec!["check", "--game", "squares", "--max", "10", "--claim", ""],
+        // stone checks beyond a day of work, or rows beyond a solver's cap
+        vec![
+            "stone-check",
+            "--variant",
+            "1",
+            "--len",
+            "2..10",
+            "--values",
+            "1..5",
+            "--claim",
+            "true",
+            "--random",
+            "1e15",
+        ],
+        vec![
+            "stone-check",
+            "--variant",
+            "2",
+            "--len",
+            "5000",
+            "--values",
+            "1..5",
+            "--claim",
+            "true",
+            "--random",
+            "1",
+        ],
     ];
     for args in cases {
         let o = heaplab(d.path(), &args);
