@@ -72,6 +72,16 @@ pub fn run(a: SweepArgs, _quiet: bool) -> Result<ExitCode> {
     for (_, g) in &games {
         crate::util::check_work(g, max, true)?;
     }
+    let total: f64 = games
+        .iter()
+        .map(|(_, g)| heaplab_core::engine::work_estimate(g, max, true))
+        .sum();
+    if total > heaplab_core::engine::WORK_LIMIT {
+        bail!(
+            "the sweep's {} games to N = {max} need about {total:.1e} option visits together (more than a day); sweep fewer values or a smaller N",
+            games.len()
+        );
+    }
     let dest = match &a.output {
         Some(p) => Some(
             crate::frames::frame_format(p)
