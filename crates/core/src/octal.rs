@@ -39,6 +39,27 @@ struct Digit {
     unequal: bool,
 }
 
+impl Digit {
+    /// For this digit at position n: the heap s = n - take the move breaks (None when
+    /// take > n), after handing `set` the values of the options that leave no heap or one.
+    #[inline(always)]
+    fn leave_at_most_one(
+        &self,
+        n: u64,
+        g: impl Fn(u64) -> u32,
+        mut set: impl FnMut(u32),
+    ) -> Option<u64> {
+        let s = n.checked_sub(self.take)?;
+        if self.nothing && s == 0 {
+            set(0);
+        }
+        if self.one && s >= 1 {
+            set(g(s));
+        }
+        Some(s)
+    }
+}
+
 /// A take-and-break rule prepared for evaluation.
 #[derive(Debug, Clone)]
 pub struct Breaker {
@@ -129,16 +150,9 @@ fn pair_range(s: u64, unequal: bool) -> std::ops::RangeInclusive<u64> {
 /// `seen` by the plain scan (O(n) per split digit).
 fn plain_options(br: &Breaker, g: &[u32], n: u64, seen: &mut Seen, three: &mut ThreeHeaps) {
     for d in &br.digits {
-        if d.take > n {
+        let Some(s) = d.leave_at_most_one(n, |x| g[x as usize], |v| seen.set(v)) else {
             continue;
-        }
-        let s = n - d.take;
-        if d.nothing && s == 0 {
-            seen.set(0);
-        }
-        if d.one && s >= 1 {
-            seen.set(g[s as usize]);
-        }
+        };
         if d.two && s >= 2 {
             let r = pair_range(s, d.unequal);
             if s >= 1 << 16 && rayon::current_num_threads() > 1 {
@@ -529,16 +543,9 @@ fn sparse_value(
 ) -> u32 {
     st.start(cap);
     for d in &br.digits {
-        if d.take > n {
+        let Some(s) = d.leave_at_most_one(n, |x| g[x as usize], |v| st.set(v)) else {
             continue;
-        }
-        let s = n - d.take;
-        if d.nothing && s == 0 {
-            st.set(0);
-        }
-        if d.one && s >= 1 {
-            st.set(g[s as usize]);
-        }
+        };
         if d.two && s >= 2 {
             // Every pair with a rare part: a rare, b = s - a.
             let k = rare.partition_point(|&r| r < s);
@@ -1014,16 +1021,9 @@ fn finish_block(
         let mut splits: [(u64, u64, u32); 16] = [(0, 0, 0); 16];
         let mut k = 0;
         for d in &br.digits {
-            if d.take > n {
+            let Some(s) = d.leave_at_most_one(n, &gv, |v| st.set(v)) else {
                 continue;
-            }
-            let s = n - d.take;
-            if d.nothing && s == 0 {
-                st.set(0);
-            }
-            if d.one && s >= 1 {
-                st.set(gv(s));
-            }
+            };
             if d.two && s >= 2 {
                 for &(r, rv) in &extra {
                     if r >= s {
