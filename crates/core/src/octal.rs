@@ -1021,7 +1021,7 @@ fn finish_block(
         let mut splits: [(u64, u64, u32); 16] = [(0, 0, 0); 16];
         let mut k = 0;
         for d in &br.digits {
-            let Some(s) = d.leave_at_most_one(n, &gv, |v| st.set(v)) else {
+            let Some(s) = d.leave_at_most_one(n, gv, |v| st.set(v)) else {
                 continue;
             };
             if d.two && s >= 2 {
