@@ -1,7 +1,9 @@
 //! Claims: a boolean expression in the polars SQL dialect, checked row by row over chunks
 //! of a table. Number-theory functions are registered as SQL functions, exact on 64 bits:
 //! `isqrt(x)`, `v2(x)` (2-adic valuation; null for 0), `popcount(x)`, `is_square(x)`,
-//! `is_prime(x)` (deterministic Miller–Rabin), `xor(a, b)`.
+//! `is_prime(x)` (deterministic Miller–Rabin), `xor(a, b)`; each gives null for a negative
+//! argument. Integer columns are signed 64-bit inside a claim; like polars, arithmetic that
+//! leaves 64 bits wraps.
 //!
 //! polars SQL's `/` is float division; use `//` or `DIV` for integer division.
 
@@ -64,20 +66,21 @@ impl Fun {
     }
 }
 
-/// Casts a column to u64 values (negative or fractional inputs are an error).
+/// A column's values as u64 for our functions: a negative value gives null (so a claim can
+/// guard with `n < 3 OR isqrt(n - 3) ...`: SQL evaluates both sides on every row, and
+/// `TRUE OR NULL` is true); a fractional value is an error.
 fn as_u64(c: &Column) -> PolarsResult<Vec<Option<u64>>> {
     let s = c.as_materialized_series();
     let f = s.cast(&DataType::Float64)?;
-    let i = s.strict_cast(&DataType::UInt64).map_err(
-        |_| polars_err!(ComputeError: "number-theory functions take non-negative integers"),
-    )?;
-    let ca = i.u64()?;
+    let i = s.cast(&DataType::Int64)?;
+    let ia = i.i64()?;
     let fa = f.f64()?;
-    (0..ca.len())
-        .map(|k| match (ca.get(k), fa.get(k)) {
-            (Some(v), Some(x)) if x.fract() == 0.0 || x.abs() > 9e15 => Ok(Some(v)),
+    (0..ia.len())
+        .map(|k| match (ia.get(k), fa.get(k)) {
+            (Some(v), _) if v < 0 => Ok(None),
+            (Some(v), Some(x)) if x.fract() == 0.0 || x.abs() > 9e15 => Ok(Some(v as u64)),
             (Some(_), Some(_)) => {
-                polars_bail!(ComputeError: "number-theory functions take integers")
+                polars_bail!(ComputeError: "isqrt, v2, popcount, is_square, is_prime and xor take integers")
             }
             _ => Ok(None),
         })
@@ -444,9 +447,14 @@ mod tests {
         // function results mix with signed arithmetic exactly
         let c = Claim::new("isqrt(n) - 5 <= 0 AND xor(n, 1) - n <= 1", t.schema()).unwrap();
         assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
-        let c = Claim::new("isqrt(n - 3) >= 0", t.schema()).unwrap();
+        // negative arguments give null: guarded claims hold, unguarded rows fail
+        let c = Claim::new("n < 3 OR isqrt(n - 3) >= 0", t.schema()).unwrap();
+        assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
+        let c = Claim::new("is_square(n - 3) OR NOT is_square(n - 3)", t.schema()).unwrap();
+        assert_eq!(c.failures(t.clone()).unwrap().height(), 3); // n = 0, 1, 2: null
+        let c = Claim::new("isqrt(n / 2) >= 0", t.schema()).unwrap();
         let e = c.failures(t).unwrap_err().to_string();
-        assert!(e.contains("non-negative"), "{e}");
+        assert!(e.contains("take integers"), "{e}");
     }
 
     #[test]

@@ -130,12 +130,13 @@ fn check(piles: &[i64]) -> Result<i64, StoneError> {
     if piles.is_empty() {
         return Err(StoneError::Empty);
     }
-    piles
-        .iter()
-        .try_fold(0i64, |a, &x| {
-            a.checked_add(x).filter(|s| s.abs() < i64::MAX / 4)
-        })
-        .ok_or(StoneError::Overflow)
+    // Every total and margin is at most the sum of |pile| in size: keep that far inside
+    // i64 (i128 so that |i64::MIN| itself cannot wrap).
+    let size: i128 = piles.iter().map(|&x| i128::from(x).abs()).sum();
+    if size >= i128::from(i64::MAX / 4) {
+        return Err(StoneError::Overflow);
+    }
+    Ok(piles.iter().sum())
 }
 
 fn result(sum: i64, margin: i64) -> StoneResult {
@@ -364,6 +365,15 @@ mod tests {
         let (r, _) = solve(Variant::III, &[1, 2, 3, 6], false).unwrap();
         assert_eq!(r.winner, Winner::Tie);
         assert_eq!(solve(Variant::I, &[], false), Err(StoneError::Empty));
+        for bad in [
+            vec![i64::MIN],
+            vec![i64::MIN, i64::MAX],
+            vec![0, i64::MIN + 1],
+        ] {
+            for v in [Variant::I, Variant::II, Variant::III] {
+                assert_eq!(solve(v, &bad, false), Err(StoneError::Overflow), "{bad:?}");
+            }
+        }
         let long = vec![1i64; MAX_PILES.2 + 1];
         assert!(matches!(
             solve(Variant::II, &long, false),

@@ -33,6 +33,11 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
         }
         None => false,
     };
+    // a folder made by this run goes again if the run is interrupted before the end
+    let made = match &a.output {
+        Some(dir) if created => Some(crate::cleanup::Pending::new(dir.clone())),
+        _ => None,
+    };
     let an = analyze::run(&game, max, a.values)?;
     let mut files = vec![];
     if let Some(dir) = &a.output {
@@ -65,6 +70,7 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
             return Err(e);
         }
         files.extend(written.iter().map(|p| p.display().to_string()));
+        drop(made);
     }
     if a.json {
         let mut v = an.json();

@@ -172,20 +172,27 @@ fn open_truncated(path: &Path, len: u64, resume: bool) -> Result<File> {
 pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (game, max) = (a.gm.game.clone(), a.gm.max);
-    let format = match (&a.output, a.format) {
-        (_, Some(f)) => f,
-        (Some(p), None) => Format::from_path(p)?,
-        (None, None) => Format::Csv,
-    };
+    let format = crate::util::resolve_format(a.format, a.output.as_deref())?;
     let rows_to_stdout = a.output.is_none() && !a.count && !a.json;
+    if rows_to_stdout && format == Format::Parquet {
+        crate::util::refuse_binary_terminal()?;
+    }
     if a.checkpoint.is_some() && a.checkpoint == a.output {
         bail!("--checkpoint must be another file than -o");
     }
     if a.checkpoint.is_some() && rows_to_stdout {
         bail!("--checkpoint needs -o FILE or --count: rows on stdout cannot be resumed");
     }
-    check_memory("the P-position engine", stream_memory_estimate(&game, max))?;
-    crate::util::check_work(&game, max, false)?;
+    // Counts with a closed form (upto{k}, finite sets) need no engine at all.
+    let closed = if a.output.is_none() && (a.count || a.json) {
+        heaplab_core::engine::closed_p_count(&game, max)
+    } else {
+        None
+    };
+    if closed.is_none() {
+        check_memory("the P-position engine", stream_memory_estimate(&game, max))?;
+        crate::util::check_work(&game, max, false)?;
+    }
 
     // A checkpoint from an earlier run of the same command?
     let resume = match &a.checkpoint {
@@ -217,6 +224,9 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     // The destination.
     let mut atomic: Option<AtomicFile> = None;
     let mut partial: Option<PathBuf> = None;
+    // A side file (.partial / .spool) is only worth keeping once a checkpoint refers to it:
+    // until the first checkpoint of a fresh run, an interruption removes it.
+    let mut unsaved: Option<crate::cleanup::Pending> = None;
     let mut spool: Option<PathBuf> = None;
     let mut sink = match &a.output {
         // --count (or --json) without -o: only the count; with -o the rows still go there
@@ -244,6 +254,9 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         Some(out) if format == Format::Parquet => {
             let sp = side_path(out, ".spool");
             let f = open_truncated(&sp, bytes0, resume.is_some())?;
+            if resume.is_none() {
+                unsaved.replace(crate::cleanup::Pending::new(sp.clone()));
+            }
             spool = Some(sp);
             Sink::Spool {
                 w: BufWriter::new(f),
@@ -255,6 +268,9 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
             let pp = side_path(out, ".partial");
             let f = open_truncated(&pp, bytes0, resume.is_some())?;
             let probe = f.try_clone()?;
+            if resume.is_none() {
+                unsaved.replace(crate::cleanup::Pending::new(pp.clone()));
+            }
             partial = Some(pp);
             let header = resume.is_none();
             let w: Box<dyn Write + Send> = Box::new(f);
@@ -274,7 +290,7 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
 
     // Only the count: straight from a closed form (upto{k}) or a proven period (finite sets).
     let shortcut = match (&sink, &resume) {
-        (Sink::Count { .. }, None) => heaplab_core::engine::closed_p_count(&game, max),
+        (Sink::Count { .. }, None) => closed,
         _ => None,
     };
     let (count, largest, method, files) = if let Some(sc) = shortcut {
@@ -313,6 +329,7 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
                             stream: stream.state(),
                         },
                     )?;
+                    drop(unsaved.take()); // the checkpoint now refers to the side file
                     last_cp = Instant::now();
                 }
             }

@@ -43,19 +43,12 @@ pub fn run(a: TableArgs, _quiet: bool) -> Result<ExitCode> {
     let (game, max) = (a.gm.game, a.gm.max);
     // The format (from --format, else the file name, else CSV on stdout), and the
     // destination opened first: a bad path or format fails before any work.
-    let format = match (&a.format, &a.output) {
-        (Some(f), _) => *f,
-        (None, Some(p)) => Format::from_path(p)?,
-        (None, None) => Format::Csv,
-    };
+    let format = crate::util::resolve_format(a.format, a.output.as_deref())?;
     if format == Format::Bfile {
         bail!("a b-file holds one sequence; write the table as csv or parquet (b-files of P-positions: `heaplab losers -o FILE.txt`)");
     }
     if format == Format::Parquet && a.output.is_none() && !a.json {
-        use std::io::IsTerminal;
-        if std::io::stdout().is_terminal() {
-            bail!("parquet is binary: give -o FILE.parquet or redirect stdout to a file");
-        }
+        crate::util::refuse_binary_terminal()?;
     }
     let dest = match &a.output {
         Some(p) => Some((AtomicFile::create(p)?, format)),

@@ -340,6 +340,15 @@ fn games(json: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The message of a panic payload (`&str` or `String`), else "".
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let quiet = cli.quiet;
     progress::set_quiet(quiet);
@@ -398,7 +407,29 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(cli) {
+    // `println!` panics when stdout cannot be written (a full disk, `> /dev/full`): that
+    // panic is caught here and reported as a one-line error like any other.
+    const STDOUT_PANIC: &str = "failed printing to stdout";
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !panic_text(info.payload()).starts_with(STDOUT_PANIC) {
+            default_hook(info);
+        }
+    }));
+    let result = match std::panic::catch_unwind(|| run(cli)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let text = panic_text(&*payload);
+            match text.strip_prefix(STDOUT_PANIC) {
+                Some(rest) => Err(anyhow::anyhow!(
+                    "cannot write to stdout: {}",
+                    rest.trim_start_matches(':').trim()
+                )),
+                None => std::panic::resume_unwind(payload),
+            }
+        }
+    };
+    match result {
         Ok(code) => code,
         Err(e) => {
             // The causes in order, each once (a context that repeats its cause is dropped).

@@ -97,11 +97,21 @@ impl AtomicFile {
             .extension()
             .map(|e| format!(".{}", e.to_string_lossy()))
             .unwrap_or_default();
+        if dest.is_dir() {
+            bail!("cannot write `{}`: it is a directory", dest.display());
+        }
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(&format!(".tmp{ext}"))
             .tempfile_in(&dir)
-            .with_context(|| format!("cannot write `{}`", dest.display()))?;
+            // the io error alone: tempfile's message names our temporary file
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot write `{}`: {}",
+                    dest.display(),
+                    e.to_string().split(" at path ").next().unwrap_or_default()
+                )
+            })?;
         Ok(AtomicFile {
             _pending: crate::cleanup::Pending::new(tmp.path().to_path_buf()),
             tmp,
@@ -147,7 +157,13 @@ pub enum Format {
 impl Format {
     /// The format an output path asks for: `.csv`, `.parquet`, `.txt` (b-file).
     pub fn from_path(p: &Path) -> Result<Format> {
-        match p.extension().and_then(|e| e.to_str()) {
+        if p.is_dir() {
+            bail!("cannot write `{}`: it is a directory", p.display());
+        }
+        let ext = p
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        match ext.as_deref() {
             Some("csv") => Ok(Format::Csv),
             Some("parquet") | Some("pq") => Ok(Format::Parquet),
             Some("txt") | Some("b") => Ok(Format::Bfile),
@@ -157,6 +173,43 @@ impl Format {
             ),
         }
     }
+}
+
+/// The format of a row output: `--format` if given (it must agree with a recognised
+/// extension of `-o`), else the extension of `-o`, else CSV (stdout).
+///
+/// # Errors
+/// An unknown extension without `--format`, or a `--format` that contradicts the extension.
+pub fn resolve_format(format: Option<Format>, output: Option<&Path>) -> Result<Format> {
+    match (format, output) {
+        (Some(f), Some(p)) => {
+            if let Ok(by_name) = Format::from_path(p) {
+                if by_name != f {
+                    bail!(
+                        "--format {} contradicts the name `{}`; drop one of them",
+                        format!("{f:?}").to_lowercase(),
+                        p.display()
+                    );
+                }
+            }
+            Ok(f)
+        }
+        (Some(f), None) => Ok(f),
+        (None, Some(p)) => Format::from_path(p),
+        (None, None) => Ok(Format::Csv),
+    }
+}
+
+/// Refuses to write a binary format to a terminal.
+///
+/// # Errors
+/// When stdout is a terminal.
+pub fn refuse_binary_terminal() -> Result<()> {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() {
+        bail!("parquet is binary: give -o FILE.parquet or redirect stdout to a file");
+    }
+    Ok(())
 }
 
 /// Seconds since `t`, rounded to milliseconds.

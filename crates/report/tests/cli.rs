@@ -434,6 +434,30 @@ fn interrupted_runs_leave_no_temporary_files() {
 }
 
 #[test]
+fn a_full_stdout_is_a_one_line_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not on this system
+    };
+    let d = tempfile::tempdir().unwrap();
+    for args in [
+        &["who", "--game", "squares", "100"][..],
+        &["games"][..],
+        &["stone", "--variant", "1", "--piles", "5,3,4,5"][..],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_heaplab"))
+            .args(args)
+            .current_dir(d.path())
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains("cannot write to stdout"), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn closed_forms_answer_at_once() {
     let d = tempfile::tempdir().unwrap();
     // the Bash game: P-positions are the multiples of 4
@@ -452,6 +476,14 @@ fn closed_forms_answer_at_once() {
     );
     assert_eq!(v["p_positions"], 250_000_000_001u64);
     assert_eq!(v["largest_p"], 1_000_000_000_000u64);
+    // far beyond any sieve: still a closed form, not refused as too much work
+    let v = json(
+        d.path(),
+        &[
+            "losers", "--game", "upto{3}", "--max", "1e18", "--count", "--json",
+        ],
+    );
+    assert_eq!(v["p_positions"], 250_000_000_000_000_001u64);
     // subtract-only-one-huge-amount: every small heap is a P-position
     let v = json(
         d.path(),
@@ -1128,6 +1160,14 @@ fn finite_set_counts_come_from_the_period_and_pipes_end_quietly() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["p_positions"], 250_000_000_001u64);
     assert_eq!(v["largest_p"], 1_000_000_000_000u64);
+    // far beyond any sieve: still a closed form, not refused as too much work
+    let v = json(
+        d.path(),
+        &[
+            "losers", "--game", "upto{3}", "--max", "1e18", "--count", "--json",
+        ],
+    );
+    assert_eq!(v["p_positions"], 250_000_000_000_000_001u64);
     let o = heaplab(d.path(), &["games", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v.as_array().unwrap().iter().any(|g| g["spec"] == "squares"));
