@@ -149,6 +149,18 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
             })
         }
         Game::Subtraction { set, leave1 } => by_sieve(game, set, *leave1, n, quiet),
+        Game::Divisors { nontrivial: false } if n > DIRECT_LIMIT => {
+            // Parity: an odd heap has only odd divisors, so every move leaves an even heap;
+            // an even heap moves to an odd one by taking 1. Hence the P-positions are 0 and
+            // the odd heaps, and 1 is always a winning move from an even heap.
+            let win = n % 2 == 0;
+            Ok(Answer {
+                win,
+                winning_move: win.then(|| json!(1)),
+                method: "parity (odd heaps have only odd divisors)".into(),
+                grundy: None,
+            })
+        }
         Game::Divisors { nontrivial } => {
             if n > WALK_LIMIT {
                 bail!("deciding n = {n} for {game} means a table up to n; use n <= {WALK_LIMIT}");

@@ -86,9 +86,18 @@ impl Progress {
 static QUIET: AtomicBool = AtomicBool::new(false);
 static SPINNING: AtomicBool = AtomicBool::new(false);
 
-/// Sets the global `--quiet` flag that [`Spinner`]s obey.
+/// Sets the global `--quiet` flag that [`Spinner`]s and library warnings obey.
 pub fn set_quiet(quiet: bool) {
     QUIET.store(quiet, Ordering::Relaxed);
+    polars::error::set_warning_function(polars_warning);
+}
+
+/// polars' warnings (e.g. deprecations met while evaluating a claim): one line on stderr,
+/// nothing with `--quiet`.
+fn polars_warning(msg: &str, _kind: polars::error::PolarsWarning) {
+    if !QUIET.load(Ordering::Relaxed) {
+        eprintln!("warning: {}", msg.lines().next().unwrap_or(""));
+    }
 }
 
 /// Seconds between plain progress lines when stderr is not a terminal (a log file).

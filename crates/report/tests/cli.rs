@@ -834,6 +834,23 @@ fn who_answers_far_positions_from_proven_periods() {
         v["grundy"],
         [0, 1, 0, 1, 2, 3, 2][(1_000_000_000_000_000_000u64 % 7) as usize]
     );
+    // divisors: odd heaps lose (parity), by the table below 2^22 and by the argument above
+    for (n, win) in [
+        ("4194303", false),
+        ("4194304", true),
+        ("1000000000000000001", false),
+    ] {
+        let v = json(d.path(), &["who", "--game", "divisors", n, "--json"]);
+        assert_eq!(v["win"], win, "{n}");
+        if win {
+            assert_eq!(v["winning_move"], 1);
+        }
+    }
+    let v = json(d.path(), &["who", "--game", "divisors", "1e18", "--json"]);
+    assert_eq!(
+        (v["win"].as_bool(), v["winning_move"].as_u64()),
+        (Some(true), Some(1))
+    );
 }
 
 #[test]
