@@ -153,7 +153,7 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
             // Parity: an odd heap has only odd divisors, so every move leaves an even heap;
             // an even heap moves to an odd one by taking 1. Hence the P-positions are 0 and
             // the odd heaps, and 1 is always a winning move from an even heap.
-            let win = n % 2 == 0;
+            let win = n.is_multiple_of(2);
             Ok(Answer {
                 win,
                 winning_move: win.then(|| json!(1)),
