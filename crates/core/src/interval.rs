@@ -99,16 +99,24 @@ impl IntervalGame {
     /// (the P-positions form an arithmetic progression); otherwise by jump-ahead from 0, in
     /// O(number of P-positions <= n): about 2·sqrt(n) for `sqrt`, log2(n) for `half`.
     pub fn outcome(&self, n: u64) -> (bool, u64) {
+        self.outcome_with(n, |_| {})
+    }
+
+    /// [`IntervalGame::outcome`], calling `walked(p)` every 2^20 P-positions of a
+    /// jump-ahead walk (for progress reports; p is the last P-position reached).
+    pub fn outcome_with(&self, n: u64, mut walked: impl FnMut(u64)) -> (bool, u64) {
         if let Some((first, step)) = self.arithmetic() {
             let p = if n < first { 0 } else { n - (n - first) % step };
             return (p != n, p);
         }
         let mut p = 0;
-        while let Some(q) = self.next_p(p) {
-            if q > n {
-                break;
-            }
+        let mut steps = 0u64;
+        while let Some(q) = self.next_p(p).filter(|&q| q <= n) {
             p = q;
+            steps += 1;
+            if steps.is_multiple_of(1 << 20) {
+                walked(p);
+            }
         }
         (p != n, p)
     }

@@ -91,7 +91,11 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
                 bound: *bound,
                 leave1: *leave1,
             };
-            let (win, last_p) = ig.outcome(n);
+            // jump-ahead takes about 2·sqrt(n) steps for sqrt: progress on long walks
+            let mut progress =
+                crate::progress::Progress::new("jump-ahead", n.saturating_add(1), quiet);
+            let (win, last_p) = ig.outcome_with(n, |p| progress.set(p));
+            progress.finish();
             Ok(Answer {
                 win,
                 winning_move: win.then(|| json!(n - last_p)),
