@@ -220,13 +220,20 @@ fn claim_column(msg: &str, prefix: usize, len: usize) -> String {
 }
 
 /// The frame the claim sees: unsigned integer columns become `Int64`, so that `n - 5 < 100`
-/// means what it says for n < 5 instead of wrapping around 2^64. Values above 2^63 - 1 are
-/// an evaluation error, never a silent wrap.
+/// means what it says for n < 5 instead of wrapping around 2^64.
 fn context(df: DataFrame) -> SQLContext {
+    // (a column with values at or above 2^63 — heaps near 2^64 — stays unsigned)
+    let fits = |c: &Column| {
+        c.as_materialized_series()
+            .cast(&DataType::UInt64)
+            .ok()
+            .and_then(|s| s.u64().ok().and_then(|a| a.max()))
+            .is_none_or(|m| m <= i64::MAX as u64)
+    };
     let casts: Vec<Expr> = df
         .columns()
         .iter()
-        .filter(|c| c.dtype().is_unsigned_integer())
+        .filter(|c| c.dtype().is_unsigned_integer() && fits(c))
         .map(|c| col(c.name().clone()).strict_cast(DataType::Int64))
         .collect();
     let ctx = SQLContext::new().with_function_registry(Arc::new(Registry));

@@ -22,7 +22,7 @@ use thiserror::Error;
 /// A game spec that could not be read: the spec, the 1-based character position of the
 /// problem, and what is wrong there.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("invalid game spec `{spec}`: {message} at position {pos}")]
+#[error("invalid game spec `{}`: {message} at position {pos}", short(.spec, *.pos))]
 pub struct SpecError {
     /// The spec as given.
     pub spec: String,
@@ -30,6 +30,24 @@ pub struct SpecError {
     pub pos: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// A long spec shown around the problem: at most 60 characters, with `…` where cut.
+fn short(spec: &str, pos: usize) -> String {
+    let chars: Vec<char> = spec.chars().collect();
+    if chars.len() <= 60 {
+        return spec.to_string();
+    }
+    let from = pos.saturating_sub(30).min(chars.len() - 60);
+    let mut out = String::new();
+    if from > 0 {
+        out.push('…');
+    }
+    out.extend(&chars[from..from + 60]);
+    if from + 60 < chars.len() {
+        out.push('…');
+    }
+    out
 }
 
 /// The move bound of an interval game: from n you may remove 1..=f(n) tokens.
@@ -356,19 +374,17 @@ impl Parser<'_> {
             let rhs = self.term()?;
             acc = match (acc, rhs) {
                 (Term::Set(a), Term::Set(b)) => Term::Set(a.union(b)),
-                (Term::Game(g), _) => {
-                    return Err(self.err_at(
-                        start,
-                        &format!(
-                            "'|' joins subtraction sets, and `{g}` is not one (at '|' {})",
-                            bar + 1
-                        ),
-                    ))
-                }
+                (Term::Game(g), _) => return Err(self.err_at(
+                    start,
+                    &format!(
+                        "`{g}` is not a subtraction set, so the '|' at position {} cannot join it",
+                        bar + 1
+                    ),
+                )),
                 (_, Term::Game(g)) => {
                     return Err(self.err_at(
                         rhs_at,
-                        &format!("'|' joins subtraction sets, and `{g}` is not one"),
+                        &format!("`{g}` is not a subtraction set, so '|' cannot join it"),
                     ))
                 }
             };
@@ -647,7 +663,7 @@ mod tests {
             ("leave1()", 8, "inside leave1"),
             ("primes|", 8, "after '|'"),
             ("sub{1,2", 8, "unclosed"),
-            ("sqrt|sub{1}", 1, "joins subtraction sets"),
+            ("sqrt|sub{1}", 1, "is not a subtraction set"),
             ("leave1(0.77)", 8, "applies to subtraction games"),
             ("", 1, "empty spec"),
             ("1.7", 1, "bits 4 and 8"),
@@ -659,6 +675,11 @@ mod tests {
             assert!(e.to_string().contains(msg), "{s}: {e}");
             assert!(!e.to_string().contains('\n'));
         }
+        // a long spec is shown cut around the problem
+        let long = format!("sub{{{}x}}", vec!["1"; 5000].join(","));
+        let e = Game::parse(&long).unwrap_err();
+        assert!(e.to_string().len() < 200, "{e}");
+        assert!(e.to_string().contains("1,1x}"), "{e}");
     }
 
     #[test]

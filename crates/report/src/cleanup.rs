@@ -36,14 +36,19 @@ fn lock() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// Installs the handler (once, at start-up). Failing to install it only loses the clean-up.
 pub fn install() {
     let _ = ctrlc::set_handler(|| {
-        for p in lock().iter() {
+        let pending = lock();
+        for p in pending.iter() {
             if p.is_dir() {
                 let _ = std::fs::remove_dir_all(p);
             } else {
                 let _ = std::fs::remove_file(p);
             }
         }
-        eprintln!("interrupted; temporary files removed");
+        if pending.is_empty() {
+            eprintln!("interrupted");
+        } else {
+            eprintln!("interrupted; temporary files removed");
+        }
         std::process::exit(130);
     });
 }
