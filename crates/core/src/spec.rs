@@ -374,13 +374,15 @@ impl Parser<'_> {
             let rhs = self.term()?;
             acc = match (acc, rhs) {
                 (Term::Set(a), Term::Set(b)) => Term::Set(a.union(b)),
-                (Term::Game(g), _) => return Err(self.err_at(
-                    start,
-                    &format!(
+                (Term::Game(g), _) => {
+                    return Err(self.err_at(
+                        start,
+                        &format!(
                         "`{g}` is not a subtraction set, so the '|' at position {} cannot join it",
                         bar + 1
                     ),
-                )),
+                    ))
+                }
                 (_, Term::Game(g)) => {
                     return Err(self.err_at(
                         rhs_at,
