@@ -329,11 +329,10 @@ fn blocked_mex_crew(
         let known: &[u16] = known;
         let wwn = ww_for(maxv);
         // The next block's bulk (on the crew) while this block's lanes are finished.
-        let mut ok = true;
         let mut finish = || -> bool {
             // Near options before the block, in bulk (rows widened first if the previous
             // block's values outgrew them).
-            let need = (maxv as usize + 2).div_ceil(64);
+            let need = ww_for(maxv);
             if need > cur.ww {
                 cur = cur.widen(need);
             }
@@ -431,7 +430,7 @@ fn blocked_mex_crew(
             }
             true
         };
-        if nb > 0 {
+        let ok = if nb > 0 {
             let top = (nx + nb - 1) as u64;
             let ms = &far_moves[..far_moves.partition_point(|&s| s + first <= top)];
             // Shares of the far moves; each worker ORs its shares into its own rows.
@@ -451,16 +450,17 @@ fn blocked_mex_crew(
                 let part = &ms[(t * per).min(ms.len())..((t + 1) * per).min(ms.len())];
                 mark_outside(known, part, first, nx, nb, wwn, &mut rows);
             };
-            ok = if shares > 1 {
+            let ok = if shares > 1 {
                 crew.share(shares, &job, finish)
             } else {
                 job(0, 0);
                 finish()
             };
             cur = merge(&copies, nb * wwn, wwn);
+            ok
         } else {
-            ok = ok && finish();
-        }
+            finish()
+        };
         if !ok {
             return None;
         }
