@@ -142,8 +142,7 @@ impl Seen {
 /// `unequal`).
 #[inline]
 fn pair_range(s: u64, unequal: bool) -> std::ops::RangeInclusive<u64> {
-    let top = if unequal { (s - 1) / 2 } else { s / 2 };
-    1..=top
+    1..=pair_top(s, unequal)
 }
 
 /// Values of every single-heap option and every two-heap split of position n, marked in
@@ -491,13 +490,6 @@ impl Stamps {
     fn has(&self, v: u32) -> bool {
         self.at[v as usize] == self.gen
     }
-    /// Least value at least `from` and below `cap` not marked, or `cap`.
-    fn next_free(&self, from: u32, cap: u32) -> u32 {
-        let gen = self.gen;
-        (from..cap)
-            .find(|&v| self.at[v as usize] != gen)
-            .unwrap_or(cap)
-    }
 }
 
 /// Marks g(a) ^ g(s - a) for a in `a0..a1` (a < s - a), four pairs per round.
@@ -523,6 +515,35 @@ fn sweep_pairs(g: &[u32], s: u64, a0: u64, a1: u64, st: &mut Stamps) {
     while a < a1 {
         st.set(g[a] ^ g[s - a]);
         a += 1;
+    }
+}
+
+/// The least value c below `cap` that is neither `present` nor abundant for one of the
+/// `splits` (s, last part, abundant class of s) — `cap` at the latest, as no option value
+/// reaches it — so c is surely absent; the abundant values below c that are not present yet
+/// go to `missing` (pairs of two common parts may still produce them).
+fn surely_absent(
+    cap: u32,
+    m: Mask,
+    splits: &[(u64, u64, u32)],
+    present: impl Fn(u32) -> bool,
+    missing: &mut Vec<u32>,
+) -> u32 {
+    let abundant = |v: u32| {
+        let c = m.class(0, v);
+        splits.iter().any(|x| x.2 == c)
+    };
+    missing.clear();
+    let mut c = 0;
+    loop {
+        while c < cap && present(c) {
+            c += 1;
+        }
+        if c >= cap || !abundant(c) {
+            return c;
+        }
+        missing.push(c);
+        c += 1;
     }
 }
 
@@ -569,26 +590,13 @@ fn sparse_value(
     for d in &br.digits {
         if d.two && d.take <= n && n - d.take >= 2 && k < splits.len() {
             let s = n - d.take;
-            splits[k] = (s, *pair_range(s, d.unequal).end(), mask.abundant(s));
+            splits[k] = (s, pair_top(s, d.unequal), mask.abundant(s));
             k += 1;
         }
     }
     let splits = &splits[..k];
-    let abundant = |v: u32| {
-        let c = mask.class(0, v);
-        splits.iter().any(|x| x.2 == c)
-    };
-    let mut c = 0;
     let mut missing: Vec<u32> = Vec::new();
-    // No option value reaches cap, so that one is surely absent.
-    loop {
-        c = st.next_free(c, cap);
-        if c >= cap || !abundant(c) {
-            break;
-        }
-        missing.push(c);
-        c += 1;
-    }
+    let c = surely_absent(cap, mask, splits, |v| st.has(v), &mut missing);
     if missing.is_empty() {
         return c;
     }
@@ -1040,25 +1048,8 @@ fn finish_block(
             }
         }
         let splits = &splits[..k];
-        let abundant = |v: u32| {
-            let c = m.class(0, v);
-            splits.iter().any(|x| x.2 == c)
-        };
         let present = |v: u32| (row[(v >> 6) as usize] >> (v & 63)) & 1 == 1 || st.has(v);
-        // The least value not listed and not abundant is surely absent (capn at the latest:
-        // no option value reaches it); abundant values below it may still turn up.
-        let mut c = 0u32;
-        missing.clear();
-        loop {
-            while c < capn && present(c) {
-                c += 1;
-            }
-            if c >= capn || !abundant(c) {
-                break;
-            }
-            missing.push(c);
-            c += 1;
-        }
+        let c = surely_absent(capn, m, splits, present, &mut missing);
         let mut end = 0;
         if !missing.is_empty() {
             // Sweep the pairs the bulk did not make: a < SMALL, then a >= reach.
@@ -1073,19 +1064,10 @@ fn finish_block(
                 let lim = if a0 < SMALL { SMALL } else { longest + 1 };
                 let a1 = (a0 + chunk).min(lim).min(longest + 1);
                 chunk = (chunk * 2).min(512);
+                // SAFETY: positions below n are decided; the bulk only reads the table.
+                let g = unsafe { tab.prefix(n) };
                 for &(s, top, _) in splits {
-                    let a1 = a1.min(top + 1);
-                    let mut a = a0;
-                    while a + 2 <= a1 {
-                        let x0 = gv(a) ^ gv(s - a);
-                        let x1 = gv(a + 1) ^ gv(s - a - 1);
-                        st.set(x0);
-                        st.set(x1);
-                        a += 2;
-                    }
-                    if a < a1 {
-                        st.set(gv(a) ^ gv(s - a));
-                    }
+                    sweep_pairs(g, s, a0, a1.min(top + 1), st);
                 }
                 missing.retain(|&v| !st.has(v));
                 a0 = a1;
