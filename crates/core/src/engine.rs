@@ -454,11 +454,7 @@ pub struct PeriodicCount {
 /// `upto{k}` (an arithmetic progression, O(1)) and finite subtraction sets with an outcome
 /// period (see [`finite_p_count`]). None for every other game.
 pub fn closed_p_count(game: &Game, max: u64) -> Option<PeriodicCount> {
-    if let Game::Interval { bound, leave1 } = game {
-        let ig = IntervalGame {
-            bound: *bound,
-            leave1: *leave1,
-        };
+    if let Some(ig) = IntervalGame::of(game) {
         let (count, largest) = ig.count_upto(max)?;
         return Some(PeriodicCount {
             count,
@@ -621,12 +617,8 @@ pub const WORK_LIMIT: f64 = 1e14;
 /// visit every (position, option) pair: about max · #moves(max) / 2. Take-and-break codes
 /// that may leave three heaps visit every three-way split: about max^3 / 36.
 pub fn work_estimate(game: &Game, max: u64, grundy: bool) -> f64 {
-    if let (Game::Interval { bound, leave1 }, false) = (game, grundy) {
+    if let (Some(ig), false) = (IntervalGame::of(game), grundy) {
         // jump-ahead: O(1) per P-position
-        let ig = IntervalGame {
-            bound: *bound,
-            leave1: *leave1,
-        };
         return ig.p_count_estimate(max);
     }
     if let Game::TakeBreak(code) = game {

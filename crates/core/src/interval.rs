@@ -9,7 +9,7 @@
 //!   for the window moves, O(V/4096) for a mex over V values).
 
 use crate::num::isqrt;
-use crate::spec::Bound;
+use crate::spec::{Bound, Game};
 
 /// An interval game: bound f and the leave-one rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +21,18 @@ pub struct IntervalGame {
 }
 
 impl IntervalGame {
+    /// The interval game a spec names (`sqrt`, `upto{k}`, `half`, leave-one or not); `None`
+    /// for every other family.
+    pub fn of(game: &Game) -> Option<IntervalGame> {
+        match game {
+            Game::Interval { bound, leave1 } => Some(IntervalGame {
+                bound: *bound,
+                leave1: *leave1,
+            }),
+            _ => None,
+        }
+    }
+
     /// The number of legal amounts from n: min(f(n), n - leave1), never below 0.
     pub fn reach(&self, n: u64) -> u64 {
         let top = if self.leave1 { n.saturating_sub(1) } else { n };

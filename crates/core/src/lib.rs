@@ -3,8 +3,8 @@
 //! Rules and table builders for impartial games on one heap: game specs ([`spec`]), the
 //! subtraction sets they use ([`sets`]), the rule abstraction and the by-definition reference
 //! evaluators ([`rule`]), P-position engines ([`engine`], [`sieve`], [`interval`]) and
-//! Grundy engines ([`grundy`], [`octal`], with helper threads from [`crew`]). No file I/O and no terminal output here: the `heaplab`
-//! binary (crate `heaplab-report`) does that.
+//! Grundy engines ([`grundy`], [`octal`], with helper threads from [`crew`]). No file I/O
+//! and no terminal output here: the `heaplab` binary (crate `heaplab-report`) does that.
 //!
 //! Conventions: positions are heap sizes n with 0 <= n <= N inclusive; a P-position is one
 //! the previous player wins (g(n) = 0); "win" means N-position.
