@@ -12,6 +12,7 @@
 //! Every share runs exactly once, before `share` returns (even if `meanwhile` panics).
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 /// The job type: one share of the work, by index, and the worker running it (0 for the
 /// caller of [`Crew::share`], 1..=helpers for the helpers), so shares can accumulate into
@@ -145,10 +146,48 @@ impl Crew {
     }
 }
 
+/// One word buffer per worker of a crew (0 the caller of [`Crew::share`], 1..=helpers the
+/// helpers): the shares of a job OR their marks into their worker's buffer, and the buffers
+/// are OR-ed together once the job is done. Each worker only locks its own buffer, so the
+/// locks never wait.
+pub struct Accumulators(Vec<Mutex<Vec<u64>>>);
+
+impl Accumulators {
+    /// Buffers for `workers` workers (helpers + 1).
+    pub fn new(workers: usize) -> Accumulators {
+        Accumulators((0..workers).map(|_| Mutex::new(Vec::new())).collect())
+    }
+
+    /// Makes every buffer `len` zero words.
+    pub fn reset(&self, len: usize) {
+        for b in &self.0 {
+            let mut b = b.lock().unwrap_or_else(|e| e.into_inner());
+            b.clear();
+            b.resize(len, 0);
+        }
+    }
+
+    /// The buffer of `worker`.
+    pub fn of(&self, worker: usize) -> MutexGuard<'_, Vec<u64>> {
+        self.0[worker].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// `out` becomes `len` words: the OR of every buffer.
+    pub fn or_into(&self, out: &mut Vec<u64>, len: usize) {
+        out.clear();
+        out.resize(len, 0);
+        for b in &self.0 {
+            let b = b.lock().unwrap_or_else(|e| e.into_inner());
+            for (x, y) in out.iter_mut().zip(b.iter()) {
+                *x |= y;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
 
     #[test]
     fn every_share_runs_once() {

@@ -6,7 +6,6 @@ use crate::interval::{IntervalGame, MexCounter};
 use crate::sets::MoveSet;
 use crate::spec::Game;
 use crate::table::GrundyTable;
-use std::sync::Mutex;
 use thiserror::Error;
 
 /// Why a table or stream could not be built.
@@ -313,7 +312,7 @@ fn blocked_mex_crew(
     let split = moves.partition_point(|&s| s < near);
     let (near_moves, far_moves) = moves.split_at(split);
     // Rows per share: the far moves are split between them, the sets OR-ed after.
-    let copies: Vec<Mutex<Vec<u64>>> = (0..threads).map(|_| Mutex::new(Vec::new())).collect();
+    let copies = crate::crew::Accumulators::new(threads);
     let ww_for = |maxv: u32| (maxv as usize + 2).div_ceil(64);
     // The first block has no far moves: empty rows.
     let mut cur = Rows {
@@ -439,14 +438,10 @@ fn blocked_mex_crew(
             } else {
                 1
             };
-            for c in &copies {
-                let mut rows = c.lock().unwrap_or_else(|e| e.into_inner());
-                rows.clear();
-                rows.resize(nb * wwn, 0);
-            }
+            copies.reset(nb * wwn);
             let per = ms.len().div_ceil(shares).max(1);
             let job = |t: usize, worker: usize| {
-                let mut rows = copies[worker].lock().unwrap_or_else(|e| e.into_inner());
+                let mut rows = copies.of(worker);
                 let part = &ms[(t * per).min(ms.len())..((t + 1) * per).min(ms.len())];
                 mark_outside(known, part, first, nx, nb, wwn, &mut rows);
             };
@@ -456,7 +451,8 @@ fn blocked_mex_crew(
                 job(0, 0);
                 finish()
             };
-            cur = merge(&copies, nb * wwn, wwn);
+            copies.or_into(&mut cur.bits, nb * wwn);
+            cur.ww = wwn;
             ok
         } else {
             finish()
@@ -467,18 +463,6 @@ fn blocked_mex_crew(
         n0 = nx;
     }
     Some(g)
-}
-
-/// ORs the first `len` words of every copy into fresh rows of `ww` words per lane.
-fn merge(copies: &[Mutex<Vec<u64>>], len: usize, ww: usize) -> Rows {
-    let mut bits = vec![0u64; len];
-    for c in copies {
-        let c = c.lock().unwrap_or_else(|e| e.into_inner());
-        for (x, y) in bits.iter_mut().zip(c.iter()) {
-            *x |= y;
-        }
-    }
-    Rows { bits, ww }
 }
 
 /// All-but sets: the options of n are every m in [leave1, n) except n - e (e excluded).

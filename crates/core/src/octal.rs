@@ -25,7 +25,6 @@
 
 use crate::spec::TakeBreak;
 use rayon::prelude::*;
-use std::sync::Mutex;
 
 /// How one digit breaks a heap: after removing `take` tokens, leave one, two or three heaps.
 #[derive(Debug, Clone, Copy)]
@@ -830,7 +829,7 @@ impl Blocks {
         let helpers = self.helpers.unwrap_or_else(crate::crew::helpers_here);
         let threads = helpers + 1;
         // One set of rows per worker of the crew; its shares of a bulk OR into it.
-        let copies: Vec<Mutex<Vec<u64>>> = (0..threads).map(|_| Mutex::new(Vec::new())).collect();
+        let copies = crate::crew::Accumulators::new(threads);
         crate::crew::Crew::run(helpers, |crew| {
             while x <= to {
                 let lanes = BLOCK.min((to - x + 1) as usize);
@@ -910,24 +909,13 @@ impl Blocks {
                     Some(nb) if big && helpers > 0 => {
                         // The crew makes the next block's bulk while this one is finished.
                         let len = nb.lanes * nb.words;
-                        for c in &copies {
-                            let mut rows = c.lock().unwrap_or_else(|e| e.into_inner());
-                            rows.clear();
-                            rows.resize(len, 0);
-                        }
+                        copies.reset(len);
                         let job = |share: usize, worker: usize| {
-                            let mut rows = copies[worker].lock().unwrap_or_else(|e| e.into_inner());
+                            let mut rows = copies.of(worker);
                             bulk_rows(twos_ref, known, rp, rv, nb, share, CREW_SHARES, &mut rows);
                         };
                         let fresh = crew.share(CREW_SHARES, &job, finish);
-                        self.next.clear();
-                        self.next.resize(len, 0);
-                        for c in &copies {
-                            let rows = c.lock().unwrap_or_else(|e| e.into_inner());
-                            for (x, y) in self.next.iter_mut().zip(rows.iter()) {
-                                *x |= y;
-                            }
-                        }
+                        copies.or_into(&mut self.next, len);
                         fresh
                     }
                     Some(nb) => {
