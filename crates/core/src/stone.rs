@@ -40,6 +40,14 @@ impl Variant {
             Variant::III => 3,
         }
     }
+    /// "I", "II" or "III".
+    pub fn roman(self) -> &'static str {
+        match self {
+            Variant::I => "I",
+            Variant::II => "II",
+            Variant::III => "III",
+        }
+    }
 }
 
 /// Who wins with best play.
@@ -126,6 +134,17 @@ pub enum StoneError {
 /// line; II: about n^3/12 steps, 8·n^2 bytes).
 pub const MAX_PILES: (usize, usize, usize) = (50_000, 10_000, 3_000);
 
+/// The most piles [`solve`] takes for `variant` (with a line of play when `line`), and why;
+/// `None` when any row that fits in memory is fine (Stone Game III is linear).
+pub fn pile_cap(variant: Variant, line: bool) -> Option<(usize, &'static str)> {
+    match variant {
+        Variant::I if line => Some((MAX_PILES.1, "a line of play keeps n^2 margins")),
+        Variant::I => Some((MAX_PILES.0, "O(n^2) time")),
+        Variant::II => Some((MAX_PILES.2, "O(n^3) time")),
+        Variant::III => None,
+    }
+}
+
 fn check(piles: &[i64]) -> Result<i64, StoneError> {
     if piles.is_empty() {
         return Err(StoneError::Empty);
@@ -158,27 +177,15 @@ pub fn solve(
     line: bool,
 ) -> Result<(StoneResult, Vec<StoneMove>), StoneError> {
     let sum = check(piles)?;
-    let too_many = |variant, limit, what| StoneError::TooMany {
-        variant,
-        limit,
-        what,
-        len: piles.len(),
-    };
-    match variant {
-        Variant::I if line && piles.len() > MAX_PILES.1 => {
-            return Err(too_many(
-                "I",
-                MAX_PILES.1,
-                "a line of play keeps n^2 margins",
-            ))
+    if let Some((limit, what)) = pile_cap(variant, line) {
+        if piles.len() > limit {
+            return Err(StoneError::TooMany {
+                variant: variant.roman(),
+                limit,
+                what,
+                len: piles.len(),
+            });
         }
-        Variant::I if piles.len() > MAX_PILES.0 => {
-            return Err(too_many("I", MAX_PILES.0, "O(n^2) time"))
-        }
-        Variant::II if piles.len() > MAX_PILES.2 => {
-            return Err(too_many("II", MAX_PILES.2, "O(n^3) time"))
-        }
-        _ => {}
     }
     Ok(match variant {
         Variant::I => game1(piles, sum, line),

@@ -4,7 +4,7 @@ use crate::util::{count_arg, secs};
 use crate::{print_json, StoneArgs, StoneCheckArgs};
 use anyhow::{bail, Result};
 use heaplab_analysis::claim::Claim;
-use heaplab_core::stone::{solve, Variant, MAX_PILES};
+use heaplab_core::stone::{pile_cap, solve, Variant};
 use polars::prelude::*;
 use rayon::prelude::*;
 use serde_json::json;
@@ -73,7 +73,7 @@ pub fn run(a: StoneArgs, _quiet: bool) -> Result<ExitCode> {
     } else {
         println!(
             "Stone Game {}: {} — first player {}, second player {} (margin {})",
-            ["I", "II", "III"][v.number() as usize - 1],
+            v.roman(),
             match r.winner.name() {
                 "tie" => "tie",
                 "first" => "the first player wins",
@@ -199,12 +199,7 @@ pub fn check(a: StoneCheckArgs, _quiet: bool) -> Result<ExitCode> {
             "{total} rows of up to {l1} piles need about {work:.1e} solver steps (more than a day); use fewer rows or shorter ones"
         );
     }
-    let cap = match v {
-        Variant::I => MAX_PILES.0,
-        Variant::II => MAX_PILES.2,
-        Variant::III => usize::MAX,
-    };
-    if l1 > cap {
+    if let Some((cap, _)) = pile_cap(v, false).filter(|&(cap, _)| l1 > cap) {
         bail!(
             "--len reaches {l1}, but Stone Game {} takes at most {cap} piles here",
             v.number()
