@@ -223,12 +223,11 @@ fn claim_column(msg: &str, prefix: usize, len: usize) -> String {
 /// means what it says for n < 5 instead of wrapping around 2^64.
 fn context(df: DataFrame) -> SQLContext {
     // (a column with values at or above 2^63 — heaps near 2^64 — stays unsigned)
+    // (only u64 can hold such values; narrower unsigned columns always fit)
     let fits = |c: &Column| {
         c.as_materialized_series()
-            .cast(&DataType::UInt64)
-            .ok()
-            .and_then(|s| s.u64().ok().and_then(|a| a.max()))
-            .is_none_or(|m| m <= i64::MAX as u64)
+            .u64()
+            .map_or(true, |a| a.max().is_none_or(|m| m <= i64::MAX as u64))
     };
     let casts: Vec<Expr> = df
         .columns()
