@@ -107,6 +107,11 @@ impl IntervalGame {
         }
     }
 
+    /// Whether outcomes and counts come in closed form (`upto{k}`), not by walking.
+    pub fn has_closed_form(&self) -> bool {
+        self.arithmetic().is_some()
+    }
+
     /// Outcome of one position: (is N-position, last P-position <= n). O(1) for `upto{k}`
     /// (the P-positions form an arithmetic progression); otherwise by jump-ahead from 0, in
     /// O(number of P-positions <= n): about 2·sqrt(n) for `sqrt`, log2(n) for `half`.

@@ -24,19 +24,15 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
         heaplab_core::grundy::grundy_memory_estimate(&game, max) + max * 32,
     )?;
     crate::util::check_work(&game, max, true)?;
-    let created = match &a.output {
+    // A folder made by this run goes again if the run fails or is interrupted.
+    let made = match &a.output {
         Some(dir) => {
             let existed = dir.is_dir();
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create `{}`", dir.display()))?;
-            !existed
+            (!existed).then(|| crate::cleanup::Pending::new(dir.clone()))
         }
-        None => false,
-    };
-    // a folder made by this run goes again if the run is interrupted before the end
-    let made = match &a.output {
-        Some(dir) if created => Some(crate::cleanup::Pending::new(dir.clone())),
-        _ => None,
+        None => None,
     };
     let an = analyze::run(&game, max, a.values)?;
     let mut files = vec![];
@@ -64,7 +60,7 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
             for p in &written {
                 let _ = std::fs::remove_file(p);
             }
-            if created {
+            if made.is_some() {
                 let _ = std::fs::remove_dir(dir);
             }
             return Err(e);

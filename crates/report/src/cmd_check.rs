@@ -89,7 +89,7 @@ fn schema(on: On) -> Schema {
 }
 
 /// Runs the command.
-pub fn run(a: CheckArgs, quiet: bool) -> Result<ExitCode> {
+pub fn run(a: CheckArgs, _quiet: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (game, max) = (a.gm.game.clone(), a.gm.max);
     let claim = Claim::new(&a.claim, &schema(a.on))?;
@@ -125,7 +125,7 @@ pub fn run(a: CheckArgs, quiet: bool) -> Result<ExitCode> {
             } else {
                 (None, None)
             };
-            let mut progress = Progress::new("checking", max.saturating_add(1), quiet);
+            let mut progress = Progress::new("checking", max.saturating_add(1));
             let len = max as usize + 1;
             let mut lo = 0usize;
             while lo < len {
@@ -156,7 +156,7 @@ pub fn run(a: CheckArgs, quiet: bool) -> Result<ExitCode> {
             )?;
             crate::util::check_work(&game, max, false)?;
             let mut stream = p_stream(&game, max, None)?;
-            let mut progress = Progress::new("checking", max.saturating_add(1), quiet);
+            let mut progress = Progress::new("checking", max.saturating_add(1));
             let mut buf: Vec<u64> = Vec::new();
             let mut k0 = 0u64;
             let mut prev: Option<u64> = None;

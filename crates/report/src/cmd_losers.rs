@@ -289,25 +289,22 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     }
 
     // Only the count: straight from a closed form (upto{k}) or a proven period (finite sets).
-    let shortcut = match (&sink, &resume) {
-        (Sink::Count { .. }, None) => closed,
-        _ => None,
-    };
+    let shortcut = closed.filter(|_| resume.is_none());
     let (count, largest, method, files) = if let Some(sc) = shortcut {
         (sc.count, sc.largest, sc.method, vec![])
     } else {
         let mut stream = p_stream(&game, max, resume.map(|c| c.stream))?;
         let method = stream.method();
-        let mut progress = Progress::new("P-positions", max.saturating_add(1), quiet);
+        let mut progress = Progress::new("P-positions", max.saturating_add(1));
         let mut buf = Vec::new();
         let mut last_cp = Instant::now();
         let target = a
             .output
             .as_ref()
             .map_or("stdout".to_string(), |p| format!("`{}`", p.display()));
+        let cannot_write = || format!("cannot write {target}");
         while stream.advance(&mut buf) {
-            sink.push(&buf)
-                .with_context(|| format!("cannot write {target}"))?;
+            sink.push(&buf).with_context(cannot_write)?;
             buf.clear();
             progress.set(stream.done().min(max.saturating_add(1)));
             if let Some(cp_path) = &a.checkpoint {
@@ -341,8 +338,7 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         let mut files = vec![];
         match sink {
             Sink::Rows { rows, .. } => {
-                rows.finish()
-                    .with_context(|| format!("cannot write {target}"))?;
+                rows.finish().with_context(cannot_write)?;
                 if let Some(f) = atomic {
                     files.push(f.commit()?.display().to_string());
                 }
@@ -376,11 +372,9 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
                         .chunks_exact(8)
                         .map(|b| u64::from_le_bytes(b.try_into().unwrap()))
                         .collect();
-                    rows.push(&ps)
-                        .with_context(|| format!("cannot write {target}"))?;
+                    rows.push(&ps).with_context(cannot_write)?;
                 }
-                rows.finish()
-                    .with_context(|| format!("cannot write {target}"))?;
+                rows.finish().with_context(cannot_write)?;
                 files.push(f.commit()?.display().to_string());
                 std::fs::remove_file(sp)?;
             }

@@ -52,7 +52,7 @@ fn proven_grundy(game: &Game) -> Option<(heaplab_analysis::Periodicity, Vec<i64>
 }
 
 /// Decides position n of a subtraction game by sieving every position up to it.
-fn by_sieve(game: &Game, set: &MoveSet, leave1: bool, n: u64, quiet: bool) -> Result<Answer> {
+fn by_sieve(game: &Game, set: &MoveSet, leave1: bool, n: u64) -> Result<Answer> {
     if n > WALK_LIMIT {
         bail!("{game} has no shortcut: deciding n = {n} means sieving every position up to it; use n <= {WALK_LIMIT}");
     }
@@ -63,7 +63,7 @@ fn by_sieve(game: &Game, set: &MoveSet, leave1: bool, n: u64, quiet: bool) -> Re
     crate::util::check_work(game, n, false)?;
     let mut s = p_stream(game, n, None)?;
     let mut ps = Vec::new();
-    let mut progress = crate::progress::Progress::new("sieve", n.saturating_add(1), quiet);
+    let mut progress = crate::progress::Progress::new("sieve", n.saturating_add(1));
     while s.advance(&mut ps) {
         progress.set(s.done().min(n.saturating_add(1)));
     }
@@ -84,7 +84,7 @@ fn by_sieve(game: &Game, set: &MoveSet, leave1: bool, n: u64, quiet: bool) -> Re
 }
 
 /// Decides position n of `game`.
-pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
+pub fn who(game: &Game, n: u64) -> Result<Answer> {
     match game {
         Game::Interval { bound, leave1 } => {
             let ig = IntervalGame {
@@ -92,14 +92,13 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
                 leave1: *leave1,
             };
             // jump-ahead takes about 2·sqrt(n) steps for sqrt: progress on long walks
-            let mut progress =
-                crate::progress::Progress::new("jump-ahead", n.saturating_add(1), quiet);
+            let mut progress = crate::progress::Progress::new("jump-ahead", n.saturating_add(1));
             let (win, last_p) = ig.outcome_with(n, |p| progress.set(p));
             progress.finish();
             Ok(Answer {
                 win,
                 winning_move: win.then(|| json!(n - last_p)),
-                method: if ig.count_upto(0).is_some() {
+                method: if ig.has_closed_form() {
                     "arithmetic progression".into()
                 } else {
                     "jump-ahead".into()
@@ -130,7 +129,7 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
             let moves = set.elements_upto(u64::MAX);
             let Some(per) = finite_outcome_period(&moves, *leave1, 1 << 27) else {
                 // no period within reach (a move near n, or a long period): sieve up to n
-                return by_sieve(game, set, *leave1, n, quiet);
+                return by_sieve(game, set, *leave1, n);
             };
             let win = per.is_win(n);
             let top = if *leave1 { n.saturating_sub(1) } else { n };
@@ -152,7 +151,7 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
                 grundy,
             })
         }
-        Game::Subtraction { set, leave1 } => by_sieve(game, set, *leave1, n, quiet),
+        Game::Subtraction { set, leave1 } => by_sieve(game, set, *leave1, n),
         Game::Divisors { nontrivial: false } if n > DIRECT_LIMIT => {
             // Parity: an odd heap has only odd divisors, so every move leaves an even heap;
             // an even heap moves to an odd one by taking 1. Hence the P-positions are 0 and
@@ -264,9 +263,9 @@ pub fn who(game: &Game, n: u64, quiet: bool) -> Result<Answer> {
 }
 
 /// Runs the command.
-pub fn run(a: WhoArgs, quiet: bool) -> Result<ExitCode> {
+pub fn run(a: WhoArgs, _quiet: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let ans = who(&a.game, a.n, quiet)?;
+    let ans = who(&a.game, a.n)?;
     if a.json {
         let mut v = json!({
             "game": a.game.to_string(),

@@ -23,8 +23,9 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar over `total` positions labelled `what`.
-    pub fn new(what: &str, total: u64, quiet: bool) -> Progress {
+    /// A bar over `total` positions labelled `what` (silent with `--quiet`, see
+    /// [`set_quiet`]).
+    pub fn new(what: &str, total: u64) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template(
@@ -38,7 +39,7 @@ impl Progress {
             bar,
             start: Instant::now(),
             shown: false,
-            quiet: quiet || QUIET.load(Ordering::Relaxed),
+            quiet: QUIET.load(Ordering::Relaxed),
             what: what.to_string(),
             total,
             log: (!std::io::stderr().is_terminal()).then(Instant::now),
