@@ -247,8 +247,20 @@ impl Claim {
     /// # Errors
     /// [`ClaimError`] naming the problem.
     pub fn new(expr: &str, schema: &Schema) -> Result<Claim, ClaimError> {
-        balanced(expr)?;
+        let literals = balanced(expr)?;
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
+        // polars turns a string compared with a boolean into null without a word ('abc' is
+        // neither true nor false), so `win <> 'abc'` would quietly hold or fail everywhere;
+        // a string is only meaningful where some column holds strings.
+        if let Some(col) = literals.first() {
+            if !schema.iter_values().any(|t| t == &DataType::String) {
+                return Err(ClaimError::Invalid(format!(
+                    "string literal at column {col} of the claim, but the columns here ({}) \
+                     hold numbers and true/false (write true or false without quotes)",
+                    names.join(", ")
+                )));
+            }
+        }
         let empty = DataFrame::empty_with_schema(schema);
         let mut ctx = context(empty);
         const PREFIX: &str = "SELECT (";
@@ -305,21 +317,26 @@ impl Claim {
 
 /// The claim is wrapped in a query, so it must be one expression on its own: not empty, its
 /// parentheses balanced and its string literals closed (else `n = 1) OR (n = 2` would reach
-/// into the wrapper). Errors name the 1-based column in the claim.
-fn balanced(expr: &str) -> Result<(), ClaimError> {
+/// into the wrapper). Returns the 1-based columns where string literals start; errors name
+/// the 1-based column in the claim.
+fn balanced(expr: &str) -> Result<Vec<usize>, ClaimError> {
     if expr.trim().is_empty() {
         return Err(ClaimError::Invalid(
             "the claim is empty; give a true/false expression such as `win = (n % 4 <> 0)`".into(),
         ));
     }
     let mut open: Vec<usize> = vec![];
+    let mut literals: Vec<usize> = vec![];
     let mut quote: Option<usize> = None;
     for (i, c) in expr.chars().enumerate() {
         let col = i + 1;
         match (quote, c) {
             (Some(_), '\'') => quote = None,
             (Some(_), _) => {}
-            (None, '\'') => quote = Some(col),
+            (None, '\'') => {
+                quote = Some(col);
+                literals.push(col);
+            }
             (None, '(') => open.push(col),
             (None, ')') if open.pop().is_none() => {
                 return Err(ClaimError::Invalid(format!(
@@ -344,7 +361,7 @@ fn balanced(expr: &str) -> Result<(), ClaimError> {
             "unclosed `(` at column {col} of the claim"
         )));
     }
-    Ok(())
+    Ok(literals)
 }
 
 fn is_keyword(t: &str) -> bool {
@@ -484,7 +501,19 @@ mod tests {
             let e = Claim::new(bad, t.schema()).unwrap_err().to_string();
             assert!(e.contains(says), "{bad:?}: {e}");
         }
-        assert!(Claim::new("n = 1 OR (n = 2 AND ')' <> '(')", t.schema()).is_ok());
+        // strings only where a column holds them (polars would read 'abc' as a null boolean)
+        for bad in [
+            "win = 'abc'",
+            "win <> 'abc'",
+            "'true' = win",
+            "n = 1 OR (n = 2 AND ')' <> '(')",
+        ] {
+            let e = Claim::new(bad, t.schema()).unwrap_err().to_string();
+            assert!(e.contains("string literal at column"), "{bad:?}: {e}");
+        }
+        let named = df!("n" => [1u64, 2], "who" => ["first", "second"]).unwrap();
+        let c = Claim::new("n = 1 OR (who = 'second' AND ')' <> '(')", named.schema()).unwrap();
+        assert_eq!(c.failures(named).unwrap().height(), 0);
         let e = Claim::new("n + 1", t.schema()).unwrap_err();
         assert!(matches!(e, ClaimError::NotBoolean(_)), "{e}");
         {

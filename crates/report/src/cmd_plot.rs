@@ -71,7 +71,8 @@ pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
         fit: an.p.c.zip(an.p.alpha),
     };
     let t1 = Instant::now();
-    let path = draw(a.kind, &data, &dest, a.width, size, a.log)?;
+    let width = a.width.map(|w| usize::try_from(w).unwrap_or(usize::MAX));
+    let path = draw(a.kind, &data, &dest, width, size, a.log)?;
     let draw_secs = secs(t1);
     if a.json {
         print_json(&json!({

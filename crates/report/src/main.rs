@@ -220,9 +220,10 @@ pub struct PlotArgs {
     /// What to draw.
     #[arg(long, value_enum)]
     pub kind: plots::Kind,
-    /// Fold width (default: the detected period, else 64).
-    #[arg(long)]
-    pub width: Option<usize>,
+    /// Fold width (default: the detected period, else 64); rows wider than the plot show
+    /// their first columns.
+    #[arg(long, value_parser = util::count_arg)]
+    pub width: Option<u64>,
     /// Image size in pixels, e.g. 1600x800 (default 1200x600).
     #[arg(long)]
     pub size: Option<String>,

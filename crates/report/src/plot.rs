@@ -298,7 +298,7 @@ pub fn value_colour(v: u32, levels: u32) -> RGBColor {
 /// Fold map: positions 0..len in rows of `width`, one square cell per position coloured by
 /// value (`outcome`: P-positions black, N-positions light grey), with a colour key. When
 /// the rows do not all fit at one pixel per cell, the first rows that fit are drawn and the
-/// title says how many. The layout is stored as iTXt `heaplab:fold` =
+/// title says how many; likewise the first columns of rows wider than the plot area. The layout is stored as iTXt `heaplab:fold` =
 /// "x0,y0,cell_w,cell_h,width,rows" (pixels; rows drawn).
 pub fn fold_png(
     dest: &Path,
@@ -324,6 +324,9 @@ pub fn fold_png(
     let cell_w = (area_w / width).clamp(1, 40);
     let cell_h = (area_h / total_rows.max(1)).clamp(1, cell_w.max(1));
     let rows = total_rows.min(area_h / cell_h);
+    // a row wider than the area (a long period, or a --width past the pixels) shows its
+    // first columns only
+    let cols = width.min(area_w / cell_w);
     let mut spec = spec.clone();
     if rows < total_rows {
         spec.title = format!(
@@ -332,6 +335,9 @@ pub fn fold_png(
             rows.saturating_sub(1),
             total_rows
         );
+    }
+    if cols < width {
+        spec.title = format!("{} (columns 0–{} shown)", spec.title, cols - 1);
     }
     let meta = [(
         "heaplab:fold",
@@ -346,7 +352,7 @@ pub fn fold_png(
         ))
         .map_err(perr)?;
         for r in 0..rows {
-            for c in 0..width {
+            for c in 0..cols {
                 let n = r * width + c;
                 if n >= len {
                     break;
@@ -372,8 +378,8 @@ pub fn fold_png(
         }
         // axes: column index across, first position of each row down
         let label = (FONT, 13).into_font();
-        let col_step = (width / 10).max(1).max(30usize.div_ceil(cell_w));
-        for c in (0..width).step_by(col_step) {
+        let col_step = (cols / 10).max(1).max(30usize.div_ceil(cell_w));
+        for c in (0..cols).step_by(col_step) {
             let x = left as i32 + (c * cell_w) as i32;
             root.draw(&Text::new(
                 c.to_string(),
@@ -382,7 +388,7 @@ pub fn fold_png(
             ))
             .map_err(perr)?;
         }
-        let step = (rows / 12).max(1);
+        let step = (rows / 12).max(1).max(16usize.div_ceil(cell_h));
         for r in (0..rows).step_by(step) {
             let y = top as i32 + (r * cell_h) as i32;
             root.draw(&Text::new(tick((r * width) as f64), (5, y), label.clone()))

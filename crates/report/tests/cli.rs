@@ -902,6 +902,7 @@ fn check_claims_from_the_readme() {
         ("foo = 1", "unknown column `foo`"),
         ("n = = 1", "invalid claim"),
         ("n + 1", "true/false"),
+        ("win <> 'abc'", "string literal at column 8"),
     ] {
         let o = heaplab(
             d.path(),
@@ -1156,6 +1157,24 @@ fn kayles_fold_map_shows_vertical_stripes() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(!d.path().join("x.png").exists());
+    // a fold wider than the plot area draws the columns that fit, at once
+    ok(
+        d.path(),
+        &[
+            "plot", "--game", "0.77", "--max", "1000", "--kind", "fold", "--width", "1e8", "-o",
+            "wide.png",
+        ],
+    );
+    let (w, _, px, texts) = decode_png(&d.path().join("wide.png"));
+    let layout = &texts.iter().find(|t| t.0 == "heaplab:fold").unwrap().1;
+    let f: Vec<usize> = layout.split(',').map(|x| x.parse().unwrap()).collect();
+    assert_eq!((f[2], f[4], f[5]), (1, 100_000_000, 1), "{layout}");
+    // the one row is drawn across the area: cells at its start and end are coloured
+    let y = f[1];
+    for x in [f[0], w as usize - 200] {
+        let i = (y * w as usize + x) * 3;
+        assert_ne!(&px[i..i + 3], &[255, 255, 255], "pixel {x}");
+    }
 }
 
 #[test]
