@@ -4,9 +4,11 @@
 #   - subtract-a-square to N = 1e7 against ../shared/baselines/sas_dp.c (`grundy` mode);
 #   - octal .16, .56, .6 to N = 1e6 and 1e7 against `ogsolve -m rc2 -n N CODE` (crate
 #     ogsolve from crates.io, installed into ~/.cache/heaplab/tools when missing).
-# Prints seconds and ratios (baseline time / heaplab time).
+# Each pair runs REPEAT times (default 3), baseline and heaplab alternating, so both see the
+# same machine; prints every time, the best of each and the ratio of the bests (baseline /
+# heaplab). A virtual machine's timings drift by tens of percent from run to run.
 #
-# usage: scripts/bench-grundy.sh [--quick]   (--quick: 1e6 only)
+# usage: [REPEAT=k] scripts/bench-grundy.sh [--quick]   (--quick: 1e6 only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -29,18 +31,32 @@ bench="$CARGO_TARGET_DIR/release/examples/grundy_bench"
 
 secs() { sed -n 's/.*seconds=\([0-9.]*\).*/\1/p'; }
 ratio() { python3 -c "print(f'{$1/$2:.2f}x')"; }
+best() { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
+repeat=${REPEAT:-3}
 
-printf '%-10s %-6s %12s %12s %8s\n' game N baseline_s heaplab_s ratio
+# row GAME N BASELINE_CMD...: runs the baseline (printing seconds) and heaplab alternately
+row() {
+  local game=$1 n=$2; shift 2
+  local bs=() hs=()
+  for _ in $(seq "$repeat"); do
+    bs+=("$("$@")")
+    hs+=("$("$bench" "$game" "$n" | secs)")
+  done
+  local b h
+  b=$(best "${bs[@]}"); h=$(best "${hs[@]}")
+  printf '%-8s %-5s %10s %10s %7s   runs: %s | %s\n' "$game" "$n" "$b" "$h" "$(ratio "$b" "$h")" \
+    "${bs[*]}" "${hs[*]}"
+}
+sas_dp() { "$work/sas_dp" "$1" grundy | sed -n 's/.*time=\([0-9.]*\)s.*/\1/p'; }
+ogsolve() { { /usr/bin/time -f '%e' "$tools/bin/ogsolve" -m rc2 -n "$2" "$1" > /dev/null; } 2>&1 | tail -1; }
+
+printf '%-8s %-5s %10s %10s %7s   %s\n' game N baseline_s heaplab_s ratio "runs (baseline | heaplab)"
 for n in "${sizes[@]}"; do
   nint=$(python3 -c "print(int(float('$n')))")
   if [ "$n" = "1e7" ] || [ ${#sizes[@]} -eq 1 ]; then
-    b=$("$work/sas_dp" $((nint + 1)) grundy | sed -n 's/.*time=\([0-9.]*\)s.*/\1/p')
-    h=$("$bench" squares "$n" | secs)
-    printf '%-10s %-6s %12s %12s %8s\n' squares "$n" "$b" "$h" "$(ratio "$b" "$h")"
+    row squares "$n" sas_dp $((nint + 1))
   fi
   for code in .16 .56 .6; do
-    b=$( { /usr/bin/time -f '%e' "$tools/bin/ogsolve" -m rc2 -n "$nint" "$code" > /dev/null; } 2>&1 | tail -1)
-    h=$("$bench" "$code" "$n" | secs)
-    printf '%-10s %-6s %12s %12s %8s\n' "$code" "$n" "$b" "$h" "$(ratio "$b" "$h")"
+    row "$code" "$n" ogsolve "$code" "$nint"
   done
 done

@@ -177,8 +177,25 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     if rows_to_stdout && format == Format::Parquet {
         crate::util::refuse_binary_terminal()?;
     }
-    if a.checkpoint.is_some() && a.checkpoint == a.output {
-        bail!("--checkpoint must be another file than -o");
+    if let (Some(cp), Some(out)) = (&a.checkpoint, &a.output) {
+        use crate::util::same_file_key as key;
+        let cp = key(cp);
+        if [
+            out.clone(),
+            side_path(out, ".partial"),
+            side_path(out, ".spool"),
+        ]
+        .iter()
+        .any(|p| key(p) == cp)
+        {
+            bail!("--checkpoint must be another file than -o (and its .partial/.spool)");
+        }
+        if crate::util::is_special(out) {
+            bail!(
+                "--checkpoint needs a regular file as -o, not the device or pipe `{}`",
+                out.display()
+            );
+        }
     }
     if a.checkpoint.is_some() && rows_to_stdout {
         bail!("--checkpoint needs -o FILE or --count: rows on stdout cannot be resumed");
@@ -215,7 +232,7 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     }
     if let (Some(cp_path), None) = (&a.checkpoint, &resume) {
         // an unwritable checkpoint fails now, not minutes into the run
-        drop(AtomicFile::create(cp_path)?);
+        AtomicFile::check(cp_path)?;
     }
     let (k0, prev0, bytes0) = resume
         .as_ref()
@@ -284,7 +301,7 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     // Fail early when the final destination is not writable.
     if atomic.is_none() {
         if let Some(out) = &a.output {
-            drop(AtomicFile::create(out)?);
+            AtomicFile::check(out)?;
         }
     }
 

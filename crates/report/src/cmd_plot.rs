@@ -41,7 +41,7 @@ pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
             dest.display()
         );
     }
-    drop(crate::util::AtomicFile::create(&dest)?); // a bad path fails before any work
+    crate::util::AtomicFile::check(&dest)?; // a bad path fails before any work
     if max >= 1 << 36 {
         bail!("N = {max} is too large to plot from a table in memory");
     }

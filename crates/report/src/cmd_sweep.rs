@@ -85,8 +85,7 @@ pub fn run(a: SweepArgs, _quiet: bool) -> Result<ExitCode> {
     let dest = match &a.output {
         Some(p) => Some(
             crate::frames::frame_format(p)
-                .and_then(|_| crate::util::AtomicFile::create(p))
-                .map(drop)
+                .and_then(|_| crate::util::AtomicFile::check(p))
                 .map(|_| p.clone())?,
         ),
         None => None,

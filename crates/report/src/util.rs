@@ -75,31 +75,96 @@ pub fn check_work(game: &heaplab_core::Game, max: u64, grundy: bool) -> Result<(
 /// by [`AtomicFile::commit`]; dropped uncommitted, it is removed, so no half-written file is
 /// ever left at the destination.
 pub struct AtomicFile {
-    tmp: tempfile::NamedTempFile,
+    target: Target,
     dest: PathBuf,
-    _pending: crate::cleanup::Pending,
+    _pending: Option<crate::cleanup::Pending>,
+}
+
+/// Where an [`AtomicFile`] writes.
+enum Target {
+    /// A temporary file beside the destination, renamed over it on commit.
+    Temp(tempfile::NamedTempFile),
+    /// The destination itself: a device, FIFO or socket (`/dev/stdout`, `/dev/null`, a
+    /// pipe), which a rename would replace by a regular file.
+    Direct(File),
+}
+
+/// `p` with symbolic links followed (a dangling link resolves to the path it names), so a
+/// rename replaces the file a link points to rather than the link.
+pub fn resolve_links(p: &Path) -> PathBuf {
+    let mut cur = p.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&cur) {
+                Ok(to) => {
+                    cur = match cur.parent() {
+                        Some(dir) if to.is_relative() => dir.join(to),
+                        _ => to,
+                    }
+                }
+                Err(_) => break,
+            },
+            _ => break,
+        }
+    }
+    cur
+}
+
+/// True when `p` exists and is neither a regular file nor a folder (a device, FIFO or
+/// socket), after following links.
+pub fn is_special(p: &Path) -> bool {
+    std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+/// One name for a path that may not exist yet: its folder canonicalised, links followed,
+/// so `./a.txt`, `a.txt` and `/abs/dir/a.txt` compare equal.
+pub fn same_file_key(p: &Path) -> PathBuf {
+    let p = resolve_links(p);
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+    match p.file_name() {
+        Some(name) => dir.join(name),
+        None => dir,
+    }
 }
 
 impl AtomicFile {
     /// Creates the temporary file next to `dest` (fails early when the folder is missing or
-    /// not writable). The temporary name keeps `dest`'s extension.
+    /// not writable). The temporary name keeps `dest`'s extension. A symbolic link is
+    /// followed (its target is replaced, the link kept); a device, FIFO or socket is
+    /// written in place.
     pub fn create(dest: &Path) -> Result<AtomicFile> {
-        let dir = match dest.parent() {
+        if dest.is_dir() {
+            bail!("cannot write `{}`: it is a directory", dest.display());
+        }
+        if is_special(dest) {
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(dest)
+                .with_context(|| format!("cannot write `{}`", dest.display()))?;
+            return Ok(AtomicFile {
+                target: Target::Direct(f),
+                dest: dest.to_path_buf(),
+                _pending: None,
+            });
+        }
+        let real = resolve_links(dest);
+        let dir = match real.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let name = dest
+        let name = real
             .file_name()
             .with_context(|| format!("`{}` is not a file path", dest.display()))?
             .to_string_lossy()
             .to_string();
-        let ext = dest
+        let ext = real
             .extension()
             .map(|e| format!(".{}", e.to_string_lossy()))
             .unwrap_or_default();
-        if dest.is_dir() {
-            bail!("cannot write `{}`: it is a directory", dest.display());
-        }
         let tmp = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(&format!(".tmp{ext}"))
@@ -113,29 +178,54 @@ impl AtomicFile {
                 )
             })?;
         Ok(AtomicFile {
-            _pending: crate::cleanup::Pending::new(tmp.path().to_path_buf()),
-            tmp,
+            _pending: Some(crate::cleanup::Pending::new(tmp.path().to_path_buf())),
+            target: Target::Temp(tmp),
             dest: dest.to_path_buf(),
         })
     }
 
-    /// The open temporary file.
-    pub fn file(&self) -> Result<File> {
-        Ok(self.tmp.as_file().try_clone()?)
+    /// Fails now, before any work, when `dest` cannot be written: creates and removes the
+    /// temporary file, or, for a device or pipe, only checks it can be opened without
+    /// opening it (a pipe's reader would see the end of its data).
+    pub fn check(dest: &Path) -> Result<()> {
+        if is_special(dest) {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let m = std::fs::metadata(dest)?;
+                if m.permissions().mode() & 0o222 == 0 {
+                    bail!("cannot write `{}`: it is not writable", dest.display());
+                }
+            }
+            return Ok(());
+        }
+        drop(AtomicFile::create(dest)?);
+        Ok(())
     }
 
-    /// Renames the finished file into place.
+    /// The open file to write (the temporary one, or a device itself).
+    pub fn file(&self) -> Result<File> {
+        Ok(match &self.target {
+            Target::Temp(t) => t.as_file().try_clone()?,
+            Target::Direct(f) => f.try_clone()?,
+        })
+    }
+
+    /// Renames the finished file into place (the target of a link; a device has had the
+    /// bytes already).
     pub fn commit(self) -> Result<PathBuf> {
         let dest = self.dest.clone();
+        let tmp = match self.target {
+            Target::Direct(_) => return Ok(dest),
+            Target::Temp(t) => t,
+        };
         // Temporary files are created private; the result gets ordinary file permissions.
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let _ =
-                std::fs::set_permissions(self.tmp.path(), std::fs::Permissions::from_mode(0o644));
+            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
         }
-        self.tmp
-            .persist(&dest)
+        tmp.persist(resolve_links(&dest))
             .with_context(|| format!("cannot write `{}`", dest.display()))?;
         Ok(dest)
     }

@@ -1215,3 +1215,84 @@ fn finite_set_counts_come_from_the_period_and_pipes_end_quietly() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!err.contains("panicked") && !err.contains("error"), "{err}");
 }
+
+#[cfg(unix)]
+#[test]
+fn outputs_follow_links_and_write_into_pipes() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    // a link: the file it names is replaced, the link stays
+    std::fs::write(dir.join("real.csv"), "old").unwrap();
+    std::os::unix::fs::symlink("real.csv", dir.join("link.csv")).unwrap();
+    ok(
+        dir,
+        &[
+            "losers", "--game", "squares", "--max", "20", "-o", "link.csv",
+        ],
+    );
+    assert!(std::fs::symlink_metadata(dir.join("link.csv"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let csv = std::fs::read_to_string(dir.join("real.csv")).unwrap();
+    assert!(csv.starts_with("k,p,gap\n0,0,\n1,2,2\n"), "{csv}");
+    // a FIFO gets the rows and stays a FIFO (a rename would have put a file in its place)
+    let fifo = dir.join("rows.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let f2 = fifo.clone();
+        let reader = std::thread::spawn(move || std::fs::read_to_string(f2).unwrap());
+        ok(
+            dir,
+            &[
+                "losers",
+                "--game",
+                "squares",
+                "--max",
+                "20",
+                "--format",
+                "csv",
+                "-o",
+                "rows.fifo",
+            ],
+        );
+        assert_eq!(reader.join().unwrap(), csv);
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        // ... and cannot be resumed into
+        let o = heaplab(
+            dir,
+            &[
+                "losers",
+                "--game",
+                "squares",
+                "--max",
+                "20",
+                "--format",
+                "csv",
+                "-o",
+                "rows.fifo",
+                "--checkpoint",
+                "cp",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2));
+    }
+    // a checkpoint spelled differently from -o is still the same file
+    let o = heaplab(
+        dir,
+        &[
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "1e5",
+            "-o",
+            "z.txt",
+            "--checkpoint",
+            "./z.txt",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another file than -o"));
+}
