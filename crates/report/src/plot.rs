@@ -181,7 +181,8 @@ pub fn series_png(
             let mut chart = cb
                 .build_cartesian_2d(
                     (x0.max(1.0)..xmax.max(2.0)).log_scale(),
-                    (ymin.max(1.0)..(ymax * 1.2).max(2.0)).log_scale(),
+                    // a margin below the least value, so points there clear the axis
+                    ((ymin.max(1.0) / 1.25)..(ymax * 1.2).max(2.0)).log_scale(),
                 )
                 .map_err(perr)?;
             chart
@@ -197,16 +198,20 @@ pub fn series_png(
             let pw = chart.plotting_area().dim_in_pixel().0 as usize;
             // log x: bins of equal width in log(index)
             let bins = log_bins(len, pw, value);
+            let bins = bins.iter().filter(|b| b.2 > 0.0);
+            chart
+                .draw_series(bins.clone().map(|&(x, _, mn, mx)| {
+                    PathElement::new(
+                        vec![(x0 + x, mn.max(1.0)), (x0 + x, mx.max(1.0))],
+                        BLUE.stroke_width(2),
+                    )
+                }))
+                .map_err(perr)?;
+            // a bin of one value is a line of no length: a dot instead
             chart
                 .draw_series(
-                    bins.into_iter()
-                        .filter(|b| b.2 > 0.0)
-                        .map(|(x, _, mn, mx)| {
-                            PathElement::new(
-                                vec![(x0 + x, mn.max(1.0)), (x0 + x, mx.max(1.0))],
-                                BLUE.stroke_width(2),
-                            )
-                        }),
+                    bins.filter(|b| b.2 == b.3)
+                        .map(|&(x, _, mn, _)| Circle::new((x0 + x, mn.max(1.0)), 1, BLUE.filled())),
                 )
                 .map_err(perr)?;
             return Ok(());
@@ -240,6 +245,12 @@ pub fn series_png(
                     PathElement::new(vec![(x, mn), (x, mx)], BLUE.stroke_width(1))
                 }))
                 .map_err(perr)?;
+            // a bin of one value is a line of no length: a dot instead
+            chart
+                .draw_series(bins.iter().filter(|b| b.2 == b.3).map(|&(a, b, mn, _)| {
+                    Circle::new((x0 + (a + b) as f64 / 2.0, mn), 1, BLUE.filled())
+                }))
+                .map_err(perr)?;
         }
         Ok(())
     })
@@ -254,10 +265,10 @@ fn log_bins(len: usize, bins: usize, value: &dyn Fn(usize) -> f64) -> Vec<(f64, 
     let top = (len as f64).ln();
     let mut lo = 0usize;
     for b in 1..=bins {
-        let hi = ((top * b as f64 / bins as f64).exp().ceil() as usize).clamp(lo + 1, len);
         if lo >= len {
             break;
         }
+        let hi = ((top * b as f64 / bins as f64).exp().ceil() as usize).clamp(lo + 1, len);
         let (mut mn, mut mx) = (f64::INFINITY, f64::NEG_INFINITY);
         for i in lo..hi {
             mn = mn.min(value(i));

@@ -1147,7 +1147,24 @@ fn kayles_fold_map_shows_vertical_stripes() {
             "800x400", "-o", "g.png",
         ],
     );
-    assert_eq!(decode_png(&d.path().join("g.png")).0, 800);
+    let (w, h, px, _) = decode_png(&d.path().join("g.png"));
+    assert_eq!(w, 800);
+    // the early P-positions (left half of the log axis) are drawn too, not only the tail
+    let blue = (0..h as usize)
+        .flat_map(|y| (100..400usize).map(move |x| (y * w as usize + x) * 3))
+        .filter(|&i| px[i..i + 3] == [31, 119, 180])
+        .count();
+    assert!(blue > 200, "{blue} blue pixels in the left half");
+    // sizes whose last log bin used to come out empty (a panic)
+    for max in ["100", "1e4", "2e4"] {
+        ok(
+            d.path(),
+            &[
+                "plot", "--game", "squares", "--max", max, "--kind", "gaps", "--log", "-o",
+                "g2.png",
+            ],
+        );
+    }
     let o = heaplab(
         d.path(),
         &[
