@@ -247,6 +247,10 @@ impl Claim {
     /// # Errors
     /// [`ClaimError`] naming the problem.
     pub fn new(expr: &str, schema: &Schema) -> Result<Claim, ClaimError> {
+        deep_stack(|| Claim::compile(expr, schema))
+    }
+
+    fn compile(expr: &str, schema: &Schema) -> Result<Claim, ClaimError> {
         let literals = balanced(expr)?;
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
         // polars turns a string compared with a boolean into null without a word ('abc' is
@@ -299,6 +303,10 @@ impl Claim {
     /// # Errors
     /// Evaluation errors from polars, as one line.
     pub fn failures(&self, df: DataFrame) -> Result<DataFrame, ClaimError> {
+        deep_stack(|| self.failures_here(df))
+    }
+
+    fn failures_here(&self, df: DataFrame) -> Result<DataFrame, ClaimError> {
         let mut ctx = context(df.clone());
         let q = format!(
             "SELECT NOT COALESCE(({}), FALSE) AS __fail FROM t",
@@ -361,7 +369,64 @@ fn balanced(expr: &str) -> Result<Vec<usize>, ClaimError> {
             "unclosed `(` at column {col} of the claim"
         )));
     }
+    // polars parses and plans a chain of operators recursively (see [`deep_stack`]): keep
+    // the chain well inside the stack
+    let ops = operators(expr);
+    if ops > MAX_OPERATORS {
+        return Err(ClaimError::Invalid(format!(
+            "the claim has {ops} operators, more than {MAX_OPERATORS}; shorten it (a long OR of \
+             values is `n IN (1, 2, ...)`)"
+        )));
+    }
     Ok(literals)
+}
+
+/// Runs `f` on a thread with a 256 MiB stack (reserved, touched only as deep as it goes):
+/// polars parses and plans a claim recursively, and a long chain of operators overflows
+/// the 2–8 MiB of an ordinary thread.
+fn deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|sc| {
+        std::thread::Builder::new()
+            .name("claim".into())
+            .stack_size(256 << 20)
+            .spawn_scoped(sc, f)
+            .expect("start the claim thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
+}
+
+/// Operators a claim may chain (see [`balanced`]).
+const MAX_OPERATORS: usize = 2000;
+
+/// Binary operators of an expression outside string literals: `AND`, `OR` and runs of
+/// `+-*/%=<>!|&^`.
+fn operators(expr: &str) -> usize {
+    let mut n = 0;
+    let mut in_str = false;
+    let mut prev_sym = false;
+    let mut word = String::new();
+    for c in expr.chars().chain(std::iter::once(' ')) {
+        if in_str {
+            in_str = c != '\'';
+            continue;
+        }
+        if c.is_ascii_alphanumeric() || c == '_' {
+            word.push(c);
+        } else {
+            if word.eq_ignore_ascii_case("and") || word.eq_ignore_ascii_case("or") {
+                n += 1;
+            }
+            word.clear();
+        }
+        let sym = "+-*/%=<>!|&^".contains(c);
+        if sym && !prev_sym {
+            n += 1;
+        }
+        prev_sym = sym;
+        in_str = c == '\'';
+    }
+    n
 }
 
 fn is_keyword(t: &str) -> bool {
@@ -516,6 +581,17 @@ mod tests {
         assert_eq!(c.failures(named).unwrap().height(), 0);
         let e = Claim::new("n + 1", t.schema()).unwrap_err();
         assert!(matches!(e, ClaimError::NotBoolean(_)), "{e}");
+        let long: Vec<String> = (0..3000).map(|i| format!("n = {i}")).collect();
+        let e = Claim::new(&long.join(" OR "), t.schema())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("5999 operators, more than 2000"), "{e}");
+        assert_eq!(
+            operators("n <> 3 AND (win OR grundy >= 2) AND 'a+b' = 'or'"),
+            6
+        );
+        let ok: Vec<String> = (0..300).map(|i| format!("n = {i}")).collect();
+        assert!(Claim::new(&ok.join(" OR "), t.schema()).is_ok());
         {
             let e = e.to_string();
             assert!(!e.contains('\n'));
