@@ -203,20 +203,49 @@ fn one_line(e: impl std::fmt::Display) -> String {
         .to_string()
 }
 
-/// The parser's "Column: N" counts from the start of the wrapping query; make it count from
-/// the start of the claim (1-based, at most one past its end).
-fn claim_column(msg: &str, prefix: usize, len: usize) -> String {
-    const KEY: &str = "Column: ";
+/// The parser's "Line: L, Column: C" counts from the start of the wrapping query, whose
+/// first line is the wrapper's: make it a position in the claim ("column C" on a one-line
+/// claim, "line L, column C" on a longer one), and a token found past the claim's last line
+/// (the wrapper's `)`) "the end of the claim".
+fn claim_position(msg: &str, expr: &str) -> String {
+    const KEY: &str = " at Line: ";
     let Some(at) = msg.find(KEY) else {
         return msg.to_string();
     };
-    let start = at + KEY.len();
-    let digits = msg[start..].bytes().take_while(u8::is_ascii_digit).count();
-    let Ok(col) = msg[start..start + digits].parse::<usize>() else {
+    let rest = &msg[at + KEY.len()..];
+    let num = |s: &str| -> Option<(usize, usize)> {
+        let d = s.bytes().take_while(u8::is_ascii_digit).count();
+        Some((s[..d].parse().ok()?, d))
+    };
+    let Some((line, d)) = num(rest) else {
         return msg.to_string();
     };
-    let col = col.saturating_sub(prefix).clamp(1, len + 1);
-    format!("{}{}{}", &msg[..start], col, &msg[start + digits..])
+    let Some(after) = rest[d..].strip_prefix(", Column: ") else {
+        return msg.to_string();
+    };
+    let Some((col, d2)) = num(after) else {
+        return msg.to_string();
+    };
+    let tail = &after[d2..];
+    let lines = expr.lines().count().max(1);
+    let head = &msg[..at];
+    if line > lines + 1 || line < 2 {
+        // the wrapper's closing `)`: the claim ended too early
+        let head = head
+            .rsplit_once("found: ")
+            .map_or(head.to_string(), |(h, _)| {
+                format!("{h}found: the end of the claim")
+            });
+        return format!("{head}{tail}");
+    }
+    if lines == 1 {
+        format!("{head} at column {col} of the claim{tail}")
+    } else {
+        format!(
+            "{head} at line {}, column {col} of the claim{tail}",
+            line - 1
+        )
+    }
 }
 
 /// The frame the claim sees: unsigned integer columns become `Int64`, so that `n - 5 < 100`
@@ -252,6 +281,7 @@ impl Claim {
 
     fn compile(expr: &str, schema: &Schema) -> Result<Claim, ClaimError> {
         let literals = balanced(expr)?;
+        check_arity(expr)?;
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
         // polars turns a string compared with a boolean into null without a word ('abc' is
         // neither true nor false), so `win <> 'abc'` would quietly hold or fail everywhere;
@@ -267,8 +297,8 @@ impl Claim {
         }
         let empty = DataFrame::empty_with_schema(schema);
         let mut ctx = context(empty);
-        const PREFIX: &str = "SELECT (";
-        let q = format!("{PREFIX}{expr}) AS __claim FROM t");
+        // the claim on lines of its own, so a `--` comment in it ends before the wrapper
+        let q = format!("SELECT (\n{expr}\n) AS __claim FROM t");
         let out = ctx.execute(&q).and_then(|lf| lf.collect()).map_err(|e| {
             let msg = one_line(&e);
             let lower = msg.to_ascii_lowercase();
@@ -276,13 +306,25 @@ impl Claim {
                 || lower.contains("unable to find")
                 || lower.contains("no column")
             {
-                let unknown = identifiers(expr)
-                    .into_iter()
-                    .find(|t| !names.contains(t) && Fun::from_name(t).is_none() && !is_keyword(t))
+                // polars names the column: `unable to find column "N"; valid columns: ...`
+                let named = msg
+                    .split_once("column \"")
+                    .and_then(|(_, rest)| rest.split_once('"'))
+                    .map(|(c, _)| c.to_string());
+                let unknown = named
+                    .or_else(|| {
+                        identifiers(expr).into_iter().find(|t| {
+                            !names.contains(t) && Fun::from_name(t).is_none() && !is_keyword(t)
+                        })
+                    })
                     .unwrap_or_else(|| msg.clone());
-                ClaimError::UnknownColumn(unknown, names.join(", "))
+                let mut known = names.join(", ");
+                if let Some(c) = names.iter().find(|c| c.eq_ignore_ascii_case(&unknown)) {
+                    known.push_str(&format!("; names are case-sensitive: `{c}`"));
+                }
+                ClaimError::UnknownColumn(unknown, known)
             } else {
-                ClaimError::Invalid(claim_column(&msg, PREFIX.len(), expr.chars().count()))
+                ClaimError::Invalid(claim_position(&msg, expr))
             }
         })?;
         let dtype = out
@@ -309,7 +351,7 @@ impl Claim {
     fn failures_here(&self, df: DataFrame) -> Result<DataFrame, ClaimError> {
         let mut ctx = context(df.clone());
         let q = format!(
-            "SELECT NOT COALESCE(({}), FALSE) AS __fail FROM t",
+            "SELECT NOT COALESCE((\n{}\n), FALSE) AS __fail FROM t",
             self.expr
         );
         let mask = ctx
@@ -394,6 +436,68 @@ fn deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
+}
+
+/// Each of our functions called with its number of arguments (polars' own message for
+/// `isqrt()` is "expression: '' didn't get any inputs"). `expr` must be balanced.
+fn check_arity(expr: &str) -> Result<(), ClaimError> {
+    let chars: Vec<char> = expr.chars().collect();
+    let mut i = 0;
+    let mut in_str = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_str || c == '\'' {
+            in_str = if in_str { c != '\'' } else { true };
+            i += 1;
+            continue;
+        }
+        if !(c.is_ascii_alphabetic() || c == '_') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+            i += 1;
+        }
+        let name: String = chars[start..i].iter().collect();
+        let Some(f) = Fun::from_name(&name) else {
+            continue;
+        };
+        let mut j = i;
+        while j < chars.len() && chars[j].is_whitespace() {
+            j += 1;
+        }
+        if chars.get(j) != Some(&'(') {
+            continue;
+        }
+        // count the arguments up to the matching `)`
+        let (mut depth, mut commas, mut empty, mut quoted) = (0usize, 0usize, true, false);
+        for &d in &chars[j + 1..] {
+            if quoted {
+                quoted = d != '\'';
+                continue;
+            }
+            match d {
+                '\'' => (quoted, empty) = (true, false),
+                '(' => (depth, empty) = (depth + 1, false),
+                ')' if depth == 0 => break,
+                ')' => depth -= 1,
+                ',' if depth == 0 => commas += 1,
+                d if !d.is_whitespace() => empty = false,
+                _ => {}
+            }
+        }
+        let given = if empty && commas == 0 { 0 } else { commas + 1 };
+        if given != f.arity() {
+            return Err(ClaimError::Invalid(format!(
+                "`{name}` takes {} argument{}, given {given} (column {} of the claim)",
+                f.arity(),
+                if f.arity() == 1 { "" } else { "s" },
+                start + 1
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Operators a claim may chain (see [`balanced`]).
@@ -484,14 +588,24 @@ mod tests {
     #[test]
     fn parse_errors_point_into_the_claim() {
         assert_eq!(
-            claim_column(
-                "sql parser error: Expected: an expression, found: ) at Line: 1, Column: 12",
-                8,
-                3
+            claim_position(
+                "sql parser error: Expected: an expression, found: * at Line: 2, Column: 4",
+                "n +* 2 = 1"
             ),
-            "sql parser error: Expected: an expression, found: ) at Line: 1, Column: 4"
+            "sql parser error: Expected: an expression, found: * at column 4 of the claim"
         );
-        assert_eq!(claim_column("no position here", 8, 3), "no position here");
+        assert_eq!(
+            claim_position(
+                "sql parser error: Expected: an expression, found: ) at Line: 3, Column: 1",
+                "win ="
+            ),
+            "sql parser error: Expected: an expression, found: the end of the claim"
+        );
+        assert_eq!(
+            claim_position("x at Line: 3, Column: 2", "n = 1 OR\nn = = 2"),
+            "x at line 2, column 2 of the claim"
+        );
+        assert_eq!(claim_position("no position here", "n"), "no position here");
     }
     use super::*;
 
@@ -552,6 +666,25 @@ mod tests {
         assert!(
             matches!(e, ClaimError::UnknownColumn(ref c, _) if c == "nope"),
             "{e}"
+        );
+        for (bad, says) in [
+            ("isqrt() = 1", "`isqrt` takes 1 argument, given 0 (column 1"),
+            (
+                "n = 0 OR xor(n) = 1",
+                "`xor` takes 2 arguments, given 1 (column 10",
+            ),
+            ("v2(n, (1, 2)) = 1", "`v2` takes 1 argument, given 2"),
+        ] {
+            let e = Claim::new(bad, t.schema()).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+        assert!(Claim::new("xor(n, isqrt(n + 1)) >= 0 AND 'isqrt()' <> ''", t.schema()).is_err());
+        assert!(check_arity("xor(n, isqrt(n + 1)) >= 0 AND 'isqrt()' <> ''").is_ok());
+        let e = Claim::new("N >= 0", t.schema()).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "unknown column `N` in the claim (columns here: n, win, grundy; names are \
+             case-sensitive: `n`)"
         );
         let e = Claim::new("n = = 1", t.schema()).unwrap_err();
         assert!(matches!(e, ClaimError::Invalid(_)), "{e}");
