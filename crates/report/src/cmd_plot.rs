@@ -1,7 +1,7 @@
 //! `heaplab plot`: one PNG of one kind.
 
 use crate::analyze::{self, Values};
-use crate::plots::{draw, Data};
+use crate::plots::{draw, Data, Kind};
 use crate::util::{check_memory, secs};
 use crate::{print_json, PlotArgs};
 use anyhow::{bail, Result};
@@ -31,11 +31,26 @@ pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
     if a.width == Some(0) {
         bail!("--width must be at least 1");
     }
+    // options that only some kinds use
+    let kind = a.kind.name();
+    if a.width.is_some() && a.kind != Kind::Fold {
+        bail!("--width sets the rows of a fold map; a {kind} plot has none");
+    }
+    if a.values.is_some() && a.kind != Kind::Fold {
+        bail!("--values colours a fold map; a {kind} plot does not take it");
+    }
+    if a.log && !matches!(a.kind, Kind::Gaps | Kind::Values) {
+        bail!("--log applies to the gaps and values plots, not to a {kind} plot");
+    }
     let dest = a
         .output
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{}-{}-{}.png", game.slug(), max, a.kind.name())));
-    if dest.extension().and_then(|e| e.to_str()) != Some("png") {
+    if !dest
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"))
+    {
         bail!(
             "plots are PNG files: `{}` should end in .png",
             dest.display()
@@ -45,10 +60,11 @@ pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
     if max >= 1 << 36 {
         bail!("N = {max} is too large to plot from a table in memory");
     }
-    let values = if a.kind.needs_grundy() {
-        Values::Grundy
-    } else {
-        a.values
+    // gaps and density need only the P-positions
+    let values = match a.kind {
+        k if k.needs_grundy() => Values::Grundy,
+        Kind::Fold => a.values.unwrap_or(Values::Grundy),
+        _ => Values::Outcome,
     };
     check_memory(
         &format!("the table of {} positions", max + 1),

@@ -230,9 +230,9 @@ pub struct PlotArgs {
     /// Log axes (gaps, values).
     #[arg(long)]
     pub log: bool,
-    /// Colour fold maps by Grundy value or by outcome.
-    #[arg(long, value_enum, default_value = "grundy")]
-    pub values: analyze::Values,
+    /// Colour fold maps by Grundy value (the default) or by outcome.
+    #[arg(long, value_enum)]
+    pub values: Option<analyze::Values>,
     /// Output PNG (default `<game>-<N>-<kind>.png`).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
@@ -277,7 +277,7 @@ pub struct StoneCheckArgs {
     #[arg(long, value_parser = util::count_arg)]
     pub random: Option<u64>,
     /// Seed of the random rows.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, requires = "random")]
     pub seed: u64,
     /// Print one JSON object on stdout.
     #[arg(long)]

@@ -345,6 +345,31 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
             "n = 1) OR (n = 2",
         ],
         vec!["check", "--game", "squares", "--max", "10", "--claim", ""],
+        // options of other plot kinds
+        vec![
+            "plot", "--game", "squares", "--max", "100", "--kind", "grundy", "--width", "5", "-o",
+            "x.png",
+        ],
+        vec![
+            "plot", "--game", "squares", "--max", "100", "--kind", "fold", "--log", "-o", "x.png",
+        ],
+        vec![
+            "plot", "--game", "squares", "--max", "100", "--kind", "gaps", "--values", "outcome",
+            "-o", "x.png",
+        ],
+        vec![
+            "stone-check",
+            "--variant",
+            "1",
+            "--len",
+            "2..3",
+            "--values",
+            "1..2",
+            "--claim",
+            "true",
+            "--seed",
+            "5",
+        ],
         // stone checks beyond a day of work, or rows beyond a solver's cap
         vec![
             "stone-check",
