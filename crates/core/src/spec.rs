@@ -205,7 +205,8 @@ impl Game {
     }
 
     /// A file-name-safe form of the canonical spec: `sub{1,2,3}` → `sub-1-2-3`,
-    /// `0.77` → `0.77`, `primes|sub{1}` → `primes-sub-1`.
+    /// `0.77` → `0.77`, `primes|sub{1}` → `primes-sub-1`; past [`SLUG_MAX`] bytes, a
+    /// prefix and a 32-bit FNV-1a hash of the canonical spec.
     pub fn slug(&self) -> String {
         let mut out = String::new();
         for c in self.to_string().chars() {
@@ -219,9 +220,28 @@ impl Game {
             }
             out.push(c);
         }
-        out.trim_end_matches('-').to_string()
+        let out = out.trim_end_matches('-').to_string();
+        if out.len() <= SLUG_MAX {
+            return out;
+        }
+        // too long for a file name: a prefix and a hash of the whole canonical spec
+        let hash = self
+            .to_string()
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+            });
+        format!(
+            "{}-{:08x}",
+            out[..SLUG_MAX - 9].trim_end_matches('-'),
+            hash as u32
+        )
     }
 }
+
+/// Longest [`Game::slug`] (bytes): folder names such as `reports/<slug>-<N>` stay well
+/// inside the 255 bytes of a file name.
+pub const SLUG_MAX: usize = 120;
 
 impl fmt::Display for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -689,6 +709,15 @@ mod tests {
         assert_eq!(Game::parse("sub{1,2,3}").unwrap().slug(), "sub-1-2-3");
         assert_eq!(Game::parse("0.77").unwrap().slug(), "0.77");
         assert_eq!(Game::parse("primes|sub{1}").unwrap().slug(), "primes-sub-1");
+        let many = |top: u32| {
+            let moves: Vec<String> = (1..=top).map(|i| i.to_string()).collect();
+            Game::parse(&format!("sub{{{}}}", moves.join(",")))
+                .unwrap()
+                .slug()
+        };
+        let (a, b) = (many(119), many(118));
+        assert!(a.len() <= SLUG_MAX && b.len() <= SLUG_MAX, "{a}");
+        assert!(a.starts_with("sub-1-2-3-4-5") && a != b);
         assert_eq!(substitute_param("sub{1,2,k}", "k", 7), "sub{1,2,7}");
         assert_eq!(substitute_param("kayles", "k", 7), "kayles");
         assert_eq!(substitute_param("upto{k}", "k", 3), "upto{3}");

@@ -206,6 +206,24 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     } else {
         None
     };
+    // A file of rows must fit on its disk: the count is known for closed forms and
+    // estimated for interval games (sieve games are bounded by their run time instead).
+    if let Some(out) = &a.output {
+        let rows = heaplab_core::engine::closed_p_count(&game, max)
+            .map(|c| c.count as f64)
+            .or_else(|| {
+                heaplab_core::interval::IntervalGame::of(&game).map(|g| g.p_count_estimate(max))
+            });
+        if let Some(rows) = rows {
+            // k, p and gap in decimal (Parquet: delta-coded, a few bytes a row)
+            let digits = (max.max(1) as f64).log10().floor() + 1.0;
+            let per_row = match format {
+                Format::Parquet => 4.0,
+                _ => 2.0 * digits + 4.0,
+            };
+            crate::util::check_space(out, &format!("{rows:.3e} P-positions"), rows * per_row)?;
+        }
+    }
     if closed.is_none() {
         check_memory("the P-position engine", stream_memory_estimate(&game, max))?;
         crate::util::check_work(&game, max, false)?;

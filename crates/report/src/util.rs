@@ -29,6 +29,52 @@ pub fn available_memory() -> u64 {
         .map_or(8 << 30, |kb| kb * 1024)
 }
 
+/// Bytes free for us in the file system holding `p` (its folder when `p` does not exist
+/// yet); None when that cannot be read.
+pub fn free_space(p: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let p = resolve_links(p);
+        let dir = match p.parent() {
+            _ if p.exists() => p.clone(),
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: `c` is a NUL-terminated path and `st` a statvfs to fill.
+        if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+            return None;
+        }
+        Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = p;
+        None
+    }
+}
+
+/// Refuses to write about `bytes` to `dest` when its file system has less free space (a
+/// device or pipe is not checked).
+pub fn check_space(dest: &Path, what: &str, bytes: f64) -> Result<()> {
+    if is_special(dest) {
+        return Ok(());
+    }
+    if let Some(free) = free_space(dest) {
+        if bytes > free as f64 {
+            bail!(
+                "{what} would take about {} in `{}`, more than the {} free there; use --count or a smaller N",
+                human_bytes(bytes.min(u64::MAX as f64) as u64),
+                dest.display(),
+                human_bytes(free)
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Human size: `1.5 GiB`.
 pub fn human_bytes(b: u64) -> String {
     let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
