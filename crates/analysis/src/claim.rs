@@ -71,6 +71,10 @@ impl Fun {
 /// `TRUE OR NULL` is true); a fractional value is an error.
 fn as_u64(c: &Column) -> PolarsResult<Vec<Option<u64>>> {
     let s = c.as_materialized_series();
+    // a column left unsigned (values at or above 2^63) is taken as it is
+    if let Ok(u) = s.u64() {
+        return Ok((0..u.len()).map(|k| u.get(k)).collect());
+    }
     let f = s.cast(&DataType::Float64)?;
     let i = s.cast(&DataType::Int64)?;
     let ia = i.i64()?;
@@ -657,6 +661,18 @@ mod tests {
         let c = Claim::new("isqrt(n / 2) >= 0", t.schema()).unwrap();
         let e = c.failures(t).unwrap_err().to_string();
         assert!(e.contains("take integers"), "{e}");
+    }
+
+    #[test]
+    fn functions_take_heaps_past_2_63() {
+        let t = df!("p" => [u64::MAX, 1u64 << 63]).unwrap();
+        let c = Claim::new(
+            "popcount(p) >= 1 AND v2(p) >= 0 AND is_prime(p) = false",
+            t.schema(),
+        );
+        assert_eq!(c.unwrap().failures(t.clone()).unwrap().height(), 0);
+        let c = Claim::new("popcount(p) = 64", t.schema()).unwrap();
+        assert_eq!(c.failures(t).unwrap().height(), 1); // 2^63 has one bit
     }
 
     #[test]

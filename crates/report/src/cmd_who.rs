@@ -7,7 +7,7 @@ use anyhow::{bail, Result};
 use heaplab_core::engine::{all_but_p_positions, finite_outcome_period, p_stream};
 use heaplab_core::interval::IntervalGame;
 use heaplab_core::{Game, MoveSet, Rule};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -15,12 +15,44 @@ use std::time::Instant;
 pub struct Answer {
     /// N-position?
     pub win: bool,
-    /// One winning move (tokens removed, or a description for take-and-break games).
-    pub winning_move: Option<Value>,
+    /// One winning move.
+    pub winning_move: Option<Move>,
     /// How it was found.
     pub method: String,
     /// g(n) when it was computed on the way.
     pub grundy: Option<u32>,
+}
+
+/// A move: tokens removed and the heaps left (none when the heap is taken whole; two or
+/// three for a take-and-break move that splits it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Move {
+    /// Tokens removed.
+    pub removed: u64,
+    /// Non-empty heaps left.
+    pub leaves: Vec<u64>,
+}
+
+impl Move {
+    /// Removing `s` from a heap of `n` (s <= n).
+    fn take(n: u64, s: u64) -> Move {
+        Move {
+            removed: s,
+            leaves: if s < n { vec![n - s] } else { vec![] },
+        }
+    }
+}
+
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let left: Vec<String> = self.leaves.iter().map(|h| h.to_string()).collect();
+        let left = if left.is_empty() {
+            "nothing".to_string()
+        } else {
+            left.join(" + ")
+        };
+        write!(f, "remove {}, leave {left}", self.removed)
+    }
 }
 
 /// Positions a table-based answer may walk through.
@@ -77,7 +109,11 @@ fn by_sieve(game: &Game, set: &MoveSet, leave1: bool, n: u64) -> Result<Answer> 
         .find(|&s| set.contains(s));
     Ok(Answer {
         win,
-        winning_move: if win { mv.map(|s| json!(s)) } else { None },
+        winning_move: if win {
+            mv.map(|s| Move::take(n, s))
+        } else {
+            None
+        },
         method: s.method().into(),
         grundy: None,
     })
@@ -97,7 +133,7 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
             progress.finish();
             Ok(Answer {
                 win,
-                winning_move: win.then(|| json!(n - last_p)),
+                winning_move: win.then(|| Move::take(n, n - last_p)),
                 method: if ig.has_closed_form() {
                     "arithmetic progression".into()
                 } else {
@@ -120,7 +156,11 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                 .find(|s| excluded.binary_search(s).is_err());
             Ok(Answer {
                 win,
-                winning_move: if win { mv.map(|s| json!(s)) } else { None },
+                winning_move: if win {
+                    mv.map(|s| Move::take(n, s))
+                } else {
+                    None
+                },
                 method: "all-but candidates".into(),
                 grundy: None,
             })
@@ -143,7 +183,11 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                 .map(|v| v as u32);
             Ok(Answer {
                 win,
-                winning_move: if win { mv.map(|s| json!(s)) } else { None },
+                winning_move: if win {
+                    mv.map(|s| Move::take(n, s))
+                } else {
+                    None
+                },
                 method: format!(
                     "outcomes proven periodic (period {} from {})",
                     per.period, per.start
@@ -159,7 +203,7 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
             let win = n.is_multiple_of(2);
             Ok(Answer {
                 win,
-                winning_move: win.then(|| json!(1)),
+                winning_move: win.then(|| Move::take(n, 1)),
                 method: "parity (odd heaps have only odd divisors)".into(),
                 grundy: None,
             })
@@ -175,7 +219,11 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
             let mv = (lo..n).find(|&d| n.is_multiple_of(d) && !t.is_win(n - d));
             Ok(Answer {
                 win,
-                winning_move: if win { mv.map(|s| json!(s)) } else { None },
+                winning_move: if win {
+                    mv.map(|s| Move::take(n, s))
+                } else {
+                    None
+                },
                 method: "divisor pull".into(),
                 grundy: None,
             })
@@ -197,17 +245,26 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                     }
                     let rest = n - i;
                     if i > 0 && d & 1 != 0 && rest == 0 {
-                        mv = Some(json!(format!("remove {i}, leave nothing")));
+                        mv = Some(Move {
+                            removed: i,
+                            leaves: vec![],
+                        });
                         break;
                     }
                     if i > 0 && d & 2 != 0 && rest >= 1 && at(rest) == 0 {
-                        mv = Some(json!(format!("remove {i}, leave {rest}")));
+                        mv = Some(Move {
+                            removed: i,
+                            leaves: vec![rest],
+                        });
                         break;
                     }
                     if d & 4 != 0 && rest >= 2 {
                         for a in 1..=(rest / 2).min(p.preperiod + 2 * p.period) {
                             if at(a) == at(rest - a) {
-                                mv = Some(json!(format!("remove {i}, leave {a}+{}", rest - a)));
+                                mv = Some(Move {
+                                    removed: i,
+                                    leaves: vec![a, rest - a],
+                                });
                                 break 'search;
                             }
                         }
@@ -238,17 +295,10 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
             if gn != 0 {
                 game.for_each_option(n, &mut |heaps| {
                     if mv.is_none() && heaps.iter().fold(0, |x, &h| x ^ g.get(h)) == 0 {
-                        let removed = n - heaps.iter().sum::<u64>();
-                        let left = if heaps.is_empty() {
-                            "nothing".to_string()
-                        } else {
-                            heaps
-                                .iter()
-                                .map(|h| h.to_string())
-                                .collect::<Vec<_>>()
-                                .join("+")
-                        };
-                        mv = Some(json!(format!("remove {removed}, leave {left}")));
+                        mv = Some(Move {
+                            removed: n - heaps.iter().sum::<u64>(),
+                            leaves: heaps.to_vec(),
+                        });
                     }
                 });
             }
@@ -271,7 +321,8 @@ pub fn run(a: WhoArgs, _quiet: bool) -> Result<ExitCode> {
             "game": a.game.to_string(),
             "n": a.n,
             "win": ans.win,
-            "winning_move": ans.winning_move,
+            "winning_move": ans.winning_move.as_ref().map(|m| m.removed),
+            "leaves": ans.winning_move.as_ref().map(|m| &m.leaves),
             "method": ans.method,
             "seconds": secs(t0),
         });
@@ -285,11 +336,10 @@ pub fn run(a: WhoArgs, _quiet: bool) -> Result<ExitCode> {
         } else {
             "lose (P-position)"
         };
-        let mv = match &ans.winning_move {
-            Some(Value::String(s)) => format!("; winning move: {s}"),
-            Some(v) => format!("; winning move: remove {v}"),
-            None => String::new(),
-        };
+        let mv = ans
+            .winning_move
+            .as_ref()
+            .map_or(String::new(), |m| format!("; winning move: {m}"));
         let g = ans
             .grundy
             .map_or(String::new(), |g| format!(", Grundy value {g}"));

@@ -4,6 +4,7 @@ use polars::prelude::*;
 use polars_io::csv::read::CsvReadOptions;
 use polars_io::parquet::read::ParquetReader;
 use polars_io::SerReader;
+use serde_json::json;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -858,6 +859,25 @@ fn who_answers_far_positions_from_proven_periods() {
     assert_eq!(v["grundy"], expect);
     assert_eq!(v["win"], true);
     assert!(v["method"].as_str().unwrap().contains("proven"));
+    // the winning move: a number of tokens removed (as for every game) and the heaps left,
+    // which add up with it to n
+    let removed = v["winning_move"].as_u64().unwrap();
+    let leaves: Vec<u64> = v["leaves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_u64().unwrap())
+        .collect();
+    assert!((1..=2).contains(&removed) && leaves.len() <= 2, "{v}");
+    assert_eq!(
+        removed + leaves.iter().sum::<u64>(),
+        1_000_000_000_000_000_000
+    );
+    let v = json(d.path(), &["who", "--game", "squares", "1000", "--json"]);
+    assert_eq!(
+        (&v["winning_move"], &v["leaves"]),
+        (&json!(400), &json!([600]))
+    );
     let v = json(d.path(), &["who", "--game", "sub{1,3,4}", "1e18", "--json"]);
     assert_eq!(
         v["grundy"],
