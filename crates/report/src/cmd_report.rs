@@ -152,6 +152,8 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
         fit: an.p.c.zip(an.p.alpha),
     };
     let mut plots = vec![];
+    // plots left out, with the reason (said in summary.md and index.html)
+    let mut skipped: Vec<String> = vec![];
     step(&mut timings, "plots", || {
         for kind in [
             Kind::Grundy,
@@ -161,10 +163,16 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
             Kind::Runs,
             Kind::Values,
         ] {
-            if kind == Kind::Gaps && ps.len() < 2 {
-                continue;
-            }
-            if kind == Kind::Density && ps.len() < 2 {
+            if matches!(kind, Kind::Gaps | Kind::Density) && ps.len() < 2 {
+                skipped.push(format!(
+                    "{}.png: not drawn, there {} in 0..=N (a gap needs two)",
+                    kind.name(),
+                    if ps.len() == 1 {
+                        "is one P-position"
+                    } else {
+                        "are no P-positions"
+                    }
+                ));
                 continue;
             }
             let name = format!("{}.png", kind.name());
@@ -199,9 +207,12 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     for f in files.iter().chain(["index.html".to_string()].iter()) {
         md.push_str(&format!("- [{f}]({f})\n"));
     }
+    for s in &skipped {
+        md.push_str(&format!("- {s}\n"));
+    }
     std::fs::write(
         dir.join("index.html"),
-        index_html(&game, max, &an.text(), &timings, &plots, &files),
+        index_html(&game, max, &an.text(), &timings, &plots, &skipped, &files),
     )?;
     std::fs::write(dir.join("summary.md"), md)?;
     files.push("summary.md".into());
@@ -248,6 +259,7 @@ fn index_html(
     analysis: &str,
     timings: &[(String, f64)],
     plots: &[String],
+    skipped: &[String],
     files: &[String],
 ) -> String {
     let title = escape(&format!("{game}, 0 ≤ n ≤ {max}"));
@@ -262,6 +274,9 @@ fn index_html(
         h.push_str(&format!(
             "<figure><img src=\"{p}\" alt=\"{p}\"><figcaption>{p}</figcaption></figure>\n"
         ));
+    }
+    for s in skipped {
+        h.push_str(&format!("<p>{}</p>\n", escape(s)));
     }
     h.push_str("<h2>Data</h2>\n<ul>\n");
     for f in files.iter().filter(|f| !f.ends_with(".png")) {

@@ -1127,8 +1127,15 @@ fn reports_draw_every_plot_with_titles() {
         let dir = d.path().join(dir);
         let canon = v["game"].as_str().unwrap().to_string();
         let mut kinds = vec!["grundy", "fold", "runs", "values"];
+        let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
         if v["p_positions"].as_u64().unwrap() >= 2 {
             kinds.extend(["gaps", "density"]);
+        } else {
+            // the plots left out are named, with the reason
+            assert!(
+                summary.contains("gaps.png: not drawn, there is one P-position"),
+                "{summary}"
+            );
         }
         for k in kinds {
             let p = dir.join(format!("{k}.png"));
