@@ -426,6 +426,25 @@ impl Parser<'_> {
                 {
                     self.i += 1;
                 }
+                // a name with a letter beyond ASCII is named whole in the error
+                let mut end = self.i;
+                while self.chars.get(end).is_some_and(|c| c.is_alphanumeric()) {
+                    end += 1;
+                    while self
+                        .chars
+                        .get(end)
+                        .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '-')
+                    {
+                        end += 1;
+                    }
+                }
+                if end > self.i {
+                    let word: String = self.chars[start..end].iter().collect();
+                    return Err(self.err_at(
+                        start,
+                        &format!("unknown game family `{word}` (names are ASCII: {FAMILIES})"),
+                    ));
+                }
                 let word: String = self.chars[start..self.i].iter().collect::<String>();
                 let word = word.to_ascii_lowercase();
                 self.named_term(&word, start)
@@ -548,6 +567,22 @@ impl Parser<'_> {
         }
         while self.peek().is_some_and(|c| c.is_ascii_digit() || c == '_') {
             self.i += 1;
+        }
+        // letters right after the digits (`0x10`, `3k`): the whole token is no number
+        if self.peek().is_some_and(|c| c.is_alphanumeric()) {
+            let mut end = self.i;
+            while self
+                .chars
+                .get(end)
+                .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+            {
+                end += 1;
+            }
+            let token: String = self.chars[start..end].iter().collect();
+            return Err(self.err_at(
+                start,
+                &format!("`{token}` is not a positive integer (moves are decimal)"),
+            ));
         }
         let text: String = self.chars[start..self.i]
             .iter()
@@ -678,6 +713,9 @@ mod tests {
             ("sub{1,-2}", 7, "positive"),
             ("squares(", 8, "unexpected '('"),
             ("foo", 1, "unknown game family `foo`"),
+            ("squäres", 1, "unknown game family `squäres`"),
+            ("sub{0x10}", 5, "`0x10` is not a positive integer"),
+            ("sub{1,3k}", 7, "`3k` is not a positive integer"),
             ("allbut{}", 8, "empty"),
             ("0.", 3, "at least one digit"),
             ("0.7x", 4, "unexpected 'x'"),

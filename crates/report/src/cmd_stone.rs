@@ -40,8 +40,14 @@ pub fn parse_piles(s: &str) -> Result<Vec<i64>> {
             if x.is_empty() {
                 bail!("--piles has an empty value at position {}", i + 1);
             }
-            x.parse::<i64>()
-                .map_err(|_| anyhow::anyhow!("--piles value {} (`{x}`) is not an integer", i + 1))
+            x.parse::<i64>().map_err(|e| {
+                use std::num::IntErrorKind::{NegOverflow, PosOverflow};
+                let why = match e.kind() {
+                    PosOverflow | NegOverflow => "is beyond 64 bits",
+                    _ => "is not an integer",
+                };
+                anyhow::anyhow!("--piles value {} (`{x}`) {why}", i + 1)
+            })
         })
         .collect()
 }

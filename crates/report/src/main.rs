@@ -377,6 +377,30 @@ fn one_line(text: &str) -> String {
         .join(" ")
 }
 
+/// clap quotes a rejected value whole: one longer than 80 characters (a spec of thousands
+/// of moves) is cut to its first 60, so the error stays one readable line.
+fn shorten_values(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(a) = rest.find('\'') {
+        let Some(len) = rest[a + 1..].find('\'') else {
+            break;
+        };
+        let value = &rest[a + 1..a + 1 + len];
+        out.push_str(&rest[..=a]);
+        if value.chars().count() > 80 {
+            let head: String = value.chars().take(60).collect();
+            out.push_str(&format!("{head}… ({} characters)", value.chars().count()));
+        } else {
+            out.push_str(value);
+        }
+        out.push('\'');
+        rest = &rest[a + len + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn main() -> ExitCode {
     // Output piped into `head` and the like: end quietly when the reader goes away, as
     // Unix tools do, instead of failing on the next write.
@@ -404,7 +428,7 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
-            eprintln!("{}", one_line(&e.render().to_string()));
+            eprintln!("{}", shorten_values(&one_line(&e.render().to_string())));
             return ExitCode::from(2);
         }
     };
