@@ -173,8 +173,8 @@ const BLOCK: usize = 256;
 /// moves below 2·BLOCK, then the mex read off the row.
 ///
 /// Same values as [`list_mex_grundy`] — every (position, option) pair is still visited —
-/// at a fraction of the time per pair (subtract-a-square to 10^7 on 2 cores: about 10 s
-/// against 90 s for the plain stamp DP, `../shared/baselines/sas_dp.c`). Values must stay
+/// at a fraction of the time per pair (subtract-a-square to 10^7 on 2 cores: 8.4–9.7 s
+/// against 73–96 s for the plain stamp DP, `../shared/baselines/sas_dp.c`). Values must stay
 /// below 65535; beyond, the caller falls back to [`list_mex_grundy`] (`None`).
 pub fn blocked_mex_grundy(moves: &[u64], leave1: bool, max: u64) -> Option<Vec<u16>> {
     blocked_mex_with(moves, leave1, max, crate::crew::helpers_here())
