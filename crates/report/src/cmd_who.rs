@@ -85,8 +85,9 @@ fn proven_grundy(game: &Game) -> Option<(heaplab_analysis::Periodicity, Vec<i64>
 
 /// Decides position n of a subtraction game by sieving every position up to it.
 fn by_sieve(game: &Game, set: &MoveSet, leave1: bool, n: u64) -> Result<Answer> {
-    if n > WALK_LIMIT {
-        bail!("{game} has no shortcut: deciding n = {n} means sieving every position up to it; use n <= {WALK_LIMIT}");
+    let most = crate::util::feasible_max(game, false, WALK_LIMIT);
+    if n > most {
+        bail!("{game} has no shortcut: deciding n = {n} means sieving every position up to it; use n <= {most}");
     }
     check_memory(
         "the sieve up to n",

@@ -104,6 +104,36 @@ pub fn check_memory(what: &str, needed: u64) -> Result<()> {
     Ok(())
 }
 
+/// The largest N <= `limit` whose run of `game` this machine accepts: its memory estimate
+/// (the P-position stream, or the Grundy table with `grundy`) within [`check_memory`]'s
+/// bound and its work within [`check_work`]'s (both grow with N; found by bisection).
+pub fn feasible_max(game: &heaplab_core::Game, grundy: bool, limit: u64) -> u64 {
+    let avail = available_memory() / 10 * 8;
+    let ok = |n: u64| {
+        let mem = if grundy {
+            heaplab_core::grundy::grundy_memory_estimate(game, n)
+        } else {
+            heaplab_core::engine::stream_memory_estimate(game, n)
+        };
+        mem <= avail
+            && heaplab_core::engine::work_estimate(game, n, grundy)
+                <= heaplab_core::engine::WORK_LIMIT
+    };
+    if ok(limit) {
+        return limit;
+    }
+    let (mut lo, mut hi) = (0u64, limit); // ok(lo) assumed, !ok(hi)
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// Refuses a run of `game` to `max` whose estimated work is beyond
 /// [`heaplab_core::engine::WORK_LIMIT`] (more than a day), with a one-line error.
 pub fn check_work(game: &heaplab_core::Game, max: u64, grundy: bool) -> Result<()> {
