@@ -285,6 +285,7 @@ impl Claim {
 
     fn compile(expr: &str, schema: &Schema) -> Result<Claim, ClaimError> {
         let literals = balanced(expr)?;
+        row_by_row(expr)?;
         check_arity(expr)?;
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
         // polars turns a string compared with a boolean into null without a word ('abc' is
@@ -440,6 +441,97 @@ fn deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
+}
+
+/// Functions over many rows, which a claim checked chunk by chunk would evaluate per chunk
+/// (`min(n)`, `lag(n) OVER (...)` gave wrong answers past the first chunk).
+const AGGREGATES: &[&str] = &[
+    "count",
+    "sum",
+    "min",
+    "max",
+    "avg",
+    "mean",
+    "median",
+    "stddev",
+    "stdev",
+    "variance",
+    "var",
+    "first",
+    "last",
+    "lag",
+    "lead",
+    "row_number",
+    "rank",
+    "dense_rank",
+    "array_agg",
+    "string_agg",
+    "quantile_cont",
+    "quantile_disc",
+    "percentile_cont",
+    "percentile_disc",
+    "ntile",
+    "cume_dist",
+    "percent_rank",
+    "corr",
+    "covar",
+    "covar_pop",
+    "covar_samp",
+    "bool_and",
+    "bool_or",
+    "any_value",
+    "nth_value",
+    "first_value",
+    "last_value",
+    "stddev_pop",
+    "stddev_samp",
+    "var_pop",
+    "var_samp",
+    "bit_and",
+    "bit_or",
+    "bit_xor",
+    "approx_count_distinct",
+];
+
+/// A claim is about each row on its own: aggregates, window functions (`OVER`) and
+/// subqueries (`SELECT`, `EXISTS`) are refused.
+fn row_by_row(expr: &str) -> Result<(), ClaimError> {
+    let chars: Vec<char> = expr.chars().collect();
+    let (mut i, mut in_str) = (0, false);
+    while i < chars.len() {
+        let c = chars[i];
+        if in_str || c == '\'' {
+            in_str = if in_str { c != '\'' } else { true };
+            i += 1;
+            continue;
+        }
+        if !(c.is_ascii_alphabetic() || c == '_') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+            i += 1;
+        }
+        let word = chars[start..i]
+            .iter()
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let called = chars[i..].iter().find(|c| !c.is_whitespace()) == Some(&'(');
+        let why = match word.as_str() {
+            "over" => "window functions (OVER)",
+            "select" | "exists" => "subqueries",
+            w if called && AGGREGATES.contains(&w) => "aggregate and window functions",
+            _ => continue,
+        };
+        return Err(ClaimError::Invalid(format!(
+            "`{}` at column {}: a claim is checked row by row, in chunks, so {why} are not \
+             supported (use the columns of one row: `prev` and `gap` for neighbours)",
+            &chars[start..i].iter().collect::<String>(),
+            start + 1
+        )));
+    }
+    Ok(())
 }
 
 /// Each of our functions called with its number of arguments (polars' own message for
@@ -696,6 +788,25 @@ mod tests {
         }
         assert!(Claim::new("xor(n, isqrt(n + 1)) >= 0 AND 'isqrt()' <> ''", t.schema()).is_err());
         assert!(check_arity("xor(n, isqrt(n + 1)) >= 0 AND 'isqrt()' <> ''").is_ok());
+        for (bad, says) in [
+            (
+                "n = 0 OR n > lag(n) OVER (ORDER BY n)",
+                "`lag` at column 14",
+            ),
+            ("n <= 5 OR min(n) = 0", "`min` at column 11"),
+            ("count(*) = 21", "`count` at column 1"),
+            (
+                "EXISTS (SELECT 1)",
+                "`EXISTS` at column 1: a claim is checked row by row",
+            ),
+            ("n IN (SELECT 1)", "`SELECT` at column 7"),
+        ] {
+            let e = Claim::new(bad, t.schema()).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+        // a column named like an aggregate is fine where it is not called
+        let st = df!("sum" => [3i64], "len" => [2i64]).unwrap();
+        assert!(Claim::new("sum % 2 = 1 AND len = 2", st.schema()).is_ok());
         let e = Claim::new("N >= 0", t.schema()).unwrap_err().to_string();
         assert_eq!(
             e,

@@ -66,9 +66,12 @@ fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
 pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (game, max) = (a.gm.game.clone(), a.gm.max);
+    // a link to a folder (or a dangling one) stands for the folder it names; a trailing
+    // `/` is dropped
     let dest = a
         .output
-        .clone()
+        .as_ref()
+        .map(|p| crate::util::resolve_links(&p.components().collect::<PathBuf>()))
         .unwrap_or_else(|| PathBuf::from("reports").join(format!("{}-{}", game.slug(), max)));
     if max >= 1 << 36 {
         bail!(

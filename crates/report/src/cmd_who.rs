@@ -210,10 +210,14 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
             })
         }
         Game::Divisors { nontrivial } => {
-            if n > WALK_LIMIT {
-                bail!("deciding n = {n} for {game} means a table up to n; use n <= {WALK_LIMIT}");
+            // one bit per position and the divisor lists of a segment
+            let room = crate::util::available_memory() / 10 * 8;
+            let most = WALK_LIMIT.min(room.saturating_sub(1 << 26).saturating_mul(8));
+            if n > most {
+                bail!("deciding n = {n} for {game} means a table up to n; use n <= {most}");
             }
             check_memory("the table up to n", n / 8 + (1 << 26))?;
+            crate::util::check_work(game, n, false)?;
             let t = crate::progress::outcome_table(game, n)?;
             let win = t.is_win(n);
             let lo = if *nontrivial { 2 } else { 1 };
@@ -283,8 +287,9 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
             })
         }
         Game::TakeBreak(_) | Game::GrundyGame => {
-            if n > 1 << 32 {
-                bail!("deciding n = {n} for {game} needs a Grundy table up to n; use n <= 2^32");
+            let most = crate::util::feasible_max(game, true, 1 << 32);
+            if n > most {
+                bail!("deciding n = {n} for {game} needs a Grundy table up to n; use n <= {most}");
             }
             check_memory(
                 "the Grundy table up to n",

@@ -181,8 +181,19 @@ pub fn series_png(
             let mut chart = cb
                 .build_cartesian_2d(
                     (x0.max(1.0)..xmax.max(2.0)).log_scale(),
-                    // a margin below the least value, so points there clear the axis
-                    ((ymin.max(1.0) / 1.25)..(ymax * 1.2).max(2.0)).log_scale(),
+                    // a margin below the least value, so points there clear the axis, and
+                    // at least one power of ten inside (log axes are labelled at those)
+                    {
+                        let lo = ymin.max(1.0) / 1.25;
+                        let hi = (ymax * 1.2).max(2.0);
+                        let decade = 10f64.powf(lo.log10().ceil());
+                        let (lo, hi) = if decade > hi {
+                            (10f64.powf(lo.log10().floor()), hi.max(decade))
+                        } else {
+                            (lo, hi)
+                        };
+                        (lo..hi).log_scale()
+                    },
                 )
                 .map_err(perr)?;
             chart
@@ -268,7 +279,8 @@ fn log_bins(len: usize, bins: usize, value: &dyn Fn(usize) -> f64) -> Vec<(f64, 
         if lo >= len {
             break;
         }
-        let hi = ((top * b as f64 / bins as f64).exp().ceil() as usize).clamp(lo + 1, len);
+        // (one index per bin while the bins are narrower than an index)
+        let hi = ((top * b as f64 / bins as f64).exp().floor() as usize).clamp(lo + 1, len);
         let (mut mn, mut mx) = (f64::INFINITY, f64::NEG_INFINITY);
         for i in lo..hi {
             mn = mn.min(value(i));

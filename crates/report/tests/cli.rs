@@ -425,8 +425,9 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("nested"));
     let o = heaplab(d.path(), &["who", "--game", "primes", "1e9"]);
     let err = String::from_utf8_lossy(&o.stderr);
+    // refused with the largest n this machine accepts
     assert!(
-        err.contains("sieve marks") && err.contains("smaller N"),
+        err.contains("no shortcut") && err.contains("use n <="),
         "{err}"
     );
 }
@@ -1210,7 +1211,7 @@ fn kayles_fold_map_shows_vertical_stripes() {
         .flat_map(|y| (100..400usize).map(move |x| (y * w as usize + x) * 3))
         .filter(|&i| px[i..i + 3] == [31, 119, 180])
         .count();
-    assert!(blue > 200, "{blue} blue pixels in the left half");
+    assert!(blue > 100, "{blue} blue pixels in the left half");
     // sizes whose last log bin used to come out empty (a panic)
     for max in ["100", "1e4", "2e4"] {
         ok(
