@@ -558,6 +558,7 @@ mod tests {
             "0.77",
             "4.07",
             "0.3F",
+            "C.0",
             "grundy-game",
         ] {
             let g = Game::parse(spec).unwrap();

@@ -419,6 +419,10 @@ impl Parser<'_> {
         match self.peek() {
             None => Err(self.err("expected a game, found the end")),
             Some(c) if c.is_ascii_digit() || c == '.' => self.code().map(Term::Game),
+            // a hexadecimal digit before the point (`C.0`: split into two or three heaps)
+            Some(c) if c.is_ascii_hexdigit() && self.chars.get(self.i + 1) == Some(&'.') => {
+                self.code().map(Term::Game)
+            }
             Some(c) if c.is_ascii_alphabetic() => {
                 while self
                     .peek()
@@ -687,6 +691,7 @@ mod tests {
             "0.77",
             "0.137",
             "4.07",
+            "C.0",
             "0.3F",
             "4.0",
             "0.0",
