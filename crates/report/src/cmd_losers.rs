@@ -174,6 +174,9 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
     let (game, max) = (a.gm.game.clone(), a.gm.max);
     let format = crate::util::resolve_format(a.format, a.output.as_deref())?;
     let rows_to_stdout = a.output.is_none() && !a.count && !a.json;
+    if a.format.is_some() && a.output.is_none() && !rows_to_stdout {
+        bail!("--format applies to rows, and --count/--json without -o writes none; add -o FILE");
+    }
     if rows_to_stdout && format == Format::Parquet {
         crate::util::refuse_binary_terminal()?;
     }

@@ -346,6 +346,10 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
             "n = 1) OR (n = 2",
         ],
         vec!["check", "--game", "squares", "--max", "10", "--claim", ""],
+        // a format for rows that are not written
+        vec![
+            "losers", "--game", "squares", "--max", "100", "--count", "--format", "parquet",
+        ],
         // more rows than the disk holds (2.5e13 P-positions)
         vec![
             "losers", "--game", "upto{3}", "--max", "1e14", "-o", "x.csv",
