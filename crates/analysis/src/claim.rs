@@ -171,31 +171,57 @@ pub struct Claim {
     expr: String,
 }
 
-/// Identifier tokens of an expression outside string literals (to see which columns a claim
-/// uses, so only those are computed).
-pub fn identifiers(expr: &str) -> Vec<String> {
+/// A name in a claim: a run of ASCII letters, digits and `_` outside string literals that
+/// does not start with a digit, with its 0-based character position and whether a `(`
+/// follows it (a call).
+struct Word {
+    text: String,
+    start: usize,
+    /// Character index of the `(` after the name, if it is a call.
+    open: Option<usize>,
+}
+
+/// The [`Word`]s of a claim, in order.
+fn words(expr: &str) -> Vec<Word> {
+    let chars: Vec<char> = expr.chars().collect();
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut in_str = false;
-    for c in expr.chars() {
-        if in_str {
-            in_str = c != '\'';
+    let (mut i, mut in_str) = (0, false);
+    while i < chars.len() {
+        let c = chars[i];
+        if in_str || c == '\'' {
+            in_str = if in_str { c != '\'' } else { true };
+            i += 1;
             continue;
         }
-        if c == '\'' {
-            in_str = true;
+        if !is_word(c) {
+            i += 1;
+            continue;
         }
-        if c.is_ascii_alphanumeric() || c == '_' {
-            cur.push(c);
-        } else if !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
+        let start = i;
+        while i < chars.len() && is_word(chars[i]) {
+            i += 1;
         }
+        if c.is_ascii_digit() {
+            continue;
+        }
+        let next = (i..chars.len()).find(|&k| !chars[k].is_whitespace());
+        out.push(Word {
+            text: chars[start..i].iter().collect(),
+            start,
+            open: next.filter(|&k| chars[k] == '('),
+        });
     }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out.retain(|t| !t.chars().next().unwrap().is_ascii_digit());
-    out.into_iter().map(|t| t.to_ascii_lowercase()).collect()
+    out
+}
+
+/// Identifier tokens of an expression outside string literals, lowercased (to see which
+/// columns a claim uses, so only those are computed).
+pub fn identifiers(expr: &str) -> Vec<String> {
+    words(expr)
+        .into_iter()
+        .map(|w| w.text.to_ascii_lowercase())
+        .collect()
 }
 
 fn one_line(e: impl std::fmt::Display) -> String {
@@ -496,39 +522,19 @@ const AGGREGATES: &[&str] = &[
 /// A claim is about each row on its own: aggregates, window functions (`OVER`) and
 /// subqueries (`SELECT`, `EXISTS`) are refused.
 fn row_by_row(expr: &str) -> Result<(), ClaimError> {
-    let chars: Vec<char> = expr.chars().collect();
-    let (mut i, mut in_str) = (0, false);
-    while i < chars.len() {
-        let c = chars[i];
-        if in_str || c == '\'' {
-            in_str = if in_str { c != '\'' } else { true };
-            i += 1;
-            continue;
-        }
-        if !(c.is_ascii_alphabetic() || c == '_') {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
-            i += 1;
-        }
-        let word = chars[start..i]
-            .iter()
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let called = chars[i..].iter().find(|c| !c.is_whitespace()) == Some(&'(');
+    for w in words(expr) {
+        let word = w.text.to_ascii_lowercase();
         let why = match word.as_str() {
             "over" => "window functions (OVER)",
             "select" | "exists" => "subqueries",
-            w if called && AGGREGATES.contains(&w) => "aggregate and window functions",
+            a if w.open.is_some() && AGGREGATES.contains(&a) => "aggregate and window functions",
             _ => continue,
         };
         return Err(ClaimError::Invalid(format!(
             "`{}` at column {}: a claim is checked row by row, in chunks, so {why} are not \
              supported (use the columns of one row: `prev` and `gap` for neighbours)",
-            &chars[start..i].iter().collect::<String>(),
-            start + 1
+            w.text,
+            w.start + 1
         )));
     }
     Ok(())
@@ -538,37 +544,13 @@ fn row_by_row(expr: &str) -> Result<(), ClaimError> {
 /// `isqrt()` is "expression: '' didn't get any inputs"). `expr` must be balanced.
 fn check_arity(expr: &str) -> Result<(), ClaimError> {
     let chars: Vec<char> = expr.chars().collect();
-    let mut i = 0;
-    let mut in_str = false;
-    while i < chars.len() {
-        let c = chars[i];
-        if in_str || c == '\'' {
-            in_str = if in_str { c != '\'' } else { true };
-            i += 1;
-            continue;
-        }
-        if !(c.is_ascii_alphabetic() || c == '_') {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
-            i += 1;
-        }
-        let name: String = chars[start..i].iter().collect();
-        let Some(f) = Fun::from_name(&name) else {
+    for w in words(expr) {
+        let (Some(f), Some(open)) = (Fun::from_name(&w.text), w.open) else {
             continue;
         };
-        let mut j = i;
-        while j < chars.len() && chars[j].is_whitespace() {
-            j += 1;
-        }
-        if chars.get(j) != Some(&'(') {
-            continue;
-        }
         // count the arguments up to the matching `)`
         let (mut depth, mut commas, mut empty, mut quoted) = (0usize, 0usize, true, false);
-        for &d in &chars[j + 1..] {
+        for &d in &chars[open + 1..] {
             if quoted {
                 quoted = d != '\'';
                 continue;
@@ -586,10 +568,11 @@ fn check_arity(expr: &str) -> Result<(), ClaimError> {
         let given = if empty && commas == 0 { 0 } else { commas + 1 };
         if given != f.arity() {
             return Err(ClaimError::Invalid(format!(
-                "`{name}` takes {} argument{}, given {given} (column {} of the claim)",
+                "`{}` takes {} argument{}, given {given} (column {} of the claim)",
+                w.text,
                 f.arity(),
                 if f.arity() == 1 { "" } else { "s" },
-                start + 1
+                w.start + 1
             )));
         }
     }
