@@ -83,10 +83,7 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
         grundy_memory_estimate(&game, max) + max / 8 + (64 << 20),
     )?;
     crate::util::check_work(&game, max, true)?;
-    let parent = match dest.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let parent = crate::util::folder_of(&dest);
     std::fs::create_dir_all(&parent)
         .with_context(|| format!("cannot create `{}`", parent.display()))?;
     let tmp = tempfile::Builder::new()

@@ -211,7 +211,7 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
         }
         Game::Divisors { nontrivial } => {
             // one bit per position and the divisor lists of a segment
-            let room = crate::util::available_memory() / 10 * 8;
+            let room = crate::util::memory_budget();
             let most = WALK_LIMIT.min(room.saturating_sub(1 << 26).saturating_mul(8));
             if n > most {
                 bail!("deciding n = {n} for {game} means a table up to n; use n <= {most}");

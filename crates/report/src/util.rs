@@ -36,11 +36,7 @@ pub fn free_space(p: &Path) -> Option<u64> {
     {
         use std::os::unix::ffi::OsStrExt;
         let p = resolve_links(p);
-        let dir = match p.parent() {
-            _ if p.exists() => p.clone(),
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let dir = if p.exists() { p } else { folder_of(&p) };
         let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
         let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
         // SAFETY: `c` is a NUL-terminated path and `st` a statvfs to fill.
@@ -91,10 +87,20 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
-/// Refuses a job whose estimated memory exceeds what is available (80% of MemAvailable).
+/// Bytes a run may plan to use: 80% of [`available_memory`].
+pub fn memory_budget() -> u64 {
+    budget_of(available_memory())
+}
+
+/// The share of `avail` bytes a run may plan to use.
+fn budget_of(avail: u64) -> u64 {
+    avail / 10 * 8
+}
+
+/// Refuses a job whose estimated memory exceeds [`memory_budget`] (80% of MemAvailable).
 pub fn check_memory(what: &str, needed: u64) -> Result<()> {
     let avail = available_memory();
-    if needed > avail / 10 * 8 {
+    if needed > budget_of(avail) {
         bail!(
             "{what} needs about {}, but only {} is available; use a smaller N",
             human_bytes(needed),
@@ -108,7 +114,7 @@ pub fn check_memory(what: &str, needed: u64) -> Result<()> {
 /// (the P-position stream, or the Grundy table with `grundy`) within [`check_memory`]'s
 /// bound and its work within [`check_work`]'s (both grow with N; found by bisection).
 pub fn feasible_max(game: &heaplab_core::Game, grundy: bool, limit: u64) -> u64 {
-    let avail = available_memory() / 10 * 8;
+    let avail = memory_budget();
     let ok = |n: u64| {
         let mem = if grundy {
             heaplab_core::grundy::grundy_memory_estimate(game, n)
@@ -158,8 +164,12 @@ pub struct AtomicFile {
 
 /// Where an [`AtomicFile`] writes.
 enum Target {
-    /// A temporary file beside the destination, renamed over it on commit.
-    Temp(tempfile::NamedTempFile),
+    /// A temporary file beside the destination, renamed over `into` (the destination with
+    /// links followed) on commit.
+    Temp {
+        tmp: tempfile::NamedTempFile,
+        into: PathBuf,
+    },
     /// The destination itself: a device, FIFO or socket (`/dev/stdout`, `/dev/null`, a
     /// pipe), which a rename would replace by a regular file.
     Direct(File),
@@ -192,14 +202,19 @@ pub fn is_special(p: &Path) -> bool {
     std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
+/// The folder `p` is in (`.` for a bare file name).
+pub fn folder_of(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// One name for a path that may not exist yet: its folder canonicalised, links followed,
 /// so `./a.txt`, `a.txt` and `/abs/dir/a.txt` compare equal.
 pub fn same_file_key(p: &Path) -> PathBuf {
     let p = resolve_links(p);
-    let dir = match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = folder_of(&p);
     let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
     match p.file_name() {
         Some(name) => dir.join(name),
@@ -228,10 +243,7 @@ impl AtomicFile {
             });
         }
         let real = resolve_links(dest);
-        let dir = match real.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let dir = folder_of(&real);
         let name = real
             .file_name()
             .with_context(|| format!("`{}` is not a file path", dest.display()))?
@@ -255,7 +267,7 @@ impl AtomicFile {
             })?;
         Ok(AtomicFile {
             _pending: Some(crate::cleanup::Pending::new(tmp.path().to_path_buf())),
-            target: Target::Temp(tmp),
+            target: Target::Temp { tmp, into: real },
             dest: dest.to_path_buf(),
         })
     }
@@ -282,7 +294,7 @@ impl AtomicFile {
     /// The open file to write (the temporary one, or a device itself).
     pub fn file(&self) -> Result<File> {
         Ok(match &self.target {
-            Target::Temp(t) => t.as_file().try_clone()?,
+            Target::Temp { tmp, .. } => tmp.as_file().try_clone()?,
             Target::Direct(f) => f.try_clone()?,
         })
     }
@@ -291,9 +303,9 @@ impl AtomicFile {
     /// bytes already).
     pub fn commit(self) -> Result<PathBuf> {
         let dest = self.dest.clone();
-        let tmp = match self.target {
+        let (tmp, into) = match self.target {
             Target::Direct(_) => return Ok(dest),
-            Target::Temp(t) => t,
+            Target::Temp { tmp, into } => (tmp, into),
         };
         // Temporary files are created private; the result gets ordinary file permissions.
         #[cfg(unix)]
@@ -301,7 +313,7 @@ impl AtomicFile {
             use std::os::unix::fs::PermissionsExt;
             let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
         }
-        tmp.persist(resolve_links(&dest))
+        tmp.persist(into)
             .with_context(|| format!("cannot write `{}`", dest.display()))?;
         Ok(dest)
     }

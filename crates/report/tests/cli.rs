@@ -1321,39 +1321,22 @@ fn outputs_follow_links_and_write_into_pipes() {
     if made.is_ok_and(|s| s.success()) {
         let f2 = fifo.clone();
         let reader = std::thread::spawn(move || std::fs::read_to_string(f2).unwrap());
-        ok(
-            dir,
-            &[
-                "losers",
-                "--game",
-                "squares",
-                "--max",
-                "20",
-                "--format",
-                "csv",
-                "-o",
-                "rows.fifo",
-            ],
-        );
+        let to_fifo = [
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "20",
+            "--format",
+            "csv",
+            "-o",
+            "rows.fifo",
+        ];
+        ok(dir, &to_fifo);
         assert_eq!(reader.join().unwrap(), csv);
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
         // ... and cannot be resumed into
-        let o = heaplab(
-            dir,
-            &[
-                "losers",
-                "--game",
-                "squares",
-                "--max",
-                "20",
-                "--format",
-                "csv",
-                "-o",
-                "rows.fifo",
-                "--checkpoint",
-                "cp",
-            ],
-        );
+        let o = heaplab(dir, &[&to_fifo[..], &["--checkpoint", "cp"]].concat());
         assert_eq!(o.status.code(), Some(2));
     }
     // a checkpoint spelled differently from -o is still the same file
