@@ -41,6 +41,12 @@ impl Move {
             leaves: if s < n { vec![n - s] } else { vec![] },
         }
     }
+
+    /// Removing `s` from a heap of `n` when the position wins (a move found from a losing
+    /// position is not a winning one).
+    fn winning(win: bool, n: u64, s: Option<u64>) -> Option<Move> {
+        s.filter(|_| win).map(|s| Move::take(n, s))
+    }
 }
 
 impl std::fmt::Display for Move {
@@ -110,11 +116,7 @@ fn by_sieve(game: &Game, set: &MoveSet, leave1: bool, n: u64) -> Result<Answer> 
         .find(|&s| set.contains(s));
     Ok(Answer {
         win,
-        winning_move: if win {
-            mv.map(|s| Move::take(n, s))
-        } else {
-            None
-        },
+        winning_move: Move::winning(win, n, mv),
         method: s.method().into(),
         grundy: None,
     })
@@ -157,11 +159,7 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                 .find(|s| excluded.binary_search(s).is_err());
             Ok(Answer {
                 win,
-                winning_move: if win {
-                    mv.map(|s| Move::take(n, s))
-                } else {
-                    None
-                },
+                winning_move: Move::winning(win, n, mv),
                 method: "all-but candidates".into(),
                 grundy: None,
             })
@@ -184,11 +182,7 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                 .map(|v| v as u32);
             Ok(Answer {
                 win,
-                winning_move: if win {
-                    mv.map(|s| Move::take(n, s))
-                } else {
-                    None
-                },
+                winning_move: Move::winning(win, n, mv),
                 method: format!(
                     "outcomes proven periodic (period {} from {})",
                     per.period, per.start
@@ -224,11 +218,7 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
             let mv = (lo..n).find(|&d| n.is_multiple_of(d) && !t.is_win(n - d));
             Ok(Answer {
                 win,
-                winning_move: if win {
-                    mv.map(|s| Move::take(n, s))
-                } else {
-                    None
-                },
+                winning_move: Move::winning(win, n, mv),
                 method: "divisor pull".into(),
                 grundy: None,
             })
