@@ -13,6 +13,7 @@ pub mod crew;
 pub mod engine;
 pub mod grundy;
 pub mod interval;
+pub mod mem;
 pub mod num;
 pub mod octal;
 pub mod period;

@@ -5,13 +5,13 @@
 //! periodic with period p from n0 (then s is the sum of b over one period). Periodicity of b
 //! from n0 is a long common prefix of the *reversed* b with itself shifted by p, which the
 //! Z-function gives for every p at once (Gusfield, "Algorithms on Strings, Trees and
-//! Sequences", §1.4): with z[p] = lcp(rev b, rev b shifted by p), the smallest preperiod for
-//! period p is n0 = N - p - z[p].
+//! Sequences", §1.4): with z\[p\] = lcp(rev b, rev b shifted by p), the smallest preperiod for
+//! period p is n0 = N - p - z\[p\].
 //!
 //! A period is accepted only when the data outlasts twice the preperiod plus twice the period,
 //! N + 1 >= 2·n0 + 2p (the rule of the Guy–Smith bound and CGSuite's checker; with a saltus
 //! allowed any two values would otherwise pass as "period 1"). In Z terms that is simply
-//! z[p] >= (N + 1) / 2, so the least such p is the answer.
+//! z\[p\] >= (N + 1) / 2, so the least such p is the answer.
 
 /// A detected period.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl Period {
     }
 }
 
-/// Z-function: z[i] = length of the longest common prefix of `s` and `s[i..]` (z[0] = len).
+/// Z-function: z\[i\] = length of the longest common prefix of `s` and `s[i..]` (z\[0\] = len).
 pub fn z_function<T: PartialEq>(s: &[T]) -> Vec<usize> {
     let n = s.len();
     let mut z = vec![0usize; n];
