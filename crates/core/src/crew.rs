@@ -149,19 +149,24 @@ impl Crew {
 /// One word buffer per worker of a crew (0 the caller of [`Crew::share`], 1..=helpers the
 /// helpers): the shares of a job OR their marks into their worker's buffer, and the buffers
 /// are OR-ed together once the job is done. Each worker only locks its own buffer, so the
-/// locks never wait.
-pub struct Accumulators(Vec<Mutex<Vec<u64>>>);
+/// locks never wait; each lock has cache lines of its own, so taking it does not disturb
+/// the other workers.
+pub struct Accumulators(Vec<Own>);
+
+/// One worker's buffer, alone on its cache lines (128 bytes: a line and its prefetch pair).
+#[repr(align(128))]
+struct Own(Mutex<Vec<u64>>);
 
 impl Accumulators {
     /// Buffers for `workers` workers (helpers + 1).
     pub fn new(workers: usize) -> Accumulators {
-        Accumulators((0..workers).map(|_| Mutex::new(Vec::new())).collect())
+        Accumulators((0..workers).map(|_| Own(Mutex::new(Vec::new()))).collect())
     }
 
     /// Makes every buffer `len` zero words.
     pub fn reset(&self, len: usize) {
         for b in &self.0 {
-            let mut b = b.lock().unwrap_or_else(|e| e.into_inner());
+            let mut b = b.0.lock().unwrap_or_else(|e| e.into_inner());
             b.clear();
             b.resize(len, 0);
         }
@@ -169,7 +174,7 @@ impl Accumulators {
 
     /// The buffer of `worker`.
     pub fn of(&self, worker: usize) -> MutexGuard<'_, Vec<u64>> {
-        self.0[worker].lock().unwrap_or_else(|e| e.into_inner())
+        self.0[worker].0.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// `out` becomes `len` words: the OR of every buffer.
@@ -177,7 +182,7 @@ impl Accumulators {
         out.clear();
         out.resize(len, 0);
         for b in &self.0 {
-            let b = b.lock().unwrap_or_else(|e| e.into_inner());
+            let b = b.0.lock().unwrap_or_else(|e| e.into_inner());
             for (x, y) in out.iter_mut().zip(b.iter()) {
                 *x |= y;
             }

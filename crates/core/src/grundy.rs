@@ -460,17 +460,22 @@ fn blocked_mex_crew(
         let ok = if nb > 0 {
             let top = (nx + nb - 1) as u64;
             let ms = &far_moves[..far_moves.partition_point(|&s| s + first <= top)];
-            // Shares of the far moves; each worker ORs its shares into its own rows.
+            // Shares of the far moves; each worker ORs its shares into its own rows. They
+            // shrink towards the end (share t ends at 1 - (1 - (t+1)/T)² of the moves), so
+            // the workers run out of work at nearly the same time.
             let shares = if threads > 1 && ms.len() >= 256 {
-                8 * threads
+                12 * threads
             } else {
                 1
             };
             copies.reset(nb * wwn);
-            let per = ms.len().div_ceil(shares).max(1);
+            let end = |t: usize| {
+                let left = (shares - t) as f64 / shares as f64;
+                ms.len() - (ms.len() as f64 * left * left) as usize
+            };
             let job = |t: usize, worker: usize| {
                 let mut rows = copies.of(worker);
-                let part = &ms[(t * per).min(ms.len())..((t + 1) * per).min(ms.len())];
+                let part = &ms[end(t)..end(t + 1)];
                 mark_outside(known, part, first, nx, nb, wwn, &mut rows);
             };
             let ok = if shares > 1 {
