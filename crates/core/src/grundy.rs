@@ -604,13 +604,7 @@ mod tests {
     fn bulk_marks_equal_one_bit_per_option() {
         // Every row width, the eight-lane loops and the generic one (ww > 8), against
         // marking each (lane, option) pair by hand.
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = crate::num::xorshift(0x9E37_79B9_7F4A_7C15);
         for ww in 1..=10usize {
             let g: Vec<u16> = (0..3000)
                 .map(|_| (next() % (64 * ww as u64)) as u16)

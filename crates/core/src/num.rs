@@ -271,6 +271,19 @@ pub fn parse_count(text: &str) -> Result<u64, CountError> {
     parse_plain(s, t)
 }
 
+/// A xorshift64 generator from `seed` (non-zero): cheap repeatable pseudo-random numbers for
+/// the tests of this crate (Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8, 2003).
+#[cfg(test)]
+pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -167,13 +167,7 @@ mod tests {
 
     #[test]
     fn agrees_with_the_quadratic_search() {
-        let mut seed = 12345u64;
-        let mut rnd = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rnd = crate::num::xorshift(12345);
         for _ in 0..400 {
             let n0 = (rnd() % 20) as usize;
             let p = 1 + (rnd() % 9) as usize;
@@ -197,17 +191,10 @@ mod tests {
 
     #[test]
     fn random_sequences_have_no_period() {
-        let mut seed = 987654321u64;
+        let mut rnd = crate::num::xorshift(987654321);
         for len in [100usize, 1000, 10_000] {
             for _ in 0..20 {
-                let a: Vec<i64> = (0..len)
-                    .map(|_| {
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        (seed % 1_000_000) as i64
-                    })
-                    .collect();
+                let a: Vec<i64> = (0..len).map(|_| (rnd() % 1_000_000) as i64).collect();
                 assert_eq!(find_period(&a, true), None);
                 assert_eq!(find_period(&a, false), None);
             }
