@@ -25,15 +25,14 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
     )?;
     crate::util::check_work(&game, max, true)?;
     // A folder made by this run goes again if the run fails or is interrupted.
-    let made = match &a.output {
-        Some(dir) => {
-            let existed = dir.is_dir();
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create `{}`", dir.display()))?;
-            (!existed).then(|| crate::cleanup::Pending::new(dir.clone()))
-        }
-        None => None,
-    };
+    let made = a
+        .output
+        .as_ref()
+        .map(|dir| {
+            crate::cleanup::make_dirs(dir)
+                .with_context(|| format!("cannot create `{}`", dir.display()))
+        })
+        .transpose()?;
     let an = analyze::run(&game, max, a.values)?;
     let mut files = vec![];
     if let Some(dir) = &a.output {
@@ -60,13 +59,10 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
             for p in &written {
                 let _ = std::fs::remove_file(p);
             }
-            if made.is_some() {
-                let _ = std::fs::remove_dir(dir);
-            }
             return Err(e);
         }
         files.extend(written.iter().map(|p| p.display().to_string()));
-        drop(made);
+        made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     }
     if a.json {
         let mut v = an.json();

@@ -84,7 +84,8 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     )?;
     crate::util::check_work(&game, max, true)?;
     let parent = crate::util::folder_of(&dest);
-    std::fs::create_dir_all(&parent)
+    // Folders made for the report go again if it fails or is interrupted.
+    let made = crate::cleanup::make_dirs(&parent)
         .with_context(|| format!("cannot create `{}`", parent.display()))?;
     let tmp = tempfile::Builder::new()
         .prefix(&format!(
@@ -219,6 +220,7 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     files.push("index.html".into());
 
     install(tmp, &dest)?;
+    made.keep();
     let paths: Vec<String> = files
         .iter()
         .map(|f| dest.join(f).display().to_string())
