@@ -164,10 +164,10 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
             Kind::Runs,
             Kind::Values,
         ] {
-            if matches!(kind, Kind::Gaps | Kind::Density) && ps.len() < 2 {
+            // (as `heaplab plot` refuses it; the count of P-positions is drawn from one on)
+            if kind == Kind::Gaps && ps.len() < 2 {
                 skipped.push(format!(
-                    "{}.png: not drawn, there {} in 0..=N (a gap needs two)",
-                    kind.name(),
+                    "gaps.png: not drawn, there {} in 0..=N (a gap needs two)",
                     if ps.len() == 1 {
                         "is one P-position"
                     } else {
