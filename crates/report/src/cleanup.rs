@@ -42,6 +42,11 @@ pub struct MadeDirs {
 }
 
 impl MadeDirs {
+    /// The outermost folder made, if any.
+    pub fn top(&self) -> Option<&std::path::Path> {
+        self.top.as_deref()
+    }
+
     /// The run succeeded: the folders stay.
     pub fn keep(mut self) {
         self.kept = true;
@@ -88,6 +93,20 @@ pub fn make_dirs(dir: &std::path::Path) -> std::io::Result<MadeDirs> {
     })
 }
 
+/// Runs `put` — the step that moves a run's finished output into place — with the
+/// clean-up held off, and on success forgets `done` (the temporary paths `put` used up).
+/// An interrupt arriving meanwhile waits for `put` and then leaves the output alone: never
+/// a half-removed one.
+pub fn finishing<R>(
+    done: &[&std::path::Path],
+    put: impl FnOnce() -> anyhow::Result<R>,
+) -> anyhow::Result<R> {
+    let mut pending = lock();
+    let r = put()?;
+    pending.retain(|p| !done.contains(&p.as_path()));
+    Ok(r)
+}
+
 fn lock() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -95,13 +114,25 @@ fn lock() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// Installs the handler (once, at start-up). Failing to install it only loses the clean-up.
 pub fn install() {
     let _ = ctrlc::set_handler(|| {
+        // (waits while a run puts its finished output in place: see `finishing`)
         let pending = lock();
-        for p in pending.iter() {
-            if p.is_dir() {
-                let _ = std::fs::remove_dir_all(p);
-            } else {
-                let _ = std::fs::remove_file(p);
+        // Innermost first (a temporary file before the folders made for it), and again
+        // while the rest of the process, still running, adds files to a folder being
+        // removed.
+        for _ in 0..20 {
+            let mut left = false;
+            for p in pending.iter().rev() {
+                let gone = if p.is_dir() {
+                    std::fs::remove_dir_all(p)
+                } else {
+                    std::fs::remove_file(p)
+                };
+                left |= gone.is_err() && std::fs::symlink_metadata(p).is_ok();
             }
+            if !left {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
         }
         if pending.is_empty() {
             eprintln!("interrupted");
@@ -115,6 +146,18 @@ pub fn install() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finishing_forgets_the_used_paths_only_on_success() {
+        let a = PathBuf::from("/nonexistent/heaplab-finishing-a");
+        let b = PathBuf::from("/nonexistent/heaplab-finishing-b");
+        let (_pa, _pb) = (Pending::new(a.clone()), Pending::new(b.clone()));
+        let listed = |p: &PathBuf| lock().contains(p);
+        let r = finishing(&[&a], || -> anyhow::Result<()> { anyhow::bail!("no") });
+        assert!(r.is_err() && listed(&a) && listed(&b));
+        assert_eq!(finishing(&[&a], || Ok(7)).unwrap(), 7);
+        assert!(!listed(&a) && listed(&b));
+    }
 
     #[test]
     fn made_folders_go_again_unless_kept() {

@@ -1,10 +1,10 @@
 //! `heaplab analyze`: periodicity, P-positions, gaps, Grundy values and runs of one game.
 
 use crate::analyze;
-use crate::frames::write_frame;
+use crate::frames::stage_frame;
 use crate::util::{check_memory, secs};
 use crate::{print_json, AnalyzeArgs};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use heaplab_analysis::stats;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -24,9 +24,13 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
         heaplab_core::grundy::grundy_memory_estimate(&game, max) + max * 32,
     )?;
     crate::util::check_work(&game, max, true)?;
-    // A folder made by this run goes again if the run fails or is interrupted.
-    let made = a
-        .output
+    // A link, even a dangling one, stands for the folder it names.
+    let out = a.output.as_deref().map(crate::util::resolve_links);
+    if let Some(dir) = out.as_ref().filter(|d| d.exists() && !d.is_dir()) {
+        bail!("`{}` exists and is not a folder", dir.display());
+    }
+    // Folders made by this run go again if the run fails or is interrupted.
+    let made = out
         .as_ref()
         .map(|dir| {
             crate::cleanup::make_dirs(dir)
@@ -35,7 +39,7 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
         .transpose()?;
     let an = analyze::run(&game, max, a.values)?;
     let mut files = vec![];
-    if let Some(dir) = &a.output {
+    if let Some(dir) = &out {
         let mut tables = vec![
             ("gap_records", stats::gap_records(&an.ps)?),
             ("gap_histogram", stats::gap_histogram(&an.ps)?),
@@ -47,21 +51,17 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
             tables.push(("run_lengths", hist));
             tables.push(("longest_runs", longest));
         }
-        let mut written = vec![];
-        let all = tables.into_iter().try_for_each(|(name, mut df)| {
+        // All tables or none: each is written in full under a temporary name first, and
+        // only then are they renamed into place (a failure leaves the folder as it was).
+        let mut staged = vec![];
+        for (name, mut df) in tables {
             for ext in ["csv", "parquet"] {
-                written.push(write_frame(&mut df, &dir.join(format!("{name}.{ext}")))?);
+                staged.push(stage_frame(&mut df, &dir.join(format!("{name}.{ext}")))?);
             }
-            anyhow::Ok(())
-        });
-        if let Err(e) = all {
-            // all tables or none: remove what this run wrote (and the folder it made)
-            for p in &written {
-                let _ = std::fs::remove_file(p);
-            }
-            return Err(e);
         }
-        files.extend(written.iter().map(|p| p.display().to_string()));
+        for f in staged {
+            files.push(f.commit()?.display().to_string());
+        }
         made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     }
     if a.json {

@@ -58,7 +58,10 @@ fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
             let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o644));
         }
     }
-    std::fs::rename(&path, dest).with_context(|| format!("cannot write `{}`", dest.display()))?;
+    std::fs::rename(&path, dest).with_context(|| {
+        let _ = std::fs::remove_dir_all(&path);
+        format!("cannot write `{}`", dest.display())
+    })?;
     Ok(())
 }
 
@@ -219,7 +222,11 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     files.push("summary.md".into());
     files.push("index.html".into());
 
-    install(tmp, &dest)?;
+    let tmp_path = tmp.path().to_path_buf();
+    let done: Vec<&Path> = std::iter::once(tmp_path.as_path())
+        .chain(made.top())
+        .collect();
+    crate::cleanup::finishing(&done, || install(tmp, &dest))?;
     made.keep();
     let paths: Vec<String> = files
         .iter()

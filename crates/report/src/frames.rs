@@ -204,6 +204,13 @@ pub fn frame_format(dest: &std::path::Path) -> Result<Format> {
 
 /// Writes a whole DataFrame to `dest` atomically, as CSV or Parquet by its extension.
 pub fn write_frame(df: &mut DataFrame, dest: &std::path::Path) -> Result<std::path::PathBuf> {
+    stage_frame(df, dest)?.commit()
+}
+
+/// [`write_frame`] up to the rename: the frame written in full to `dest`'s temporary file,
+/// which [`crate::util::AtomicFile::commit`] puts in place (dropped instead, it goes and
+/// `dest` is untouched), so several files can all be written before any replaces another.
+pub fn stage_frame(df: &mut DataFrame, dest: &std::path::Path) -> Result<crate::util::AtomicFile> {
     let format = frame_format(dest)?;
     let file = crate::util::AtomicFile::create(dest)?;
     let w = file.file()?;
@@ -212,5 +219,5 @@ pub fn write_frame(df: &mut DataFrame, dest: &std::path::Path) -> Result<std::pa
         _ => CsvWriter::new(w).include_header(true).finish(df),
     }
     .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", dest.display()))?;
-    file.commit()
+    Ok(file)
 }

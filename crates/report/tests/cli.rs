@@ -781,6 +781,44 @@ fn analyze_finds_the_published_periods() {
     }
     let res = read_csv(&d.path().join("an/residues.csv"));
     assert_eq!(res.height(), (2..=12).sum::<usize>());
+    // Into a new nested folder through a dangling link (the folder it names is made), with
+    // a file of the user's beside the tables left alone; a file is not a folder.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("made/here", d.path().join("link")).unwrap();
+        ok(
+            d.path(),
+            &["analyze", "--game", "sub{1,2}", "--max", "50", "-o", "link"],
+        );
+        assert!(d.path().join("made/here/residues.parquet").exists());
+        std::fs::write(d.path().join("made/here/notes.txt"), "mine").unwrap();
+        ok(
+            d.path(),
+            &["analyze", "--game", "sub{1,3}", "--max", "50", "-o", "link"],
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("made/here/notes.txt")).unwrap(),
+            "mine"
+        );
+        let o = heaplab(
+            d.path(),
+            &[
+                "analyze",
+                "--game",
+                "sub{1,2}",
+                "--max",
+                "50",
+                "-o",
+                "made/here/notes.txt",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("exists and is not a folder") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
 }
 
 #[test]
