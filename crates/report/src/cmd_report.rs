@@ -31,9 +31,10 @@ fn step<T>(
     Ok(r)
 }
 
-/// Moves the finished temporary folder to `dest`, replacing an earlier report there (a
-/// folder holding `summary.md`), never any other folder.
-fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
+/// Fails unless `dest` may become the report: missing, empty, or an earlier report (a
+/// folder holding `summary.md`) — never any other folder or a file. Checked before the
+/// work and again when the report is put in place.
+fn check_replaceable(dest: &Path) -> Result<()> {
     if dest.exists() {
         let is_report = dest.join("summary.md").exists();
         let empty = dest
@@ -46,6 +47,17 @@ fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
                 dest.display()
             );
         }
+    }
+    Ok(())
+}
+
+/// Moves the finished temporary folder to `dest`, replacing an earlier report there (see
+/// [`check_replaceable`]); a replaced folder's permissions carry over.
+fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
+    check_replaceable(dest)?;
+    #[cfg(unix)]
+    let mode = std::fs::metadata(dest).ok().map(|m| m.permissions());
+    if dest.exists() {
         std::fs::remove_dir_all(dest)
             .with_context(|| format!("cannot replace `{}`", dest.display()))?;
     }
@@ -53,7 +65,10 @@ fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+        let _ = std::fs::set_permissions(
+            &path,
+            mode.unwrap_or_else(|| std::fs::Permissions::from_mode(0o755)),
+        );
         for entry in std::fs::read_dir(&path)?.flatten() {
             let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o644));
         }
@@ -86,6 +101,7 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
         grundy_memory_estimate(&game, max) + max / 8 + (64 << 20),
     )?;
     crate::util::check_work(&game, max, true)?;
+    check_replaceable(&dest)?;
     let parent = crate::util::folder_of(&dest);
     // Folders made for the report go again if it fails or is interrupted.
     let made = crate::cleanup::make_dirs(&parent)
