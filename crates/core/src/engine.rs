@@ -451,7 +451,8 @@ pub struct PeriodicCount {
 }
 
 /// [`PeriodicCount`] of a game whose P-positions can be counted without listing them:
-/// `upto{k}` (an arithmetic progression, O(1)) and finite subtraction sets with an outcome
+/// `upto{k}` (an arithmetic progression) and `sqrt` (closed form), O(1) both, and finite
+/// subtraction sets with an outcome
 /// period (see [`finite_p_count`]). None for every other game.
 pub fn closed_p_count(game: &Game, max: u64) -> Option<PeriodicCount> {
     if let Some(ig) = IntervalGame::of(game) {
@@ -459,7 +460,7 @@ pub fn closed_p_count(game: &Game, max: u64) -> Option<PeriodicCount> {
         return Some(PeriodicCount {
             count,
             largest: Some(largest),
-            method: "arithmetic progression".into(),
+            method: ig.closed_form().unwrap_or_default().into(),
         });
     }
     finite_p_count(game, max)
@@ -870,7 +871,13 @@ mod tests {
         assert_eq!((c.count, c.largest), (4, Some(9))); // 0, 1, 5, 9
         let c = closed_p_count(&Game::parse("sub{1,2,3}").unwrap(), 10).unwrap();
         assert_eq!((c.count, c.largest), (3, Some(8)));
-        assert!(closed_p_count(&Game::parse("sqrt").unwrap(), 10).is_none());
+        // sqrt: 0, 2, 5, 8 (closed form); half walks instead
+        let c = closed_p_count(&Game::parse("sqrt").unwrap(), 10).unwrap();
+        assert_eq!(
+            (c.count, c.largest, c.method.as_str()),
+            (4, Some(8), "closed form")
+        );
+        assert!(closed_p_count(&Game::parse("half").unwrap(), 10).is_none());
     }
 
     #[test]

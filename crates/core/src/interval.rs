@@ -107,46 +107,126 @@ impl IntervalGame {
         }
     }
 
-    /// Whether outcomes and counts come in closed form (`upto{k}`), not by walking.
+    /// For `sqrt`: the first "single" range (see [`IntervalGame::sqrt_range`]): 1, or 2
+    /// with leave-one. `None` for other bounds.
+    fn sqrt_first_single(&self) -> Option<u128> {
+        matches!(self.bound, Bound::Sqrt).then_some(if self.leave1 { 2 } else { 1 })
+    }
+
+    /// The P-positions of `sqrt` in range q, the positions q(q-1) <= p < q(q+1) (q >= 1),
+    /// ascending: one or two.
+    ///
+    /// Closed form, derived from the jump-ahead: after a P-position p in range q the next is
+    /// p + q + 1 (the least L with L - isqrt(L) > p; the gap of `heaplab check`'s README
+    /// example, `floor((1 + isqrt(1 + 4p)) / 2) + 1`). Writing p = q(q-1) + r and
+    /// t = r - (q - 1), one step goes to range q + 1 with t - q when t >= 0, and otherwise
+    /// makes a second P-position in range q and then goes to range q + 1 with t + 1. So t
+    /// is 0 exactly at the
+    /// *single* ranges s, 2s + 1, 4s + 3, … (s = 1; s = 2 with leave-one, whose heaps 0 and
+    /// 1 are both terminal), each holding the one P-position q² - 1; any other range q holds
+    /// q² + q - 2 - 2m and q² + 2q - 1 - 2m, m the last single range below q. (P-positions
+    /// 0, 2, 5, 8, 12, 17, 22, 28, … as in `../shared/reference`; the tests check the form
+    /// against the jump-ahead.)
+    fn sqrt_range(&self, q: u128) -> (u128, Option<u128>) {
+        let s = self.sqrt_first_single().expect("sqrt");
+        if q < s {
+            // leave-one: range 1 holds the terminal heaps 0 and 1
+            return (0, Some(1));
+        }
+        let m = ((s + 1) << ((q + 1) / (s + 1)).ilog2()) - 1;
+        if m == q {
+            (q * q - 1, None)
+        } else {
+            (q * q + q - 2 - 2 * m, Some(q * q + 2 * q - 1 - 2 * m))
+        }
+    }
+
+    /// The range q of n for `sqrt`: q(q-1) <= n < q(q+1).
+    fn sqrt_range_of(n: u64) -> u128 {
+        let q = u128::from(isqrt(n)) + 1;
+        if q * (q - 1) > u128::from(n) {
+            q - 1
+        } else {
+            q
+        }
+    }
+
+    /// How outcomes and counts come in closed form, not by walking: `upto{k}` (an
+    /// arithmetic progression) and `sqrt` (one or two P-positions per range, see
+    /// [`IntervalGame::sqrt_range`]); `None` for `half`.
+    pub fn closed_form(&self) -> Option<&'static str> {
+        if self.arithmetic().is_some() {
+            Some("arithmetic progression")
+        } else if self.sqrt_first_single().is_some() {
+            Some("closed form")
+        } else {
+            None
+        }
+    }
+
+    /// Whether outcomes and counts come in closed form ([`IntervalGame::closed_form`]).
     pub fn has_closed_form(&self) -> bool {
-        self.arithmetic().is_some()
+        self.closed_form().is_some()
     }
 
     /// Outcome of one position: (is N-position, last P-position <= n). O(1) for `upto{k}`
-    /// (the P-positions form an arithmetic progression); otherwise by jump-ahead from 0, in
-    /// O(number of P-positions <= n): about 2·sqrt(n) for `sqrt`, log2(n) for `half`.
+    /// and `sqrt` (closed forms); for `half` by jump-ahead from 0, in O(log2 n).
     pub fn outcome(&self, n: u64) -> (bool, u64) {
-        self.outcome_with(n, |_| {})
-    }
-
-    /// [`IntervalGame::outcome`], calling `walked(p)` every 2^20 P-positions of a
-    /// jump-ahead walk (for progress reports; p is the last P-position reached).
-    pub fn outcome_with(&self, n: u64, mut walked: impl FnMut(u64)) -> (bool, u64) {
         if let Some((first, step)) = self.arithmetic() {
             let p = if n < first { 0 } else { n - (n - first) % step };
             return (p != n, p);
         }
+        if self.sqrt_first_single().is_some() {
+            let q = Self::sqrt_range_of(n);
+            let n128 = u128::from(n);
+            let (a, b) = self.sqrt_range(q);
+            let p = match b {
+                Some(b) if b <= n128 => b,
+                _ if a <= n128 => a,
+                // before range q's first: the last of range q - 1 (range 1 holds 0)
+                _ => {
+                    let (a, b) = self.sqrt_range(q - 1);
+                    b.unwrap_or(a)
+                }
+            };
+            // p <= n, so it fits
+            let p = p as u64;
+            return (p != n, p);
+        }
         let mut p = 0;
-        let mut steps = 0u64;
         while let Some(q) = self.next_p(p).filter(|&q| q <= n) {
             p = q;
-            steps += 1;
-            if steps.is_multiple_of(1 << 20) {
-                walked(p);
-            }
         }
         (p != n, p)
     }
 
-    /// The number of P-positions in 0..=max and the largest of them, in O(1) for `upto{k}`;
-    /// `None` for the other bounds (stream them instead: O(1) each).
+    /// The number of P-positions in 0..=max and the largest of them, in O(1) for `upto{k}`
+    /// and `sqrt`; `None` for `half` (stream them instead: O(1) each).
     pub fn count_upto(&self, max: u64) -> Option<(u64, u64)> {
-        let (first, step) = self.arithmetic()?;
-        if max < first {
-            return Some((1, 0));
+        let last = self.outcome(max).1;
+        if let Some((first, step)) = self.arithmetic() {
+            if max < first {
+                return Some((1, 0));
+            }
+            let count = (max - first) / step + 1 + u64::from(first > 0);
+            return Some((count, last));
         }
-        let count = (max - first) / step + 1 + u64::from(first > 0);
-        Some((count, self.outcome(max).1))
+        let s = self.sqrt_first_single()?;
+        // ranges 1..q-1 whole: two P-positions each but one in each single range
+        let q = Self::sqrt_range_of(max);
+        let whole = q - 1;
+        let singles = if whole >= s {
+            u128::from(((whole + 1) / (s + 1)).ilog2()) + 1
+        } else {
+            0
+        };
+        let (a, b) = self.sqrt_range(q);
+        let here = [Some(a), b]
+            .iter()
+            .flatten()
+            .filter(|&&p| p <= u128::from(max))
+            .count() as u128;
+        Some(((2 * whole - singles + here) as u64, last))
     }
 
     /// Estimated number of P-positions in 0..=max (for work estimates): max / (k + 1) for
@@ -355,6 +435,43 @@ mod tests {
     }
 
     #[test]
+    fn sqrt_closed_form_equals_the_jump_ahead_far_out() {
+        for leave1 in [false, true] {
+            let ig = IntervalGame {
+                bound: Bound::Sqrt,
+                leave1,
+            };
+            // every P-position to 10^11 (about 630 000 of them), and the positions beside
+            let mut count = 1u64;
+            let mut p = 0u64;
+            while let Some(q) = ig.next_p(p).filter(|&q| q <= 100_000_000_000) {
+                let prev = p;
+                p = q;
+                count += 1;
+                assert_eq!(ig.outcome(p), (false, p), "leave1 {leave1}");
+                assert_eq!(ig.outcome(p - 1), (p - 1 != prev, prev), "leave1 {leave1}");
+                assert_eq!(ig.count_upto(p), Some((count, p)), "leave1 {leave1}");
+                assert_eq!(ig.count_upto(p - 1), Some((count - 1, prev)));
+            }
+            // near 2^64: the last P-position follows from its predecessor, and has no
+            // successor in range
+            let (_, last) = ig.outcome(u64::MAX);
+            let (_, before) = ig.outcome(last - 1);
+            assert_eq!(ig.next_p(before), Some(last));
+            assert_eq!(ig.next_p(last), None);
+        }
+        // 10^18 at once: about 2·10^9 P-positions
+        let ig = IntervalGame {
+            bound: Bound::Sqrt,
+            leave1: false,
+        };
+        let (c, last) = ig.count_upto(1_000_000_000_000_000_000).unwrap();
+        assert!((1_999_000_000..2_000_000_000).contains(&c), "{c}");
+        let (_, before) = ig.outcome(last - 1);
+        assert_eq!(ig.next_p(before), Some(last));
+    }
+
+    #[test]
     fn sliding_window_equals_the_definition() {
         for (ig, game) in games() {
             assert_eq!(ig.grundy(1500), grundy_by_definition(&game, 1500), "{game}");
@@ -379,7 +496,7 @@ mod tests {
         assert_eq!(&ig.grundy(4), &[0, 1, 0, 1, 2]);
         assert_eq!(ig.outcome(3), (true, 2));
         assert_eq!(ig.outcome(5), (false, 5));
-        assert_eq!(ig.count_upto(100), None);
+        assert_eq!(ig.count_upto(100), Some((16, 94)));
         // exact near the top of u64: no float rounding in the jump
         let p = (1u64 << 62) + 12345;
         let q = ig.next_p(p).unwrap();

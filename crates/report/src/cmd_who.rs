@@ -130,18 +130,12 @@ pub fn who(game: &Game, n: u64) -> Result<Answer> {
                 bound: *bound,
                 leave1: *leave1,
             };
-            // jump-ahead takes about 2·sqrt(n) steps for sqrt: progress on long walks
-            let mut progress = crate::progress::Progress::new("jump-ahead", n.saturating_add(1));
-            let (win, last_p) = ig.outcome_with(n, |p| progress.set(p));
-            progress.finish();
+            // jump-ahead (half) takes log2(n) steps; closed forms none
+            let (win, last_p) = ig.outcome(n);
             Ok(Answer {
                 win,
                 winning_move: win.then(|| Move::take(n, n - last_p)),
-                method: if ig.has_closed_form() {
-                    "arithmetic progression".into()
-                } else {
-                    "jump-ahead".into()
-                },
+                method: ig.closed_form().unwrap_or("jump-ahead").into(),
                 grundy: None,
             })
         }

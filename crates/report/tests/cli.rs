@@ -189,6 +189,24 @@ fn divisor_and_sqrt_games_from_the_cli() {
     let v = json(d.path(), &["who", "--game", "sqrt", "5", "--json"]);
     assert_eq!(v["win"], false);
     assert!(v["winning_move"].is_null());
+    // closed form at any size: 10^18 - 1 = q² - 1 with q = 10^9 is no single range
+    // (those are 2^k - 1), so it is an N-position, and so is 10^18; the count is at once
+    let v = json(d.path(), &["who", "--game", "sqrt", "1e18", "--json"]);
+    assert_eq!(v["method"], "closed form");
+    assert_eq!(v["win"], true);
+    let v = json(
+        d.path(),
+        &[
+            "losers", "--game", "sqrt", "--max", "1e18", "--count", "--json",
+        ],
+    );
+    let c = v["p_positions"].as_u64().unwrap();
+    assert!((1_999_000_000..2_000_000_000).contains(&c), "{c}");
+    // the single range q = 2^20 - 1 holds q² - 1 alone
+    let q: u64 = (1 << 20) - 1;
+    let p = (q * q - 1).to_string();
+    let v = json(d.path(), &["who", "--game", "sqrt", &p, "--json"]);
+    assert_eq!(v["win"], false);
     let v = json(d.path(), &["who", "--game", "divisors", "3", "--json"]);
     assert_eq!(v["win"], false);
     let v = json(d.path(), &["who", "--game", "squares", "17", "--json"]);
