@@ -175,8 +175,8 @@ const BLOCK: usize = 256;
 /// Same values as [`list_mex_grundy`] — every (position, option) pair is still visited —
 /// at a fraction of the time per pair: one bit set per pair, about 0.6 ns on one core, with
 /// the table on huge pages ([`crate::mem::huge_zeroed`]) so the scattered windows do not
-/// miss the TLB (subtract-a-square to 10^7 on 2 cores: 6.9–8.2 s against 90–94 s for the
-/// plain stamp DP, `../shared/baselines/sas_dp.c`, in one run). Values must stay below
+/// miss the TLB (subtract-a-square to 10^7 on 2 cores: 6.9–8.4 s against 70–98 s for the
+/// plain stamp DP, `../shared/baselines/sas_dp.c`, side by side). Values must stay below
 /// 65535; beyond, the caller falls back to [`list_mex_grundy`] (`None`).
 pub fn blocked_mex_grundy(moves: &[u64], leave1: bool, max: u64) -> Option<Vec<u16>> {
     blocked_mex_with(moves, leave1, max, crate::crew::helpers_here())
