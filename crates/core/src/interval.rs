@@ -164,11 +164,6 @@ impl IntervalGame {
         }
     }
 
-    /// Whether outcomes and counts come in closed form ([`IntervalGame::closed_form`]).
-    pub fn has_closed_form(&self) -> bool {
-        self.closed_form().is_some()
-    }
-
     /// Outcome of one position: (is N-position, last P-position <= n). O(1) for `upto{k}`
     /// and `sqrt` (closed forms); for `half` by jump-ahead from 0, in O(log2 n).
     pub fn outcome(&self, n: u64) -> (bool, u64) {

@@ -34,10 +34,10 @@ impl Drop for Pending {
 /// with their contents when it is interrupted (registered as [`Pending`]).
 #[derive(Debug)]
 pub struct MadeDirs {
-    /// The outermost folder this run made (None: the whole path existed).
+    /// The outermost folder this run made and still owns (None: the whole path existed,
+    /// or the run kept its folders).
     top: Option<PathBuf>,
     leaf: PathBuf,
-    kept: bool,
     _pending: Option<Pending>,
 }
 
@@ -49,16 +49,13 @@ impl MadeDirs {
 
     /// The run succeeded: the folders stay.
     pub fn keep(mut self) {
-        self.kept = true;
+        self.top = None;
     }
 }
 
 impl Drop for MadeDirs {
     fn drop(&mut self) {
         let Some(top) = &self.top else { return };
-        if self.kept {
-            return;
-        }
         // From the innermost folder out to the outermost one made; stops at one that is
         // not empty.
         let mut d = self.leaf.as_path();
@@ -88,7 +85,6 @@ pub fn make_dirs(dir: &std::path::Path) -> std::io::Result<MadeDirs> {
     Ok(MadeDirs {
         top,
         leaf: dir.to_path_buf(),
-        kept: false,
         _pending: pending,
     })
 }

@@ -1228,6 +1228,15 @@ fn reports_draw_every_plot_with_titles() {
     }
 }
 
+/// A fold map PNG: its width, RGB pixels and the layout the plot records in its
+/// `heaplab:fold` text chunk (x0, y0, cell width, cell height, fold width, rows).
+fn fold_png(p: &Path) -> (u32, Vec<u8>, Vec<usize>) {
+    let (w, _, px, texts) = decode_png(p);
+    let layout = &texts.iter().find(|t| t.0 == "heaplab:fold").unwrap().1;
+    let f = layout.split(',').map(|x| x.parse().unwrap()).collect();
+    (w, px, f)
+}
+
 #[test]
 fn kayles_fold_map_shows_vertical_stripes() {
     let d = tempfile::tempdir().unwrap();
@@ -1238,9 +1247,7 @@ fn kayles_fold_map_shows_vertical_stripes() {
             "fold.png",
         ],
     );
-    let (w, _, px, texts) = decode_png(&d.path().join("fold.png"));
-    let layout = &texts.iter().find(|t| t.0 == "heaplab:fold").unwrap().1;
-    let f: Vec<usize> = layout.split(',').map(|x| x.parse().unwrap()).collect();
+    let (w, px, f) = fold_png(&d.path().join("fold.png"));
     let (x0, y0, cw, ch, width, rows) = (f[0], f[1], f[2], f[3], f[4], f[5]);
     assert_eq!(width, 12);
     assert!(rows >= 80);
@@ -1301,10 +1308,8 @@ fn kayles_fold_map_shows_vertical_stripes() {
             "wide.png",
         ],
     );
-    let (w, _, px, texts) = decode_png(&d.path().join("wide.png"));
-    let layout = &texts.iter().find(|t| t.0 == "heaplab:fold").unwrap().1;
-    let f: Vec<usize> = layout.split(',').map(|x| x.parse().unwrap()).collect();
-    assert_eq!((f[2], f[4], f[5]), (1, 100_000_000, 1), "{layout}");
+    let (w, px, f) = fold_png(&d.path().join("wide.png"));
+    assert_eq!((f[2], f[4], f[5]), (1, 100_000_000, 1), "{f:?}");
     // the one row is drawn across the area: cells at its start and end are coloured
     let y = f[1];
     for x in [f[0], w as usize - 200] {
