@@ -210,7 +210,7 @@ fn mark_outside(
         // lanes past the last whole group of 32, to the scalar one.
         let a = ms.partition_point(|&s| (s as usize) < lanes);
         let b = ms.partition_point(|&s| s + first <= n0 as u64);
-        if a < b {
+        if b >= a + VECTOR_MIN_MOVES {
             let groups = lanes / 32;
             let tail = 32 * groups;
             mark_outside(g, &ms[..a], first, n0, lanes, ww, rows);
@@ -235,6 +235,12 @@ fn mark_outside(
     }
     mark_outside_any(g, ms, first, n0, lanes, ww, rows)
 }
+
+/// Fewest whole-window moves [`mark_outside`] gives the vector loop: each group of 32 lanes
+/// costs it a fixed unpacking of the registers into rows (about as much as 30 moves of
+/// marks), so fewer moves are marked by the scalar loop.
+#[cfg(target_arch = "x86_64")]
+const VECTOR_MIN_MOVES: usize = 48;
 
 /// Row words [`mark_far_avx512`] fills per pass over the moves (values 64·w0 .. 64·w0 + 384):
 /// 24 of the 32 vector registers hold them for a group of 32 lanes.
@@ -750,7 +756,13 @@ mod tests {
             let g: Vec<u16> = (0..3000)
                 .map(|_| (next() % (64 * ww as u64)) as u16)
                 .collect();
-            let moves: Vec<u64> = vec![1, 5, 37, 300, 513, 1024, 2047];
+            // Windows partly inside the block (s < lanes), whole ones (enough for the
+            // vector loop, the last at n0 - first), and ones reaching below `first`.
+            let moves: Vec<u64> = [1, 5, 37, 202]
+                .into_iter()
+                .chain((203..2100).step_by(31))
+                .chain([2099, 2100, 2101])
+                .collect();
             let (n0, lanes, first) = (2100, 203, 1);
             let mut rows = vec![0u64; lanes * ww];
             mark_outside(&g[..n0], &moves, first, n0, lanes, ww, &mut rows);
