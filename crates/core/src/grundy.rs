@@ -192,9 +192,14 @@ fn blocked_mex_with(moves: &[u64], leave1: bool, max: u64, helpers: usize) -> Op
 
 /// Marks, for the lanes of a block at n0 (rows of `ww` words), the values of the options
 /// through the moves `ms` that lie before the block (lane i < s for move s), each window
-/// read in order. `g` must hold every position these options reach, with values below
-/// 64·ww.
-fn mark_outside(
+/// read in order. `g` must hold every position these options reach.
+///
+/// # Safety
+/// Every value these options read must be below 64·ww (the rows are written unchecked).
+///
+/// # Panics
+/// When `g` lacks a position an option reaches, or `rows` holds fewer than `lanes` rows.
+unsafe fn mark_outside(
     g: &[u16],
     ms: &[u64],
     first: u64,
@@ -204,36 +209,42 @@ fn mark_outside(
     rows: &mut [u64],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if lanes >= 32 && std::arch::is_x86_feature_detected!("avx512f") {
+    if lanes >= 32 && std::arch::is_x86_feature_detected!("avx512f") && !ms.is_empty() {
         // The moves whose window lies wholly before the block (every lane's option exists
         // and precedes it) go to the vector loop, 32 lanes at a time; the others, and the
         // lanes past the last whole group of 32, to the scalar one.
         let a = ms.partition_point(|&s| (s as usize) < lanes);
         let b = ms.partition_point(|&s| s + first <= n0 as u64);
-        if b >= a + VECTOR_MIN_MOVES {
-            let groups = lanes / 32;
-            let tail = 32 * groups;
-            mark_outside(g, &ms[..a], first, n0, lanes, ww, rows);
-            mark_outside(g, &ms[b..], first, n0, lanes, ww, rows);
+        let groups = lanes / 32;
+        let tail = 32 * groups;
+        // The vector loop reads unchecked: its windows, from n0 - ms[b - 1] >= first up to
+        // n0 + 32·groups - ms[a], must lie in g (else the scalar loop, which checks).
+        if b >= a + VECTOR_MIN_MOVES && n0 + tail <= g.len() + ms[a] as usize {
+            // SAFETY (both): the same options as the caller's.
+            unsafe { mark_outside(g, &ms[..a], first, n0, lanes, ww, rows) };
+            unsafe { mark_outside(g, &ms[b..], first, n0, lanes, ww, rows) };
             // SAFETY: the CPU has AVX-512 F; every move in ms[a..b] is at least
             // `lanes` and at most n0 - first, so the windows g[n0 + i - s] (i < 32·groups)
-            // lie in g[first..n0].
+            // start at `first` or later and end within g (checked above); the values are
+            // the caller's.
             unsafe { mark_far_avx512(g, &ms[a..b], n0, groups, ww, rows) };
             if tail < lanes {
                 // Moves of at least `lanes` reach before the block from any lane, so the
                 // tail is a block of its own for them.
                 let rows = &mut rows[tail * ww..];
-                mark_outside(g, &ms[a..b], first, n0 + tail, lanes - tail, ww, rows);
+                // SAFETY: the same options as the caller's.
+                unsafe { mark_outside(g, &ms[a..b], first, n0 + tail, lanes - tail, ww, rows) };
             }
             return;
         }
     }
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("bmi2") {
-        // SAFETY: the CPU has BMI2.
+        // SAFETY: the CPU has BMI2; the values are the caller's.
         return unsafe { mark_outside_bmi2(g, ms, first, n0, lanes, ww, rows) };
     }
-    mark_outside_any(g, ms, first, n0, lanes, ww, rows)
+    // SAFETY: the values are the caller's.
+    unsafe { mark_outside_any(g, ms, first, n0, lanes, ww, rows) }
 }
 
 /// Fewest whole-window moves [`mark_outside`] gives the vector loop: each group of 32 lanes
@@ -251,7 +262,7 @@ const PASS_WORDS: usize = 6;
 /// for lanes `0..32·groups`. Each group of 32 lanes keeps its rows in registers as sub-bands
 /// of 32 values, one 512-bit register (16 lanes × 32 bits) per half-group and sub-band: a
 /// value v sets bit v mod 32 (a rotate of 1) of its lane in sub-band v / 32 (a compare into
-/// a mask and a masked OR). About 27 vector operations per move and 16 lanes, stores none —
+/// a mask and a masked OR). About 28 vector operations per move and 16 lanes, stores none —
 /// against a read-modify-write of a row word per (lane, option) pair in the scalar loop —
 /// so the pair costs about 0.28 ns instead of 0.4 ns on one core here (subtract-a-square
 /// to 10^7). Rows wider than six words take a pass over the moves per six words.
@@ -360,7 +371,7 @@ unsafe fn mark_far_pass<const WORDS: usize>(
 /// about 10% faster per pair on x86-64.
 ///
 /// # Safety
-/// The CPU must support BMI2.
+/// The CPU must support BMI2; as for [`mark_outside`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
 unsafe fn mark_outside_bmi2(
@@ -375,8 +386,12 @@ unsafe fn mark_outside_bmi2(
     mark_outside_any(g, ms, first, n0, lanes, ww, rows)
 }
 
+/// The scalar loop of [`mark_outside`].
+///
+/// # Safety
+/// As for [`mark_outside`].
 #[inline(always)]
-fn mark_outside_any(
+unsafe fn mark_outside_any(
     g: &[u16],
     ms: &[u64],
     first: u64,
@@ -405,14 +420,14 @@ fn mark_outside_any(
         // Row widths the tables reach in practice get their own copy of the loop, where
         // every lane's row is a fixed displacement from one pointer.
         match ww {
-            1 => mark_window::<1>(src, row0),
-            2 => mark_window::<2>(src, row0),
-            3 => mark_window::<3>(src, row0),
-            4 => mark_window::<4>(src, row0),
-            5 => mark_window::<5>(src, row0),
-            6 => mark_window::<6>(src, row0),
-            7 => mark_window::<7>(src, row0),
-            8 => mark_window::<8>(src, row0),
+            1 => unsafe { mark_window::<1>(src, row0) },
+            2 => unsafe { mark_window::<2>(src, row0) },
+            3 => unsafe { mark_window::<3>(src, row0) },
+            4 => unsafe { mark_window::<4>(src, row0) },
+            5 => unsafe { mark_window::<5>(src, row0) },
+            6 => unsafe { mark_window::<6>(src, row0) },
+            7 => unsafe { mark_window::<7>(src, row0) },
+            8 => unsafe { mark_window::<8>(src, row0) },
             _ => {
                 for (&v, row) in src.iter().zip(row0.chunks_exact_mut(ww)) {
                     row[(v >> 6) as usize] |= 1u64 << (v & 63);
@@ -423,12 +438,15 @@ fn mark_outside_any(
 }
 
 /// Marks value `src[i]` in the row of `W` words of lane i (rows back to back from `rows`),
-/// eight lanes per step. Every value must be below `64·W`.
+/// eight lanes per step.
+///
+/// # Safety
+/// Every value must be below `64·W`.
 ///
 /// # Panics
 /// When `rows` holds fewer than `src.len()` rows.
 #[inline(always)]
-fn mark_window<const W: usize>(src: &[u16], rows: &mut [u64]) {
+unsafe fn mark_window<const W: usize>(src: &[u16], rows: &mut [u64]) {
     assert!(rows.len() >= src.len() * W);
     // SAFETY: lane i's row is rows[i·W..(i + 1)·W], inside `rows` (asserted), and the
     // caller keeps every value below 64·W, so v >> 6 < W.
@@ -509,7 +527,8 @@ fn blocked_mex_crew(
             if need > cur.ww {
                 cur = cur.widen(need);
             }
-            mark_outside(known, near_moves, first, n0, b, cur.ww, &mut cur.bits);
+            // SAFETY: every value so far is at most maxv, below 64·ww_for(maxv).
+            unsafe { mark_outside(known, near_moves, first, n0, b, cur.ww, &mut cur.bits) };
             for i in 0..b {
                 let n = (n0 + i) as u64;
                 let ww = cur.ww;
@@ -622,7 +641,8 @@ fn blocked_mex_crew(
             let job = |t: usize, worker: usize| {
                 let mut rows = copies.of(worker);
                 let part = &ms[end(t)..end(t + 1)];
-                mark_outside(known, part, first, nx, nb, wwn, &mut rows);
+                // SAFETY: every value so far is at most maxv, below 64·wwn.
+                unsafe { mark_outside(known, part, first, nx, nb, wwn, &mut rows) };
             };
             let ok = if shares > 1 {
                 crew.share(shares, &job, finish)
@@ -765,10 +785,11 @@ mod tests {
                 .collect();
             let (n0, lanes, first) = (2100, 203, 1);
             let mut rows = vec![0u64; lanes * ww];
-            mark_outside(&g[..n0], &moves, first, n0, lanes, ww, &mut rows);
+            // SAFETY (both): every value is below 64·ww.
+            unsafe { mark_outside(&g[..n0], &moves, first, n0, lanes, ww, &mut rows) };
             // The scalar loop alone (the vector one takes most moves where the CPU has it).
             let mut scalar = vec![0u64; lanes * ww];
-            mark_outside_any(&g[..n0], &moves, first, n0, lanes, ww, &mut scalar);
+            unsafe { mark_outside_any(&g[..n0], &moves, first, n0, lanes, ww, &mut scalar) };
             let mut want = vec![0u64; lanes * ww];
             for i in 0..lanes {
                 for &s in &moves {
