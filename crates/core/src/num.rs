@@ -206,7 +206,10 @@ pub fn parse_count(text: &str) -> Result<u64, CountError> {
     if t.is_empty() {
         return Err(CountError::Empty);
     }
-    if t.starts_with('-') {
+    // `-5`, `-1e3`, `-.5`: negative numbers; `--` or `-x` are malformed (below).
+    if t.strip_prefix('-')
+        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit() || c == '.'))
+    {
         return Err(CountError::Negative(t.to_string()));
     }
     // Underscores only between two digits (`1_000`, not `1_000_` or `_1`).
@@ -355,6 +358,10 @@ mod tests {
         assert_eq!(parse_count("0"), Ok(0));
         assert_eq!(parse_count("18446744073709551615"), Ok(u64::MAX));
         assert!(matches!(parse_count("-5"), Err(CountError::Negative(_))));
+        assert!(!matches!(
+            parse_count("--"),
+            Err(CountError::Negative(_)) | Ok(_)
+        ));
         assert!(matches!(parse_count("1e40"), Err(CountError::TooLarge(_))));
         assert!(matches!(parse_count("10^20"), Err(CountError::TooLarge(_))));
         assert!(matches!(

@@ -339,7 +339,7 @@ pub fn run(a: LosersArgs, quiet: bool) -> Result<ExitCode> {
         let target = a
             .output
             .as_ref()
-            .map_or("stdout".to_string(), |p| format!("`{}`", p.display()));
+            .map_or("to stdout".to_string(), |p| format!("`{}`", p.display()));
         let cannot_write = || format!("cannot write {target}");
         while stream.advance(&mut buf) {
             sink.push(&buf).with_context(cannot_write)?;

@@ -31,21 +31,59 @@ fn step<T>(
     Ok(r)
 }
 
+/// The plots of a report, in the order drawn.
+const PLOTS: [Kind; 6] = [
+    Kind::Grundy,
+    Kind::Fold,
+    Kind::Gaps,
+    Kind::Density,
+    Kind::Runs,
+    Kind::Values,
+];
+
+/// Whether `name` is a file a report writes.
+fn is_report_file(name: &str) -> bool {
+    [
+        "table.parquet",
+        "table.csv",
+        "losers.csv",
+        "summary.md",
+        "index.html",
+    ]
+    .contains(&name)
+        || PLOTS
+            .iter()
+            .any(|k| name.strip_suffix(".png") == Some(k.name()))
+}
+
 /// Fails unless `dest` may become the report: missing, empty, or an earlier report (a
-/// folder holding `summary.md`) — never any other folder or a file. Checked before the
-/// work and again when the report is put in place.
+/// folder holding `summary.md`) with nothing in it that a report does not write — never any
+/// other folder or a file, and never a report folder someone added files to (the new
+/// report replaces the folder whole). Checked before the work and again when the report is
+/// put in place.
 fn check_replaceable(dest: &Path) -> Result<()> {
     if dest.exists() {
         let is_report = dest.join("summary.md").exists();
-        let empty = dest
+        let mut entries = dest
             .read_dir()
-            .map(|mut d| d.next().is_none())
-            .unwrap_or(false);
+            .with_context(|| format!("cannot read `{}`", dest.display()))?;
+        let empty = entries.next().is_none();
         if !is_report && !empty {
             bail!(
                 "`{}` exists and is not a heaplab report; choose another -o folder",
                 dest.display()
             );
+        }
+        for e in dest.read_dir()? {
+            let name = e?.file_name();
+            let name = name.to_string_lossy();
+            if !is_report_file(&name) {
+                bail!(
+                    "`{}` holds `{name}`, which is not part of a report and would be lost \
+                     when the report is replaced; move it away or choose another -o folder",
+                    dest.display()
+                );
+            }
         }
     }
     Ok(())
@@ -175,14 +213,7 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     // plots left out, with the reason (said in summary.md and index.html)
     let mut skipped: Vec<String> = vec![];
     step(&mut timings, "plots", || {
-        for kind in [
-            Kind::Grundy,
-            Kind::Fold,
-            Kind::Gaps,
-            Kind::Density,
-            Kind::Runs,
-            Kind::Values,
-        ] {
+        for kind in PLOTS {
             // (as `heaplab plot` refuses it; the count of P-positions is drawn from one on)
             if kind == Kind::Gaps && ps.len() < 2 {
                 skipped.push(format!(

@@ -64,7 +64,8 @@ pub fn run(a: TableArgs, _quiet: bool) -> Result<ExitCode> {
             files.push(file.commit()?.display().to_string());
         }
         None if !a.json => {
-            write_table(std::io::stdout(), format, &out, g.as_ref())?;
+            write_table(std::io::stdout(), format, &out, g.as_ref())
+                .context("cannot write to stdout")?;
         }
         None => {}
     }

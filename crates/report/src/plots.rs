@@ -92,14 +92,14 @@ pub fn draw(
         Kind::Fold => {
             let w = width.or(d.period.map(|p| p as usize)).unwrap_or(64);
             let how = if width.is_some() {
-                "width"
+                ""
             } else if d.period.is_some() {
-                "period"
+                " (the period)"
             } else {
-                "width (no period found)"
+                " (no period found)"
             };
             let spec = ChartSpec::new(
-                format!("Fold map of {game}, {range}, rows of {w} ({how})"),
+                format!("Fold map of {game}, {range}, rows of {w}{how}"),
                 if d.grundy.is_some() {
                     "Grundy value"
                 } else {

@@ -1420,3 +1420,43 @@ fn outputs_follow_links_and_write_into_pipes() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("another file than -o"));
 }
+
+#[test]
+fn a_report_replaces_only_a_report() {
+    let d = tempfile::tempdir().unwrap();
+    let run = |max: &str| {
+        heaplab(
+            d.path(),
+            &["report", "--game", "sub{1,2}", "--max", max, "-o", "rep"],
+        )
+    };
+    assert_eq!(run("100").status.code(), Some(0));
+    // an earlier report with nothing added is replaced
+    assert_eq!(run("200").status.code(), Some(0));
+    let md = std::fs::read_to_string(d.path().join("rep/summary.md")).unwrap();
+    assert!(md.contains("0 ≤ n ≤ 200"), "{md}");
+    // a file someone added would be lost: refused, the folder left as it was
+    std::fs::write(d.path().join("rep/notes.md"), "mine").unwrap();
+    let o = run("300");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("notes.md") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("rep/notes.md")).unwrap(),
+        "mine"
+    );
+    let md = std::fs::read_to_string(d.path().join("rep/summary.md")).unwrap();
+    assert!(md.contains("0 ≤ n ≤ 200"), "{md}");
+    // and a folder that is no report at all
+    std::fs::create_dir(d.path().join("mine")).unwrap();
+    std::fs::write(d.path().join("mine/x"), "").unwrap();
+    let o = heaplab(
+        d.path(),
+        &["report", "--game", "sub{1,2}", "--max", "10", "-o", "mine"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a heaplab report"));
+}
