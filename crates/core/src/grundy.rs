@@ -209,7 +209,7 @@ unsafe fn mark_outside(
     rows: &mut [u64],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if lanes >= 32 && std::arch::is_x86_feature_detected!("avx512f") && !ms.is_empty() {
+    if lanes >= 32 && std::arch::is_x86_feature_detected!("avx512f") {
         // The moves whose window lies wholly before the block (every lane's option exists
         // and precedes it) go to the vector loop, 32 lanes at a time; the others, and the
         // lanes past the last whole group of 32, to the scalar one.
@@ -218,7 +218,8 @@ unsafe fn mark_outside(
         let groups = lanes / 32;
         let tail = 32 * groups;
         // The vector loop reads unchecked: its windows, from n0 - ms[b - 1] >= first up to
-        // n0 + 32·groups - ms[a], must lie in g (else the scalar loop, which checks).
+        // n0 + 32·groups - ms[a], must lie in g (else the scalar loop, which checks). (The
+        // first test makes a < b, so ms[a] exists.)
         if b >= a + VECTOR_MIN_MOVES && n0 + tail <= g.len() + ms[a] as usize {
             // SAFETY (both): the same options as the caller's.
             unsafe { mark_outside(g, &ms[..a], first, n0, lanes, ww, rows) };
@@ -327,9 +328,8 @@ unsafe fn mark_far_pass<const WORDS: usize>(
         for (q, &s) in ms.iter().enumerate() {
             // The windows of the next moves are far apart in the table: fetch ahead.
             if let Some(&s2) = ms.get(q + PREFETCH) {
-                let p = g.as_ptr().wrapping_add(base.wrapping_sub(s2 as usize)) as *const i8;
-                _mm_prefetch(p, _MM_HINT_T0);
-                _mm_prefetch(p.wrapping_add(63), _MM_HINT_T0);
+                // The group's 64 bytes, on at most two lines.
+                prefetch(&g[base - s2 as usize..], 128);
             }
             for (h, acc) in acc.iter_mut().enumerate() {
                 // SAFETY: g[base - s .. base - s + 32] lies within g (the caller's bounds).
@@ -806,6 +806,14 @@ mod tests {
         }
     }
 
+    /// A blocked-mex table (which must exist) as the stamp mex's u32 values.
+    fn as_u32(g: Option<Vec<u16>>) -> Vec<u32> {
+        g.expect("values below 65535")
+            .into_iter()
+            .map(u32::from)
+            .collect()
+    }
+
     #[test]
     fn blocked_mex_equals_the_stamp_mex() {
         for spec in [
@@ -822,20 +830,12 @@ mod tests {
                 _ => unreachable!(),
             };
             let m = set.elements_upto(20_000);
-            let fast: Vec<u32> = blocked_mex_grundy(&m, leave1, 20_000)
-                .unwrap()
-                .into_iter()
-                .map(u32::from)
-                .collect();
+            let fast = as_u32(blocked_mex_grundy(&m, leave1, 20_000));
             assert_eq!(fast, list_mex_grundy(&m, leave1, 20_000), "{spec}");
         }
         // Values past 640 (rows of more than six words: two passes of the vector loop).
         let m: Vec<u64> = (1..=300).chain((1030..20_000).step_by(5)).collect();
-        let fast: Vec<u32> = blocked_mex_grundy(&m, false, 20_000)
-            .unwrap()
-            .into_iter()
-            .map(u32::from)
-            .collect();
+        let fast = as_u32(blocked_mex_grundy(&m, false, 20_000));
         assert!(fast.iter().any(|&v| v > 640));
         assert_eq!(
             fast,
@@ -847,11 +847,7 @@ mod tests {
         let m = crate::sets::NamedSet::Squares.elements_upto(200_000);
         let slow = list_mex_grundy(&m, false, 200_000);
         for helpers in [0, 1, 2] {
-            let fast: Vec<u32> = blocked_mex_with(&m, false, 200_000, helpers)
-                .unwrap()
-                .into_iter()
-                .map(u32::from)
-                .collect();
+            let fast = as_u32(blocked_mex_with(&m, false, 200_000, helpers));
             assert_eq!(fast, slow, "squares with {helpers} helper threads");
         }
     }

@@ -8,6 +8,7 @@ use crate::plots::{draw, Data, Kind};
 use crate::util::{check_memory, secs, Format};
 use crate::{print_json, ReportArgs};
 use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
 use heaplab_core::grundy::grundy_memory_estimate;
 use serde_json::json;
 use std::fs::File;
@@ -31,16 +32,6 @@ fn step<T>(
     Ok(r)
 }
 
-/// The plots of a report, in the order drawn.
-const PLOTS: [Kind; 6] = [
-    Kind::Grundy,
-    Kind::Fold,
-    Kind::Gaps,
-    Kind::Density,
-    Kind::Runs,
-    Kind::Values,
-];
-
 /// Whether `name` is a file a report writes.
 fn is_report_file(name: &str) -> bool {
     [
@@ -51,7 +42,7 @@ fn is_report_file(name: &str) -> bool {
         "index.html",
     ]
     .contains(&name)
-        || PLOTS
+        || Kind::value_variants()
             .iter()
             .any(|k| name.strip_suffix(".png") == Some(k.name()))
 }
@@ -64,18 +55,20 @@ fn is_report_file(name: &str) -> bool {
 fn check_replaceable(dest: &Path) -> Result<()> {
     if dest.exists() {
         let is_report = dest.join("summary.md").exists();
-        let mut entries = dest
+        let names = dest
             .read_dir()
+            .and_then(|d| {
+                d.map(|e| e.map(|e| e.file_name()))
+                    .collect::<Result<Vec<_>, _>>()
+            })
             .with_context(|| format!("cannot read `{}`", dest.display()))?;
-        let empty = entries.next().is_none();
-        if !is_report && !empty {
+        if !is_report && !names.is_empty() {
             bail!(
                 "`{}` exists and is not a heaplab report; choose another -o folder",
                 dest.display()
             );
         }
-        for e in dest.read_dir()? {
-            let name = e?.file_name();
+        for name in &names {
             let name = name.to_string_lossy();
             if !is_report_file(&name) {
                 bail!(
@@ -213,7 +206,8 @@ pub fn run(a: ReportArgs, _quiet: bool) -> Result<ExitCode> {
     // plots left out, with the reason (said in summary.md and index.html)
     let mut skipped: Vec<String> = vec![];
     step(&mut timings, "plots", || {
-        for kind in PLOTS {
+        // every kind, in the order declared
+        for &kind in Kind::value_variants() {
             // (as `heaplab plot` refuses it; the count of P-positions is drawn from one on)
             if kind == Kind::Gaps && ps.len() < 2 {
                 skipped.push(format!(
