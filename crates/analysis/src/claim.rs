@@ -7,7 +7,7 @@
 //!
 //! polars SQL's `/` is float division; use `//` or `DIV` for integer division.
 
-use heaplab_core::num;
+use heaplab_core as num;
 use polars::prelude::*;
 use polars::sql::FunctionRegistry;
 use polars::sql::SQLContext;

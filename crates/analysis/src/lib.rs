@@ -1,13 +1,82 @@
 //! # heaplab-analysis
 //!
-//! Analyses of game sequences (Grundy values, outcomes, P-position lists): periodicity with
-//! saltus and certificates ([`mod@periodicity`]), P-position counts, gaps, residues and growth
-//! fits, Grundy first occurrences, frequencies and runs ([`stats`]), and claim checking over
-//! tables with polars SQL ([`claim`]). This crate works on sequences; it knows a rule only
-//! through a small certificate context ([`periodicity::CertContext`]).
+//! Analyses of game sequences and the records heaplab's front ends print: periodicity with
+//! saltus and certificate ([`periodicity`]), P-position counts, gaps, residues and growth
+//! fits, Grundy first occurrences, frequencies and runs, the [`Analysis`] record of a game
+//! ([`analyze`]), sweep rows over a family ([`sweep`]), the frames tables are written from
+//! ([`table_frame`], [`losers_frame`]), and claims checked with polars SQL ([`Claim`],
+//! [`check_claim`], [`stone_check`]).
+//!
+//! ```
+//! use heaplab_analysis::analyze;
+//! use heaplab_core::{Budget, Game, Sequence, Silent};
+//!
+//! // Kayles (0.77): Grundy values periodic with period 12 after 71 exceptions, proven by
+//! // Guy–Smith from 300 values.
+//! let kayles = Game::parse("0.77").unwrap();
+//! let a = analyze(&kayles, 300, Sequence::Grundy, &Budget::new(1 << 30), &Silent).unwrap();
+//! let p = a.analysis.periodicity.unwrap();
+//! assert_eq!((p.preperiod, p.period, p.certified), (71, 12, true));
+//! ```
 
-pub mod claim;
-pub mod periodicity;
-pub mod stats;
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
-pub use periodicity::{periodicity, CertContext, Periodicity};
+mod check;
+mod claim;
+mod frames;
+mod periodicity;
+mod record;
+mod stats;
+mod stone_check;
+mod sweep;
+
+pub use check::{check_claim, claim_schema, CheckReport, On, TABLE_CHECK_MAX};
+pub use claim::{identifiers, Claim, ClaimError};
+pub use frames::{
+    grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,
+};
+pub use periodicity::{periodicity, Periodicity};
+pub use record::{
+    analyze, check as check_analysis, Analysis, AnalysisData, Gaps, GrundyStats, PStats,
+    ANALYSIS_MAX,
+};
+pub use stats::{
+    gap_histogram, gap_records, growth_fit, grundy_summary, log_bins, min_max_bins, p_summary,
+    residues, run_length_histogram, run_list, runs, GrundySummary, PSummary, Run,
+};
+pub use stone_check::{stone_check, stone_schema, StoneCheck};
+pub use sweep::{sweep, sweep_frame, sweep_row, SweepRow};
+
+use thiserror::Error;
+
+/// Why an analysis could not be made.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// From the engines: a refusal, an address limit, a cancellation.
+    #[error(transparent)]
+    Core(#[from] heaplab_core::Error),
+    /// A claim that does not compile or evaluate.
+    #[error(transparent)]
+    Claim(#[from] ClaimError),
+    /// A family of games that cannot be enumerated.
+    #[error(transparent)]
+    Space(#[from] heaplab_core::SpaceError),
+    /// Stone-game rows that cannot be enumerated.
+    #[error(transparent)]
+    Rows(#[from] heaplab_core::RowsError),
+    /// A stone-game row the solver refuses.
+    #[error(transparent)]
+    Stone(#[from] heaplab_core::StoneError),
+    /// polars, while building or filtering a frame.
+    #[error("{0}")]
+    Polars(String),
+}
+
+impl From<polars::prelude::PolarsError> for Error {
+    fn from(e: polars::prelude::PolarsError) -> Error {
+        Error::Polars(e.to_string().lines().next().unwrap_or("").to_string())
+    }
+}

@@ -1,30 +1,11 @@
-//! Periodicity of a sequence with a certificate from what little the analysis knows about
-//! the rule ([`CertContext`]).
+//! Periodicity of a sequence with a certificate from the rule behind it
+//! ([`heaplab_core::CertRule`], chosen per family in the core).
 
-use heaplab_core::period::{find_period, Period};
-use serde::Serialize;
-
-/// What the analysis may know about the rule behind a sequence, for certificates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum CertContext {
-    /// A finite subtraction set with largest move k: every value depends only on the k
-    /// values before it.
-    FiniteSubtraction {
-        /// The largest move.
-        largest_move: u64,
-    },
-    /// An octal code d0.d1…dt whose moves leave at most two heaps (Guy and Smith 1956,
-    /// "The G-values of various games", Proc. Cambridge Philos. Soc. 52).
-    Octal {
-        /// t: the position of the last non-zero digit.
-        last_digit: u64,
-    },
-    /// Nothing is known: periods are only observed.
-    None,
-}
+use heaplab_core::{find_period, CertRule, Period};
+use serde::{Deserialize, Serialize};
 
 /// A detected period and how sure it is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Periodicity {
     /// Number of leading values before the periodic part (Kayles: 71).
     pub preperiod: u64,
@@ -43,61 +24,16 @@ pub struct Periodicity {
 }
 
 /// Smallest period (then smallest preperiod, with saltus) of `values` = a(0..=N), in O(N),
-/// accepted only when N + 1 >= 2·n0 + 2p (see [`heaplab_core::period`]), and its certificate:
+/// accepted only when N + 1 >= 2·n0 + 2p (see [`heaplab_core::find_period`]), and its
+/// certificate from `rule` ([`CertRule::certify`]):
 ///
 /// - finite subtraction set with largest move k, saltus 0: proven once N >= n0 + p + k (the
 ///   k values before any position repeat, so everything after repeats);
 /// - octal code with last digit t, saltus 0: proven once N >= 2·n0 + 2p + t (Guy–Smith);
 /// - otherwise "observed", with the number of periods seen.
-pub fn periodicity(values: &[i64], ctx: CertContext) -> Option<Periodicity> {
+pub fn periodicity(values: &[i64], rule: CertRule) -> Option<Periodicity> {
     let p: Period = find_period(values, true)?;
-    let n = p.len - 1; // N
-    let (certified, certificate) = match ctx {
-        CertContext::FiniteSubtraction { largest_move: k } if p.saltus == 0 => {
-            // saturating: a move near 2^64 must not wrap into a false "proven"
-            let need = p.preperiod.saturating_add(p.period).saturating_add(k);
-            if n >= need {
-                (
-                    true,
-                    format!("proven: finite subtraction set with largest move {k}, and the data reach N = {n} >= n0 + p + k = {need}"),
-                )
-            } else {
-                (
-                    false,
-                    format!(
-                        "observed ({} periods); proof needs N >= n0 + p + k = {need}",
-                        p.periods_seen()
-                    ),
-                )
-            }
-        }
-        CertContext::Octal { last_digit: t } if p.saltus == 0 => {
-            let need = (2 * p.preperiod)
-                .saturating_add(2 * p.period)
-                .saturating_add(t);
-            if n >= need {
-                (
-                    true,
-                    format!("proven (Guy–Smith 1956): octal code with last digit t = {t}, and N = {n} >= 2·n0 + 2p + t = {need}"),
-                )
-            } else {
-                (
-                    false,
-                    format!(
-                        "observed ({} periods); Guy–Smith needs N >= 2·n0 + 2p + t = {need}",
-                        p.periods_seen()
-                    ),
-                )
-            }
-        }
-        _ => (
-            false,
-            format!(
-                "observed ({} periods after the preperiod)",
-                p.periods_seen()
-            ),
-        ),
-    };
+    let (certified, certificate) = rule.certify(&p);
     Some(Periodicity {
         preperiod: p.preperiod,
         last_exception: p.preperiod.checked_sub(1),
@@ -130,24 +66,24 @@ mod tests {
     fn certificates() {
         // sub{1,3,4}: 0,1,0,1,2,3,2 repeating; largest move 4.
         let a: Vec<i64> = (0..20).map(|n| [0, 1, 0, 1, 2, 3, 2][n % 7]).collect();
-        let p = periodicity(&a, CertContext::FiniteSubtraction { largest_move: 4 }).unwrap();
+        let p = periodicity(&a, CertRule::FiniteSubtraction { largest_move: 4 }).unwrap();
         assert_eq!(
             (p.preperiod, p.period, p.saltus, p.certified),
             (0, 7, 0, true)
         );
         assert_eq!(p.last_exception, None);
-        let p = periodicity(&a[..14], CertContext::FiniteSubtraction { largest_move: 4 }).unwrap();
+        let p = periodicity(&a[..14], CertRule::FiniteSubtraction { largest_move: 4 }).unwrap();
         assert!(p.certified); // N = 13 >= 0 + 7 + 4
                               // a move near 2^64 must not wrap the bound into "proven"
         let p = periodicity(
             &a,
-            CertContext::FiniteSubtraction {
+            CertRule::FiniteSubtraction {
                 largest_move: u64::MAX - 3,
             },
         )
         .unwrap();
         assert!(!p.certified, "{}", p.certificate);
-        let p = periodicity(&a, CertContext::None).unwrap();
+        let p = periodicity(&a, CertRule::None).unwrap();
         assert!(!p.certified && p.certificate.starts_with("observed"));
         assert_eq!(
             p.value_at(&a, 1_000_000_000_000),

@@ -3,10 +3,10 @@
 //! the tables.
 
 use polars::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Summary of the P-positions of 0..=N.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PSummary {
     /// Number of P-positions in 0..=N.
     pub count: u64,
@@ -119,7 +119,7 @@ pub fn residues(ps: &[u64], moduli: std::ops::RangeInclusive<u64>) -> PolarsResu
 }
 
 /// Summary of Grundy values.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GrundySummary {
     /// The largest value.
     pub max: u32,
@@ -172,11 +172,8 @@ pub struct Run {
     pub value: u32,
 }
 
-/// Runs of equal consecutive values: the histogram of run lengths (columns `length`,
-/// `count`) and the `top` longest runs (columns `start`, `length`, `value`; longest first,
-/// then earliest).
-pub fn runs(values: &[u32], top: usize) -> PolarsResult<(DataFrame, DataFrame)> {
-    let mut h = std::collections::BTreeMap::<u64, u64>::new();
+/// The maximal runs of equal consecutive values, in order.
+pub fn run_list(values: &[u32]) -> Vec<Run> {
     let mut all: Vec<Run> = Vec::new();
     let mut i = 0;
     while i < values.len() {
@@ -184,24 +181,101 @@ pub fn runs(values: &[u32], top: usize) -> PolarsResult<(DataFrame, DataFrame)> 
         while j < values.len() && values[j] == values[i] {
             j += 1;
         }
-        let r = Run {
+        all.push(Run {
             start: i as u64,
             length: (j - i) as u64,
             value: values[i],
-        };
-        *h.entry(r.length).or_default() += 1;
-        all.push(r);
+        });
         i = j;
     }
+    all
+}
+
+/// How many runs of equal consecutive values have each length: (length, count), by
+/// increasing length.
+pub fn run_length_histogram(values: &[u32]) -> Vec<(u64, u64)> {
+    let mut h = std::collections::BTreeMap::<u64, u64>::new();
+    for r in run_list(values) {
+        *h.entry(r.length).or_default() += 1;
+    }
+    h.into_iter().collect()
+}
+
+/// Runs of equal consecutive values: the histogram of run lengths (columns `length`,
+/// `count`) and the `top` longest runs (columns `start`, `length`, `value`; longest first,
+/// then earliest).
+pub fn runs(values: &[u32], top: usize) -> PolarsResult<(DataFrame, DataFrame)> {
+    let hist = run_length_histogram(values);
+    let mut all = run_list(values);
     all.sort_by(|a, b| b.length.cmp(&a.length).then(a.start.cmp(&b.start)));
     all.truncate(top);
-    let hist = df!("length" => h.keys().copied().collect::<Vec<_>>(), "count" => h.values().copied().collect::<Vec<_>>())?;
+    let hist = df!(
+        "length" => hist.iter().map(|h| h.0).collect::<Vec<_>>(),
+        "count" => hist.iter().map(|h| h.1).collect::<Vec<_>>()
+    )?;
     let longest = df!(
         "start" => all.iter().map(|r| r.start).collect::<Vec<_>>(),
         "length" => all.iter().map(|r| r.length).collect::<Vec<_>>(),
         "value" => all.iter().map(|r| r.value).collect::<Vec<_>>()
     )?;
     Ok((hist, longest))
+}
+
+/// Per-bin minimum and maximum of `len` values read by `value(i)`, in `bins` equal bins of
+/// consecutive indices: `(first index, last index, min, max)` per non-empty bin. With
+/// `len <= bins` every value is its own bin. (A long sequence drawn one pixel column per
+/// bin keeps every value visible.)
+pub fn min_max_bins(
+    len: usize,
+    bins: usize,
+    value: &dyn Fn(usize) -> f64,
+) -> Vec<(usize, usize, f64, f64)> {
+    let bins = bins.max(1);
+    let mut out = Vec::with_capacity(bins.min(len));
+    if len == 0 {
+        return out;
+    }
+    let per = len.div_ceil(bins).max(1);
+    let mut lo = 0;
+    while lo < len {
+        let hi = (lo + per).min(len);
+        out.push(min_max(lo, hi, value));
+        lo = hi;
+    }
+    out
+}
+
+/// `(lo, hi - 1, min, max)` of the values at lo..hi.
+fn min_max(lo: usize, hi: usize, value: &dyn Fn(usize) -> f64) -> (usize, usize, f64, f64) {
+    let (mut mn, mut mx) = (f64::INFINITY, f64::NEG_INFINITY);
+    for i in lo..hi {
+        let v = value(i);
+        mn = mn.min(v);
+        mx = mx.max(v);
+    }
+    (lo, hi - 1, mn, mx)
+}
+
+/// Min/max bins whose index ranges are equal on a log scale (for a log x axis): at most
+/// `bins` of them, one index per bin while the bins are narrower than an index;
+/// `(first index, last index, min, max)` per bin.
+pub fn log_bins(
+    len: usize,
+    bins: usize,
+    value: &dyn Fn(usize) -> f64,
+) -> Vec<(usize, usize, f64, f64)> {
+    let mut out = vec![];
+    let top = (len.max(1) as f64).ln();
+    let mut lo = 0usize;
+    for b in 1..=bins {
+        if lo >= len {
+            break;
+        }
+        let hi = ((top * b as f64 / bins as f64).exp().floor() as usize).clamp(lo + 1, len);
+        out.push(min_max(lo, hi, value));
+        lo = hi;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -244,5 +318,13 @@ mod tests {
             longest.column("start").unwrap().u64().unwrap().get(0),
             Some(1)
         );
+        assert_eq!(run_length_histogram(&g), vec![(1, 3), (2, 1), (3, 1)]);
+        let bins = min_max_bins(8, 3, &|i| g[i] as f64);
+        assert_eq!(
+            bins,
+            vec![(0, 2, 0.0, 1.0), (3, 5, 0.0, 2.0), (6, 7, 0.0, 2.0)]
+        );
+        let lb = log_bins(8, 100, &|i| g[i] as f64);
+        assert_eq!(lb.iter().map(|b| b.1 - b.0 + 1).sum::<usize>(), 8);
     }
 }

@@ -1,8 +1,8 @@
 //! The growth exponent of subtract-a-square's P-positions (Eppstein, FUN 2018, reports
 //! count(<= n) ≈ 0.9·n^0.7), fitted on the P-positions up to 10^8.
 
-use heaplab_analysis::stats::growth_fit;
-use heaplab_core::sieve::{p_positions, SquareMoves};
+use heaplab_analysis::growth_fit;
+use heaplab_core::engines::{p_positions, SquareMoves};
 
 #[test]
 fn squares_grow_like_n_to_the_0_7() {

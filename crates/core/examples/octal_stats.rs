@@ -1,16 +1,16 @@
-//! Sparse-space statistics of a take-and-break code: `octal_stats CODE N`.
-use heaplab_core::octal::{take_break_grundy, Breaker};
-use heaplab_core::Game;
+//! Sparse-space statistics of a take-and-break code: `octal_stats CODE N` prints the
+//! largest value, the mask, the rare positions and the seconds.
+use heaplab_core::engines::sparse_space;
+use heaplab_core::{parse_count, Breaker, Game, Silent};
 use std::time::Instant;
+
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    let n = heaplab_core::num::parse_count(&a[2]).unwrap();
-    let br = match Game::parse(&a[1]).unwrap() {
-        Game::TakeBreak(c) => Breaker::from_code(&c),
-        _ => Breaker::grundy_game(),
-    };
+    let n = parse_count(&a[2]).unwrap();
+    let game = Game::parse(&a[1]).unwrap();
+    let br = Breaker::of(&game).expect("a take-and-break game");
     let t = Instant::now();
-    let (g, st) = take_break_grundy(&br, n);
+    let (g, st) = sparse_space(&br, n, &Silent).unwrap();
     println!(
         "{} N={n} max={} {:?} seconds={:.3}",
         a[1],

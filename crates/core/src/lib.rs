@@ -1,32 +1,75 @@
 //! # heaplab-core
 //!
-//! Rules and table builders for impartial games on one heap: game specs ([`spec`]), the
-//! subtraction sets they use ([`sets`]), the rule abstraction and the by-definition reference
-//! evaluators ([`rule`]), P-position engines ([`engine`], [`sieve`], [`interval`]) and
-//! Grundy engines ([`grundy`], [`octal`], with helper threads from [`crew`]). No file I/O
-//! and no terminal output here: the `heaplab` binary (crate `heaplab-report`) does that.
+//! Impartial games on one heap: game specs, rules, and the engines that compute their
+//! outcomes, Grundy values and P-positions to very large N. No file I/O and no terminal
+//! here: front ends (the `heaplab` binary, the Python package) call these functions.
 //!
 //! Conventions: positions are heap sizes n with 0 <= n <= N inclusive; a P-position is one
 //! the previous player wins (g(n) = 0); "win" means N-position.
+//!
+//! ```
+//! use heaplab_core::{decide, grundy_table, Budget, Game, Silent};
+//!
+//! let kayles = Game::parse("0.77").unwrap();
+//! // Grundy values of Kayles, OEIS A002186: 0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4
+//! let g = grundy_table(&kayles, 12, &Silent).unwrap();
+//! assert_eq!(g.to_u32_vec(), [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]);
+//! // Who wins a heap of 10^18, from the proven period 12?
+//! let d = decide(&kayles, 1_000_000_000_000_000_000, &Budget::new(1 << 30), &Silent).unwrap();
+//! assert!(d.win && d.method.contains("proven"));
+//! ```
+//!
+//! Layout: [`Game`] (`spec`) and the families' rules and closed forms in `games`, one
+//! module each; the algorithms in `engines`; the one map from a game to its engine, with
+//! cost estimates and refusals, in `plan`; [`decide`] for a single position.
 
-pub mod crew;
-pub mod engine;
-pub mod grundy;
-pub mod interval;
-pub mod mem;
-pub mod num;
-pub mod octal;
-pub mod period;
-pub mod rule;
-pub mod sets;
-pub mod sieve;
-pub mod spec;
-pub mod stone;
-pub mod table;
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
-pub use engine::{outcome_table, p_stream, PStream, StreamState};
-pub use grundy::{grundy_table, BuildError};
-pub use rule::{Rule, SubtractionRule};
+mod decide;
+pub mod engines;
+mod error;
+mod games;
+mod mex;
+mod num;
+mod observe;
+mod period;
+mod plan;
+mod rule;
+mod sets;
+mod space;
+mod spec;
+mod stone;
+mod table;
+
+pub use decide::{decide, Decision, Move};
+pub use engines::StreamState;
+pub use error::{Error, Refusal};
+pub use games::allbut::all_but_p_positions;
+pub use games::divisors::divisor_lists;
+pub use games::finite::{finite_outcome_period, PeriodicOutcomes};
+pub use games::interval::IntervalGame;
+pub use games::takebreak::{guy_smith_bound, Breaker};
+pub use games::{CertRule, Family, PCount, Sequence, FAMILIES};
+pub use mex::{first_gap, mex, MexCounter, ValueSet};
+pub use num::{
+    factorize, icbrt, is_prime, is_square, isqrt, isqrt_ceil, parse_count, primes_upto, v2,
+    CountError,
+};
+pub use observe::{ControlFlow, Observer, Silent};
+pub use period::{find_period, z_function, Period};
+pub use plan::{
+    count_p_positions, feasible_max, grundy_table, memory_estimate, open_stream, outcome_table,
+    p_count_estimate, plan, resume_stream, square_segment_bits, tables, work_estimate, Budget,
+    Checkpoint, Engine, PPositionStream, Plan, Task, WORK_LIMIT,
+};
+pub use rule::{grundy_by_definition, outcome_by_definition, Rule, SubtractionRule};
 pub use sets::{MoveSet, NamedSet};
-pub use spec::{Bound, Game, SpecError, TakeBreak};
+pub use space::{Space, SpaceError, MAX_VALUES};
+pub use spec::{substitute_param, Bound, Game, SpecError, TakeBreak, SLUG_MAX};
+pub use stone::{
+    margin_by_minimax, pile_cap, solve, RowsError, StoneError, StoneMove, StoneResult, StoneRows,
+    Variant, Winner, MAX_PILES,
+};
 pub use table::{GrundyTable, OutcomeTable};

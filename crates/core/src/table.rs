@@ -43,6 +43,11 @@ impl OutcomeTable {
         self.win.iter_zeros().map(|i| i as u64)
     }
 
+    /// The largest P-position (None when there is none).
+    pub fn last_p(&self) -> Option<u64> {
+        self.win.last_zero().map(|i| i as u64)
+    }
+
     /// Number of P-positions in 0..=N.
     pub fn count_p(&self) -> u64 {
         self.win.count_zeros() as u64
@@ -168,5 +173,6 @@ mod tests {
         assert_eq!(t.max_value(), 2);
         assert_eq!(t.outcomes().p_positions().collect::<Vec<_>>(), vec![0, 2]);
         assert_eq!(t.outcomes().count_p(), 2);
+        assert_eq!(t.outcomes().last_p(), Some(2));
     }
 }

@@ -1,8 +1,10 @@
 //! Property tests: every fast engine against the slow obvious evaluation by definition, on
 //! random games (random finite sets, all-but sets and unions; N <= 2000).
 
-use heaplab_core::rule::{grundy_by_definition, outcome_by_definition};
-use heaplab_core::{grundy_table, outcome_table, p_stream, Game};
+use heaplab_core::{
+    grundy_by_definition, grundy_table, open_stream, outcome_by_definition, outcome_table, Game,
+    Silent,
+};
 use proptest::prelude::*;
 
 fn check(spec: &str, max: u64) -> Result<(), TestCaseError> {
@@ -10,16 +12,16 @@ fn check(spec: &str, max: u64) -> Result<(), TestCaseError> {
     // the canonical form parses back to the same game
     prop_assert_eq!(Game::parse(&g.to_string()).unwrap(), g.clone());
     let win = outcome_by_definition(&g, max);
-    let t = outcome_table(&g, max).unwrap();
+    let t = outcome_table(&g, max, &Silent).unwrap();
     for n in 0..=max {
         prop_assert_eq!(t.is_win(n), win[n as usize], "{} outcome at {}", spec, n);
     }
-    let mut s = p_stream(&g, max, None).unwrap();
+    let mut s = open_stream(&g, max, &Silent).unwrap();
     let mut ps = vec![];
     while s.advance(&mut ps) {}
     let expect: Vec<u64> = (0..=max).filter(|&n| !win[n as usize]).collect();
     prop_assert_eq!(ps, expect, "{} P-positions", spec);
-    let gt = grundy_table(&g, max).unwrap();
+    let gt = grundy_table(&g, max, &Silent).unwrap();
     prop_assert_eq!(
         gt.to_u32_vec(),
         grundy_by_definition(&g, max),

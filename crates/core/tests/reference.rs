@@ -1,7 +1,7 @@
 //! Published sequences (tests/fixtures, copied from OEIS with their A-numbers) against the
 //! engines.
 
-use heaplab_core::{grundy_table, outcome_table, Game};
+use heaplab_core::{grundy_table, outcome_table, Game, Silent};
 
 /// `n a(n)` lines of a fixture.
 fn fixture(text: &str) -> Vec<(u64, u64)> {
@@ -18,7 +18,7 @@ fn check_grundy(spec: &str, data: &str, shift: i64) {
     let g = Game::parse(spec).unwrap();
     let rows = fixture(data);
     let max = rows.iter().map(|r| r.0 as i64 + shift).max().unwrap() as u64;
-    let t = grundy_table(&g, max).unwrap();
+    let t = grundy_table(&g, max, &Silent).unwrap();
     for (n, a) in rows {
         let pos = n as i64 + shift;
         if pos >= 0 {
@@ -35,7 +35,7 @@ fn check_grundy(spec: &str, data: &str, shift: i64) {
 fn subtract_a_square_a030193_p_positions() {
     let rows = fixture(include_str!("fixtures/A030193.txt"));
     let max = rows.last().unwrap().1;
-    let t = outcome_table(&Game::parse("squares").unwrap(), max).unwrap();
+    let t = outcome_table(&Game::parse("squares").unwrap(), max, &Silent).unwrap();
     let ps: Vec<u64> = t.p_positions().collect();
     assert_eq!(ps, rows.iter().map(|r| r.1).collect::<Vec<_>>());
 }
@@ -50,7 +50,7 @@ fn subtract_a_prime_a025043_p_positions() {
     // offset 1: a(1) = 0, a(2) = 1
     let rows = fixture(include_str!("fixtures/A025043.txt"));
     let max = rows.last().unwrap().1;
-    let t = outcome_table(&Game::parse("primes").unwrap(), max).unwrap();
+    let t = outcome_table(&Game::parse("primes").unwrap(), max, &Silent).unwrap();
     let ps: Vec<u64> = t.p_positions().collect();
     assert_eq!(ps, rows.iter().map(|r| r.1).collect::<Vec<_>>());
 }
@@ -109,7 +109,7 @@ fn tczajka_trivial_octal_games() {
         // Check the prefix and three full periods (and a long run beyond, where the engine
         // may already be copying a proven period).
         let len = (pre + 3 * per).max(3000);
-        let t = grundy_table(&game, len as u64 + s).unwrap();
+        let t = grundy_table(&game, len as u64 + s, &Silent).unwrap();
         for j in 0..len {
             let expect = if j < pre + per {
                 digits[j]

@@ -1,31 +1,23 @@
-//! `heaplab analyze`: periodicity, P-positions, gaps, Grundy values and runs of one game.
+//! `heaplab analyze`: periodicity, P-positions, gaps, Grundy values and runs of one game
+//! ([`heaplab_analysis::analyze`]), and with `-o` their tables.
 
-use crate::analyze;
-use crate::frames::stage_frame;
-use crate::util::{check_memory, secs};
-use crate::{print_json, AnalyzeArgs};
+use crate::cli::AnalyzeArgs;
+use crate::output::{print_json, secs, stage_frame};
+use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
-use heaplab_analysis::stats;
+use heaplab_analysis::{analyze, gap_histogram, gap_records, residues, runs, AnalysisData};
+use polars::prelude::DataFrame;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// Runs the command.
-pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
+pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (game, max) = (a.gm.game.clone(), a.gm.max);
-    if max >= 1 << 36 {
-        anyhow::bail!(
-            "N = {max} is too large to analyse in memory; use `heaplab losers` for P-positions"
-        );
-    }
-    check_memory(
-        &format!("the analysis of {} positions", max + 1),
-        // the table, its i64 copy, differences and the Z-function
-        heaplab_core::grundy::grundy_memory_estimate(&game, max) + max * 32,
-    )?;
-    crate::util::check_work(&game, max, true)?;
+    heaplab_analysis::check_analysis(&game, max, a.values.into(), &crate::machine::budget())?;
     // A link, even a dangling one, stands for the folder it names.
-    let out = a.output.as_deref().map(crate::util::resolve_links);
+    let out = a.output.as_deref().map(crate::output::resolve_links);
     if let Some(dir) = out.as_ref().filter(|d| d.exists() && !d.is_dir()) {
         bail!("`{}` exists and is not a folder", dir.display());
     }
@@ -37,40 +29,27 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
                 .with_context(|| format!("cannot create `{}`", dir.display()))
         })
         .transpose()?;
-    let an = analyze::run(&game, max, a.values)?;
+    let progress = Progress::new(&format!("{game} to {max}"), max.saturating_add(1));
+    let data = analyze(
+        &game,
+        max,
+        a.values.into(),
+        &heaplab_core::Budget::unlimited(),
+        &progress,
+    )?;
+    progress.finish();
     let mut files = vec![];
     if let Some(dir) = &out {
-        let mut tables = vec![
-            ("gap_records", stats::gap_records(&an.ps)?),
-            ("gap_histogram", stats::gap_histogram(&an.ps)?),
-            ("residues", stats::residues(&an.ps, 2..=12)?),
-        ];
-        if let (Some(g), Some(t)) = (&an.grundy, &an.table) {
-            tables.push(("grundy_values", g.frame()?));
-            let (hist, longest) = stats::runs(&t.to_u32_vec(), 20)?;
-            tables.push(("run_lengths", hist));
-            tables.push(("longest_runs", longest));
-        }
-        // All tables or none: each is written in full under a temporary name first, and
-        // only then are they renamed into place (a failure leaves the folder as it was).
-        let mut staged = vec![];
-        for (name, mut df) in tables {
-            for ext in ["csv", "parquet"] {
-                staged.push(stage_frame(&mut df, &dir.join(format!("{name}.{ext}")))?);
-            }
-        }
-        for f in staged {
-            files.push(f.commit()?.display().to_string());
-        }
+        files = write_tables(&data, dir)?;
         made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     }
     if a.json {
-        let mut v = an.json();
+        let mut v = serde_json::to_value(&data.analysis)?;
         v["files"] = serde_json::json!(files);
         v["seconds"] = serde_json::json!(secs(t0));
         print_json(&v);
     } else {
-        print!("{}", an.text());
+        print!("{}", data.analysis.text());
         if !files.is_empty() {
             println!(
                 "  wrote {} tables to {}",
@@ -80,4 +59,31 @@ pub fn run(a: AnalyzeArgs, _quiet: bool) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every table of the analysis as CSV and Parquet in `dir`: all of them or, on a failure,
+/// none (each is written in full under a temporary name first, and only then are they
+/// renamed into place).
+fn write_tables(data: &AnalysisData, dir: &Path) -> Result<Vec<String>> {
+    let mut tables: Vec<(&str, DataFrame)> = vec![
+        ("gap_records", gap_records(&data.ps)?),
+        ("gap_histogram", gap_histogram(&data.ps)?),
+        ("residues", residues(&data.ps, 2..=12)?),
+    ];
+    if let (Some(g), Some(t)) = (&data.grundy, &data.table) {
+        tables.push(("grundy_values", g.frame()?));
+        let (hist, longest) = runs(&t.to_u32_vec(), 20)?;
+        tables.push(("run_lengths", hist));
+        tables.push(("longest_runs", longest));
+    }
+    let mut staged = vec![];
+    for (name, mut df) in tables {
+        for ext in ["csv", "parquet"] {
+            staged.push(stage_frame(&mut df, &dir.join(format!("{name}.{ext}")))?);
+        }
+    }
+    staged
+        .into_iter()
+        .map(|f| Ok(f.commit()?.display().to_string()))
+        .collect()
 }

@@ -1,10 +1,11 @@
-//! `heaplab plot`: one PNG of one kind.
+//! `heaplab plot`: one PNG of one kind, drawn from an analysis of the game.
 
-use crate::analyze::{self, Values};
+use crate::cli::{PlotArgs, Values};
+use crate::output::{print_json, secs};
 use crate::plots::{draw, Data, Kind};
-use crate::util::{check_memory, secs};
-use crate::{print_json, PlotArgs};
+use crate::progress::Progress;
 use anyhow::{bail, Result};
+use heaplab_analysis::{analyze, check_analysis};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,36 +13,18 @@ use std::time::Instant;
 
 /// `WxH`.
 pub fn parse_size(s: &str) -> Result<(u32, u32)> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| anyhow::anyhow!("--size must look like 1200x600, not `{s}`"))?;
-    let p = |x: &str| {
-        x.trim()
-            .parse::<u32>()
-            .map_err(|_| anyhow::anyhow!("--size must look like 1200x600, not `{s}`"))
-    };
+    let bad = || anyhow::anyhow!("--size must look like 1200x600, not `{s}`");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let p = |x: &str| x.trim().parse::<u32>().map_err(|_| bad());
     Ok((p(w)?, p(h)?))
 }
 
 /// Runs the command.
-pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
+pub fn run(a: PlotArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (game, max) = (a.gm.game.clone(), a.gm.max);
     let size = a.size.as_deref().map(parse_size).transpose()?;
-    if a.width == Some(0) {
-        bail!("--width must be at least 1");
-    }
-    // options that only some kinds use
-    let kind = a.kind.name();
-    if a.width.is_some() && a.kind != Kind::Fold {
-        bail!("--width sets the rows of a fold map; a {kind} plot has none");
-    }
-    if a.values.is_some() && a.kind != Kind::Fold {
-        bail!("--values colours a fold map; a {kind} plot does not take it");
-    }
-    if a.log && !matches!(a.kind, Kind::Gaps | Kind::Values) {
-        bail!("--log applies to the gaps and values plots, not to a {kind} plot");
-    }
+    check_options(&a)?;
     let dest = a
         .output
         .clone()
@@ -56,35 +39,32 @@ pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
             dest.display()
         );
     }
-    crate::util::AtomicFile::check(&dest)?; // a bad path fails before any work
-    if max >= 1 << 36 {
-        bail!("N = {max} is too large to plot from a table in memory");
-    }
-    // gaps and density need only the P-positions
+    crate::output::AtomicFile::check(&dest)?; // a bad path fails before any work
+                                              // gaps and density need only the P-positions
     let values = match a.kind {
         k if k.needs_grundy() => Values::Grundy,
         Kind::Fold => a.values.unwrap_or(Values::Grundy),
         _ => Values::Outcome,
     };
-    check_memory(
-        &format!("the table of {} positions", max + 1),
-        heaplab_core::grundy::grundy_memory_estimate(&game, max) + max * 32,
+    check_analysis(&game, max, values.into(), &crate::machine::budget())?;
+    let progress = Progress::new(&format!("{game} to {max}"), max.saturating_add(1));
+    let an = analyze(
+        &game,
+        max,
+        values.into(),
+        &heaplab_core::Budget::unlimited(),
+        &progress,
     )?;
-    crate::util::check_work(&game, max, true)?;
-    let an = analyze::run(&game, max, values)?;
-    let outcome = if an.table.is_none() {
-        Some(crate::progress::outcome_table(&game, max)?)
-    } else {
-        None
-    };
+    progress.finish();
     let data = Data {
         game: &game,
         max,
         grundy: an.table.as_ref(),
-        outcome: outcome.as_ref(),
+        outcome: an.outcomes.as_ref(),
         ps: &an.ps,
-        period: an.periodicity.as_ref().map(|p| p.period),
-        fit: an.p.c.zip(an.p.alpha),
+        period: an.analysis.periodicity.as_ref().map(|p| p.period),
+        fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
+        frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
     };
     let t1 = Instant::now();
     let width = a.width.map(|w| usize::try_from(w).unwrap_or(usize::MAX));
@@ -108,4 +88,22 @@ pub fn run(a: PlotArgs, _quiet: bool) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Options that only some kinds use are refused on the others.
+fn check_options(a: &PlotArgs) -> Result<()> {
+    let kind = a.kind.name();
+    if a.width == Some(0) {
+        bail!("--width must be at least 1");
+    }
+    if a.width.is_some() && a.kind != Kind::Fold {
+        bail!("--width sets the rows of a fold map; a {kind} plot has none");
+    }
+    if a.values.is_some() && a.kind != Kind::Fold {
+        bail!("--values colours a fold map; a {kind} plot does not take it");
+    }
+    if a.log && !matches!(a.kind, Kind::Gaps | Kind::Values) {
+        bail!("--log applies to the gaps and values plots, not to a {kind} plot");
+    }
+    Ok(())
 }

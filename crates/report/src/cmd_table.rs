@@ -1,64 +1,36 @@
-//! `heaplab table`: outcome (and Grundy value) of every position.
+//! `heaplab table`: outcome (and Grundy value) of every position
+//! ([`heaplab_core::tables`]).
 
-use crate::frames::write_table;
-use crate::util::{check_memory, secs, AtomicFile, Format};
-use crate::{print_json, TableArgs};
+use crate::cli::TableArgs;
+use crate::output::{print_json, secs, write_table, AtomicFile, Format};
+use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
-use heaplab_core::{grundy, Game, GrundyTable, OutcomeTable};
+use heaplab_core::tables;
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Builds the outcome table and, when asked (or when the family needs it anyway), the Grundy
-/// table, after checking that they fit in memory.
-pub fn build(
-    game: &Game,
-    max: u64,
-    want_grundy: bool,
-) -> Result<(OutcomeTable, Option<GrundyTable>)> {
-    let via_grundy = want_grundy || matches!(game, Game::TakeBreak(_) | Game::GrundyGame);
-    let bits = max / 8 + 1;
-    let need = if via_grundy {
-        grundy::grundy_memory_estimate(game, max) + bits
-    } else {
-        bits + heaplab_core::engine::stream_memory_estimate(game, max)
-    };
-    if max >= (1u64 << 40) {
-        bail!("N = {max} is too large for a table in memory; `heaplab losers` streams P-positions without one");
-    }
-    check_memory(&format!("a table of {} positions", max as u128 + 1), need)?;
-    crate::util::check_work(game, max, via_grundy)?;
-    if via_grundy {
-        let g = crate::progress::grundy_table(game, max)?;
-        let o = g.outcomes();
-        Ok((o, want_grundy.then_some(g)))
-    } else {
-        Ok((crate::progress::outcome_table(game, max)?, None))
-    }
-}
-
 /// Runs the command.
-pub fn run(a: TableArgs, _quiet: bool) -> Result<ExitCode> {
+pub fn run(a: TableArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (game, max) = (a.gm.game, a.gm.max);
     // The format (from --format, else the file name, else CSV on stdout), and the
     // destination opened first: a bad path or format fails before any work.
-    let format = crate::util::resolve_format(a.format, a.output.as_deref())?;
+    let format = crate::output::resolve_format(a.format, a.output.as_deref())?;
     if format == Format::Bfile {
         bail!("a b-file holds one sequence; write the table as csv or parquet (b-files of P-positions: `heaplab losers -o FILE.txt`)");
     }
     if format == Format::Parquet && a.output.is_none() && !a.json {
-        crate::util::refuse_binary_terminal()?;
+        crate::output::refuse_binary_terminal()?;
     }
-    let dest = match &a.output {
-        Some(p) => Some((AtomicFile::create(p)?, format)),
-        None => None,
-    };
-    let (out, g) = build(&game, max, a.grundy)?;
+    let dest = a.output.as_deref().map(AtomicFile::create).transpose()?;
+    let progress = Progress::new(&format!("{game} to {max}"), max.saturating_add(1));
+    let (out, g) = tables(&game, max, a.grundy, &crate::machine::budget(), &progress)?;
+    progress.finish();
     let mut files = vec![];
     match dest {
-        Some((file, f)) => {
-            write_table(file.file()?, f, &out, g.as_ref()).with_context(|| {
+        Some(file) => {
+            write_table(file.file()?, format, &out, g.as_ref()).with_context(|| {
                 format!("cannot write `{}`", a.output.as_ref().unwrap().display())
             })?;
             files.push(file.commit()?.display().to_string());
@@ -70,7 +42,7 @@ pub fn run(a: TableArgs, _quiet: bool) -> Result<ExitCode> {
         None => {}
     }
     let count = out.count_p();
-    let largest = out.p_positions().last();
+    let largest = out.last_p();
     let max_g = g.as_ref().map(|g| g.max_value());
     if a.json {
         print_json(&json!({

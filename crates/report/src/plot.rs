@@ -7,8 +7,9 @@
 //! the `png` crate, which also stores the title (and, for fold maps, the cell layout) as iTXt
 //! metadata; the file is written under a temporary name and renamed into place.
 
-use crate::util::AtomicFile;
+use crate::output::AtomicFile;
 use anyhow::{anyhow, Result};
+use heaplab_analysis::{log_bins, min_max_bins};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -114,35 +115,6 @@ fn render(
     file.commit()
 }
 
-/// Per-bin minimum and maximum of `len` values read by `value(i)`, in `bins` equal bins of
-/// consecutive indices: `(first index, last index, min, max)` per non-empty bin. With
-/// `len <= bins` every value is its own bin.
-pub fn min_max_bins(
-    len: usize,
-    bins: usize,
-    value: &dyn Fn(usize) -> f64,
-) -> Vec<(usize, usize, f64, f64)> {
-    let bins = bins.max(1);
-    let mut out = Vec::with_capacity(bins.min(len));
-    if len == 0 {
-        return out;
-    }
-    let per = len.div_ceil(bins).max(1);
-    let mut lo = 0;
-    while lo < len {
-        let hi = (lo + per).min(len);
-        let (mut mn, mut mx) = (f64::INFINITY, f64::NEG_INFINITY);
-        for i in lo..hi {
-            let v = value(i);
-            mn = mn.min(v);
-            mx = mx.max(v);
-        }
-        out.push((lo, hi - 1, mn, mx));
-        lo = hi;
-    }
-    out
-}
-
 /// Axis tick text: whole numbers without a decimal point, large ones in scientific form.
 pub fn tick(v: f64) -> String {
     if v.abs() >= 1e7 {
@@ -210,10 +182,11 @@ pub fn series_png(
             // log x: bins of equal width in log(index)
             let bins = log_bins(len, pw, value);
             let bins = bins.iter().filter(|b| b.2 > 0.0);
+            let mid = |a: usize, b: usize| x0 + (a + b) as f64 / 2.0;
             chart
-                .draw_series(bins.clone().map(|&(x, _, mn, mx)| {
+                .draw_series(bins.clone().map(|&(a, b, mn, mx)| {
                     PathElement::new(
-                        vec![(x0 + x, mn.max(1.0)), (x0 + x, mx.max(1.0))],
+                        vec![(mid(a, b), mn.max(1.0)), (mid(a, b), mx.max(1.0))],
                         BLUE.stroke_width(2),
                     )
                 }))
@@ -221,8 +194,9 @@ pub fn series_png(
             // a bin of one value is a line of no length: a dot instead
             chart
                 .draw_series(
-                    bins.filter(|b| b.2 == b.3)
-                        .map(|&(x, _, mn, _)| Circle::new((x0 + x, mn.max(1.0)), 1, BLUE.filled())),
+                    bins.filter(|b| b.2 == b.3).map(|&(a, b, mn, _)| {
+                        Circle::new((mid(a, b), mn.max(1.0)), 1, BLUE.filled())
+                    }),
                 )
                 .map_err(perr)?;
             return Ok(());
@@ -267,31 +241,6 @@ pub fn series_png(
     })
 }
 
-/// Min/max bins whose index ranges are equal on a log scale: (x offset, _, min, max).
-fn log_bins(len: usize, bins: usize, value: &dyn Fn(usize) -> f64) -> Vec<(f64, f64, f64, f64)> {
-    let mut out = vec![];
-    if len == 0 {
-        return out;
-    }
-    let top = (len as f64).ln();
-    let mut lo = 0usize;
-    for b in 1..=bins {
-        if lo >= len {
-            break;
-        }
-        // (one index per bin while the bins are narrower than an index)
-        let hi = ((top * b as f64 / bins as f64).exp().floor() as usize).clamp(lo + 1, len);
-        let (mut mn, mut mx) = (f64::INFINITY, f64::NEG_INFINITY);
-        for i in lo..hi {
-            mn = mn.min(value(i));
-            mx = mx.max(value(i));
-        }
-        out.push(((lo + hi - 1) as f64 / 2.0, 0.0, mn, mx));
-        lo = hi;
-    }
-    out
-}
-
 /// A colour for value v of `levels` (distinct hues for few values, a ramp for many).
 pub fn value_colour(v: u32, levels: u32) -> RGBColor {
     if levels <= 20 {
@@ -319,7 +268,7 @@ pub fn value_colour(v: u32, levels: u32) -> RGBColor {
 }
 
 /// Fold map: positions 0..len in rows of `width`, one square cell per position coloured by
-/// value (`outcome`: P-positions black, N-positions light grey), with a colour key. When
+/// value (`levels` of them) (`outcome`: P-positions black, N-positions light grey), with a colour key. When
 /// the rows do not all fit at one pixel per cell, the first rows that fit are drawn and the
 /// title says how many; likewise the first columns of rows wider than the plot area. The layout is stored as iTXt `heaplab:fold` =
 /// "x0,y0,cell_w,cell_h,width,rows" (pixels; rows drawn).
@@ -329,15 +278,11 @@ pub fn fold_png(
     len: usize,
     width: usize,
     value: &dyn Fn(usize) -> u32,
+    levels: u32,
     outcome: bool,
 ) -> Result<PathBuf> {
     let width = width.max(1);
     let total_rows = len.div_ceil(width);
-    let levels = if outcome {
-        2
-    } else {
-        (0..len).map(value).max().unwrap_or(0) + 1
-    };
     let key_w = 150u32;
     let (left, top, bottom) = (70u32, 50u32, 40u32);
     let area_w = spec.width.saturating_sub(left + key_w + 20).max(10) as usize;

@@ -2,6 +2,7 @@
 
 use crate::plot::{bars_png, density_png, fold_png, series_png, ChartSpec};
 use anyhow::{bail, Result};
+use heaplab_analysis::run_length_histogram;
 use heaplab_core::{Game, GrundyTable, OutcomeTable};
 use std::path::{Path, PathBuf};
 
@@ -56,6 +57,8 @@ pub struct Data<'a> {
     pub period: Option<u64>,
     /// The growth fit (c, α).
     pub fit: Option<(f64, f64)>,
+    /// How many positions have each Grundy value (index = value), when computed.
+    pub frequency: Option<&'a [u64]>,
 }
 
 /// Draws one plot kind into `dest`.
@@ -108,29 +111,22 @@ pub fn draw(
                 "n",
             )
             .sized(size);
+            let len = max as usize + 1;
             match (d.grundy, d.outcome) {
-                (Some(g), _) => fold_png(
-                    dest,
-                    &spec,
-                    max as usize + 1,
-                    w,
-                    &|i| g.get(i as u64),
-                    false,
-                ),
-                (None, Some(o)) => fold_png(
-                    dest,
-                    &spec,
-                    max as usize + 1,
-                    w,
-                    &|i| u32::from(o.is_win(i as u64)),
-                    true,
-                ),
+                (Some(g), _) => {
+                    let levels = g.max_value() + 1;
+                    fold_png(dest, &spec, len, w, &|i| g.get(i as u64), levels, false)
+                }
+                (None, Some(o)) => {
+                    let win = |i: usize| u32::from(o.is_win(i as u64));
+                    fold_png(dest, &spec, len, w, &win, 2, true)
+                }
                 _ => bail!("the fold plot needs a table"),
             }
         }
         Kind::Gaps => {
-            let gaps: Vec<f64> = d.ps.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
-            if gaps.is_empty() {
+            let ps = d.ps;
+            if ps.len() < 2 {
                 bail!("{game} has fewer than two P-positions in {range}: no gaps to plot");
             }
             let spec = ChartSpec::new(
@@ -139,7 +135,8 @@ pub fn draw(
                 "gap p(k) − p(k−1)",
             )
             .sized(size);
-            series_png(dest, &spec, 1.0, gaps.len(), &|i| gaps[i], log)
+            let gap = |i: usize| (ps[i + 1] - ps[i]) as f64;
+            series_png(dest, &spec, 1.0, ps.len() - 1, &gap, log)
         }
         Kind::Density => {
             let spec = ChartSpec::new(
@@ -154,18 +151,7 @@ pub fn draw(
             let Some(g) = d.grundy else {
                 bail!("the runs plot needs Grundy values")
             };
-            let v = g.to_u32_vec();
-            let mut h = std::collections::BTreeMap::<u64, u64>::new();
-            let mut i = 0;
-            while i < v.len() {
-                let mut j = i + 1;
-                while j < v.len() && v[j] == v[i] {
-                    j += 1;
-                }
-                *h.entry((j - i) as u64).or_default() += 1;
-                i = j;
-            }
-            let bars: Vec<(u64, u64)> = h.into_iter().collect();
+            let bars = run_length_histogram(&g.to_u32_vec());
             let spec = ChartSpec::new(
                 format!("Runs of equal Grundy values of {game}, {range}"),
                 "run length",
@@ -175,13 +161,9 @@ pub fn draw(
             bars_png(dest, &spec, &bars, true)
         }
         Kind::Values => {
-            let Some(g) = d.grundy else {
+            let Some(f) = d.frequency else {
                 bail!("the values plot needs Grundy values")
             };
-            let mut f = vec![0u64; g.max_value() as usize + 1];
-            for n in 0..=max {
-                f[g.get(n) as usize] += 1;
-            }
             let bars: Vec<(u64, u64)> = f.iter().enumerate().map(|(v, &c)| (v as u64, c)).collect();
             let spec = ChartSpec::new(
                 format!("Frequency of each Grundy value of {game}, {range}"),

@@ -1,23 +1,28 @@
 //! Progress on stderr for long runs: hidden for the first two seconds (short runs print
 //! nothing), never on stdout, off with `--quiet`.
 
+use heaplab_core::{ControlFlow, Observer};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Delay before a bar appears.
 const SHOW_AFTER: Duration = Duration::from_secs(2);
 
-/// A position counter with rate and ETA.
+/// A position counter with rate and ETA; an [`Observer`] of the engines.
 pub struct Progress {
     bar: ProgressBar,
-    start: Instant,
-    shown: bool,
     quiet: bool,
     what: String,
-    total: u64,
+    state: Mutex<State>,
+}
+
+/// What a [`Progress`] remembers between calls.
+struct State {
+    start: Instant,
+    shown: bool,
     /// stderr is a log file, not a terminal: plain lines every minute instead of a bar
     log: Option<Instant>,
 }
@@ -37,43 +42,46 @@ impl Progress {
         bar.set_message(what.to_string());
         Progress {
             bar,
-            start: Instant::now(),
-            shown: false,
             quiet: QUIET.load(Ordering::Relaxed),
             what: what.to_string(),
-            total,
-            log: (!std::io::stderr().is_terminal()).then(Instant::now),
+            state: Mutex::new(State {
+                start: Instant::now(),
+                shown: false,
+                log: (!std::io::stderr().is_terminal()).then(Instant::now),
+            }),
         }
     }
 
     /// Sets the number of positions done.
-    pub fn set(&mut self, done: u64) {
+    pub fn set(&self, done: u64) {
         if self.quiet {
             return;
         }
-        if let Some(last) = self.log {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let total = self.bar.length().unwrap_or(0);
+        if let Some(last) = st.log {
             if last.elapsed() >= LOG_EVERY {
-                let t = self.start.elapsed().as_secs_f64();
-                let pct = 100.0 * done as f64 / self.total.max(1) as f64;
+                let t = st.start.elapsed().as_secs_f64();
+                let pct = 100.0 * done as f64 / total.max(1) as f64;
                 let eta = if done > 0 {
                     format!(
                         ", ETA {:.0} s",
-                        t * (self.total.saturating_sub(done)) as f64 / done as f64
+                        t * (total.saturating_sub(done)) as f64 / done as f64
                     )
                 } else {
                     String::new()
                 };
                 eprintln!(
-                    "heaplab: {}: {done}/{} positions ({pct:.1}%), {t:.0} s{eta}",
-                    self.what, self.total
+                    "heaplab: {}: {done}/{total} positions ({pct:.1}%), {t:.0} s{eta}",
+                    self.what
                 );
-                self.log = Some(Instant::now());
+                st.log = Some(Instant::now());
             }
             return;
         }
-        if !self.shown && self.start.elapsed() >= SHOW_AFTER {
+        if !st.shown && st.start.elapsed() >= SHOW_AFTER {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
-            self.shown = true;
+            st.shown = true;
         }
         self.bar.set_position(done);
     }
@@ -81,6 +89,16 @@ impl Progress {
     /// Removes the bar.
     pub fn finish(self) {
         self.bar.finish_and_clear();
+    }
+}
+
+impl Observer for Progress {
+    fn observe(&self, done: u64, total: u64) -> ControlFlow<()> {
+        if self.bar.length() != Some(total) {
+            self.bar.set_length(total);
+        }
+        self.set(done);
+        ControlFlow::Continue(())
     }
 }
 
@@ -167,26 +185,7 @@ impl Drop for Spinner {
     }
 }
 
-/// [`heaplab_core::grundy_table`] with a [`Spinner`] while it runs.
-///
-/// # Errors
-/// As the core builder.
-pub fn grundy_table(
-    game: &heaplab_core::Game,
-    max: u64,
-) -> Result<heaplab_core::GrundyTable, heaplab_core::BuildError> {
-    let _s = Spinner::new(format!("Grundy values of {game} to {max}"));
-    heaplab_core::grundy_table(game, max)
-}
-
-/// [`heaplab_core::outcome_table`] with a [`Spinner`] while it runs.
-///
-/// # Errors
-/// As the core builder.
-pub fn outcome_table(
-    game: &heaplab_core::Game,
-    max: u64,
-) -> Result<heaplab_core::OutcomeTable, heaplab_core::BuildError> {
-    let _s = Spinner::new(format!("outcomes of {game} to {max}"));
-    heaplab_core::outcome_table(game, max)
+/// Whether `--quiet` was given.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
 }

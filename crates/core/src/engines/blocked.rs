@@ -1,138 +1,12 @@
-//! Grundy tables: g(n) for 0 <= n <= N with each family's engine. [`grundy_table`] picks
-//! the engine; values come back in the narrowest unsigned type ([`GrundyTable`]).
+//! The blocked, transposed mex for subtraction games with many moves (squares, primes,
+//! unions of named sets): Grundy values g(n) = mex{g(n - s)} for every n, with the loop
+//! over positions and moves turned around so each move reads one contiguous window of the
+//! table for a whole block of positions (see [`blocked_mex_grundy`]). The next block's bulk
+//! marks run on a [`Crew`] while the current block is finished ([`Crew::bulk_while`]).
 
-use crate::engine::divisor_lists;
-use crate::interval::{IntervalGame, MexCounter};
-use crate::sets::MoveSet;
-use crate::spec::Game;
-use crate::table::GrundyTable;
-use thiserror::Error;
-
-/// Why a table or stream could not be built.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum BuildError {
-    /// The request exceeds what can be addressed or held; the message has an estimate.
-    #[error("{0}")]
-    TooLarge(String),
-    /// A saved state that does not belong to this engine.
-    #[error("{0}")]
-    BadState(String),
-}
-
-/// Upper estimate of the memory (bytes) a Grundy table of 0..=max needs while it is built
-/// (the working table in `u32` plus the family's side structures).
-pub fn grundy_memory_estimate(game: &Game, max: u64) -> u64 {
-    let n = max.saturating_add(1);
-    let table = n.saturating_mul(4).saturating_add(n); // u32 work table + narrowed copy
-    let extra = match game {
-        Game::Subtraction { set, .. } => set.count_upto_estimate(max).saturating_mul(8),
-        Game::Divisors { .. } => 1 << 26,
-        _ => 0,
-    };
-    table.saturating_add(extra)
-}
-
-/// g(0..=max) for `game`.
-///
-/// Engines: finite sets — mex over the set (bitmask); all-but sets — counts of every value
-/// so far minus the excluded options (O(|E|²) per position); divisors — divisor lists per
-/// segment; interval games — sliding-window mex; other sets — mex over the move list;
-/// take-and-break codes — see [`crate::octal`].
-///
-/// # Errors
-/// [`BuildError::TooLarge`] when the table cannot be addressed on this machine.
-pub fn grundy_table(game: &Game, max: u64) -> Result<GrundyTable, BuildError> {
-    if max >= (isize::MAX as u64) / 8 {
-        return Err(BuildError::TooLarge(format!(
-            "N = {max} is too large for a Grundy table"
-        )));
-    }
-    let g = match game {
-        Game::Subtraction { set, leave1 } => match set {
-            MoveSet::AllBut { excluded } => all_but_grundy(excluded, *leave1, max),
-            _ => {
-                let moves = set.elements_upto(max);
-                if set.is_finite() {
-                    finite_set_grundy(&moves, *leave1, max)
-                } else if let Some(g) = blocked_mex_grundy(&moves, *leave1, max) {
-                    return Ok(GrundyTable::from_u16(g));
-                } else {
-                    list_mex_grundy(&moves, *leave1, max)
-                }
-            }
-        },
-        Game::Divisors { nontrivial } => divisor_grundy(*nontrivial, max),
-        Game::Interval { bound, leave1 } => IntervalGame {
-            bound: *bound,
-            leave1: *leave1,
-        }
-        .grundy(max),
-        Game::TakeBreak(code) => {
-            crate::octal::take_break_grundy(&crate::octal::Breaker::from_code(code), max).0
-        }
-        Game::GrundyGame => {
-            crate::octal::take_break_grundy(&crate::octal::Breaker::grundy_game(), max).0
-        }
-    };
-    Ok(GrundyTable::from_u32(g))
-}
-
-/// Finite set S (increasing): g(n) = mex{g(n - s) : s in S, s <= n - leave1}; values are at
-/// most |S|, so the mex is one bitmask scan when |S| < 64.
-pub fn finite_set_grundy(moves: &[u64], leave1: bool, max: u64) -> Vec<u32> {
-    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
-    let small = moves.len() < 64;
-    let mut stamp = vec![u64::MAX; moves.len() + 2];
-    for n in 0..=max {
-        let top = if leave1 { n.saturating_sub(1) } else { n };
-        let v = if small {
-            let mut seen = 0u64;
-            for &s in moves {
-                if s > top {
-                    break;
-                }
-                seen |= 1 << g[(n - s) as usize];
-            }
-            (!seen).trailing_zeros()
-        } else {
-            for &s in moves {
-                if s > top {
-                    break;
-                }
-                stamp[g[(n - s) as usize] as usize] = n;
-            }
-            (0..).find(|&v| stamp[v as usize] != n).unwrap()
-        };
-        g.push(v);
-    }
-    g
-}
-
-/// Any increasing move list: g(n) = mex over g(n - s) with a stamp array (each value seen
-/// for n is stamped n + 1). O(number of moves <= n) per position.
-pub fn list_mex_grundy(moves: &[u64], leave1: bool, max: u64) -> Vec<u32> {
-    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
-    let mut stamp: Vec<u64> = vec![0; 64];
-    for n in 0..=max {
-        let top = if leave1 { n.saturating_sub(1) } else { n };
-        for &s in moves {
-            if s > top {
-                break;
-            }
-            let v = g[(n - s) as usize] as usize;
-            if v >= stamp.len() {
-                stamp.resize(2 * v + 1, 0);
-            }
-            stamp[v] = n + 1;
-        }
-        let v = stamp
-            .iter()
-            .position(|&t| t != n + 1)
-            .unwrap_or(stamp.len());
-        g.push(v as u32);
-    }
-    g
-}
+use super::crew::{Accumulators, Crew};
+use crate::mex::{first_gap, ValueSet};
+use crate::observe::{Stopped, Watch};
 
 /// Moves ahead whose table windows [`blocked_mex_grundy`] prefetches.
 const PREFETCH: usize = 8;
@@ -168,7 +42,7 @@ const BLOCK: usize = 512;
 /// contiguous run of the table, read in order, and each lane records the values it has seen
 /// in its own bit row (consecutive marks go to different rows, so none waits for another).
 /// These *bulk* marks of block k + 1 read only values before block k, so they run — the
-/// moves split between the helper threads of a [`crate::crew::Crew`] and the caller, each
+/// moves split between the helper threads of a [`Crew`] and the caller, each
 /// into its own rows, OR-ed after — while the caller finishes block k lane by lane: the
 /// moves below 2·BLOCK, then the mex read off the row.
 ///
@@ -176,17 +50,31 @@ const BLOCK: usize = 512;
 /// at a fraction of the time per pair: where the CPU has AVX-512 the bulk marks run 32
 /// lanes at a time with the rows in vector registers (`mark_far_avx512`, about 0.28 ns per
 /// pair on one core), else one bit set per pair (about 0.4 ns), with the table on huge
-/// pages ([`crate::mem::huge_zeroed`]) so the scattered windows do not miss the TLB.
+/// pages ([`super::mem::huge_zeroed`]) so the scattered windows do not miss the TLB.
 /// Values must stay below 65535; beyond, the caller falls back to [`list_mex_grundy`]
 /// (`None`).
-pub fn blocked_mex_grundy(moves: &[u64], leave1: bool, max: u64) -> Option<Vec<u16>> {
-    blocked_mex_with(moves, leave1, max, crate::crew::helpers_here())
+///
+/// # Errors
+/// [`Stopped`] when the observer behind `watch` stops the run (checked once per block).
+pub(crate) fn blocked_mex_grundy(
+    moves: &[u64],
+    leave1: bool,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<Option<Vec<u16>>, Stopped> {
+    blocked_mex_with(moves, leave1, max, super::crew::helpers_here(), watch)
 }
 
 /// [`blocked_mex_grundy`] with `helpers` helper threads.
-fn blocked_mex_with(moves: &[u64], leave1: bool, max: u64, helpers: usize) -> Option<Vec<u16>> {
-    crate::crew::Crew::run(helpers, |crew| {
-        blocked_mex_crew(crew, helpers + 1, moves, leave1, max)
+fn blocked_mex_with(
+    moves: &[u64],
+    leave1: bool,
+    max: u64,
+    helpers: usize,
+    watch: &mut Watch,
+) -> Result<Option<Vec<u16>>, Stopped> {
+    Crew::run(helpers, |crew| {
+        blocked_mex_crew(crew, helpers + 1, moves, leave1, max, watch)
     })
 }
 
@@ -221,8 +109,9 @@ unsafe fn mark_outside(
         // n0 + 32·groups - ms[a], must lie in g (else the scalar loop, which checks). (The
         // first test makes a < b, so ms[a] exists.)
         if b >= a + VECTOR_MIN_MOVES && n0 + tail <= g.len() + ms[a] as usize {
-            // SAFETY (both): the same options as the caller's.
+            // SAFETY: the same options as the caller's, so the same values.
             unsafe { mark_outside(g, &ms[..a], first, n0, lanes, ww, rows) };
+            // SAFETY: as the line above.
             unsafe { mark_outside(g, &ms[b..], first, n0, lanes, ww, rows) };
             // SAFETY: the CPU has AVX-512 F; every move in ms[a..b] is at least
             // `lanes` and at most n0 - first, so the windows g[n0 + i - s] (i < 32·groups)
@@ -282,7 +171,7 @@ unsafe fn mark_far_avx512(
     rows: &mut [u64],
 ) {
     for w0 in (0..ww).step_by(PASS_WORDS) {
-        // SAFETY (every arm): as for this function.
+        // SAFETY: (every arm) as for this function, with w0 + WORDS <= ww.
         unsafe {
             match ww - w0 {
                 1 => mark_far_pass::<1>(g, ms, n0, groups, ww, w0, rows),
@@ -383,7 +272,8 @@ unsafe fn mark_outside_bmi2(
     ww: usize,
     rows: &mut [u64],
 ) {
-    mark_outside_any(g, ms, first, n0, lanes, ww, rows)
+    // SAFETY: as for this function.
+    unsafe { mark_outside_any(g, ms, first, n0, lanes, ww, rows) }
 }
 
 /// The scalar loop of [`mark_outside`].
@@ -419,18 +309,22 @@ unsafe fn mark_outside_any(
         let row0 = &mut rows[lo_lane * ww..];
         // Row widths the tables reach in practice get their own copy of the loop, where
         // every lane's row is a fixed displacement from one pointer.
-        match ww {
-            1 => unsafe { mark_window::<1>(src, row0) },
-            2 => unsafe { mark_window::<2>(src, row0) },
-            3 => unsafe { mark_window::<3>(src, row0) },
-            4 => unsafe { mark_window::<4>(src, row0) },
-            5 => unsafe { mark_window::<5>(src, row0) },
-            6 => unsafe { mark_window::<6>(src, row0) },
-            7 => unsafe { mark_window::<7>(src, row0) },
-            8 => unsafe { mark_window::<8>(src, row0) },
-            _ => {
-                for (&v, row) in src.iter().zip(row0.chunks_exact_mut(ww)) {
-                    row[(v >> 6) as usize] |= 1u64 << (v & 63);
+        // SAFETY: (every arm) W = ww, and every value is below 64·ww (this function's
+        // contract); mark_window checks the rows it is given.
+        unsafe {
+            match ww {
+                1 => mark_window::<1>(src, row0),
+                2 => mark_window::<2>(src, row0),
+                3 => mark_window::<3>(src, row0),
+                4 => mark_window::<4>(src, row0),
+                5 => mark_window::<5>(src, row0),
+                6 => mark_window::<6>(src, row0),
+                7 => mark_window::<7>(src, row0),
+                8 => mark_window::<8>(src, row0),
+                _ => {
+                    for (&v, row) in src.iter().zip(row0.chunks_exact_mut(ww)) {
+                        row[(v >> 6) as usize] |= 1u64 << (v & 63);
+                    }
                 }
             }
         }
@@ -489,30 +383,34 @@ impl Rows {
 
 /// [`blocked_mex_grundy`] with its crew of helper threads (`threads` in all).
 fn blocked_mex_crew(
-    crew: &crate::crew::Crew,
+    crew: &Crew,
     threads: usize,
     moves: &[u64],
     leave1: bool,
     max: u64,
-) -> Option<Vec<u16>> {
+    watch: &mut Watch,
+) -> Result<Option<Vec<u16>>, Stopped> {
     let first = u64::from(leave1); // least position that can be an option
     let len = max as usize + 1;
-    let mut g: Vec<u16> = crate::mem::huge_zeroed(len);
+    let mut g: Vec<u16> = super::mem::huge_zeroed(len);
     let mut maxv: u32 = 0;
     // Moves below `near` are made lane by lane; the rest in bulk.
     let near = (2 * BLOCK) as u64;
     let split = moves.partition_point(|&s| s < near);
     let (near_moves, far_moves) = moves.split_at(split);
     // Rows per share: the far moves are split between them, the sets OR-ed after.
-    let copies = crate::crew::Accumulators::new(threads);
+    let copies = Accumulators::new(threads);
     let ww_for = |maxv: u32| (maxv as usize + 2).div_ceil(64);
     // The first block has no far moves: empty rows.
     let mut cur = Rows {
         bits: vec![0; BLOCK.min(len)],
         ww: 1,
     };
+    // The next block's rows, made while the current block is finished.
+    let mut spare: Vec<u64> = Vec::new();
     let mut n0 = 0usize;
     while n0 < len {
+        watch.at(n0 as u64)?;
         let b = BLOCK.min(len - n0);
         let nx = n0 + b;
         let nb = BLOCK.min(len - nx);
@@ -560,23 +458,13 @@ fn blocked_mex_crew(
                 for (j, x) in row.iter_mut().take(ACC_WORDS).enumerate() {
                     *x |= acc[0][j] | acc[1][j] | acc[2][j] | acc[3][j];
                 }
-                // The least value not in the row at least `from`, or None past the row.
-                let gap = |row: &[u64], from: u32| -> Option<u32> {
-                    let mut j = (from / 64) as usize;
-                    let mut free = !*row.get(j)? & (u64::MAX << (from % 64));
-                    while free == 0 {
-                        j += 1;
-                        free = !*row.get(j)?;
-                    }
-                    Some(j as u32 * 64 + free.trailing_zeros())
-                };
-                let quick = match gap(row, 0) {
+                let quick = match first_gap(row, 0) {
                     Some(m1) if defer => {
                         let prev = u32::from(rest[i - 1]);
                         if prev != m1 {
                             Some(m1)
                         } else {
-                            gap(row, m1 + 1)
+                            first_gap(row, m1 + 1)
                         }
                     }
                     m => m,
@@ -594,20 +482,14 @@ fn blocked_mex_crew(
                                 big.push(p);
                             }
                         }
-                        match gap(row, 0) {
+                        match first_gap(row, 0) {
                             Some(v) => v,
                             None => {
-                                big.sort_unstable();
-                                big.dedup();
-                                let mut m = w as u32;
-                                for &x in &big {
-                                    if x as u32 == m {
-                                        m += 1;
-                                    } else if x as u32 > m {
-                                        break;
-                                    }
-                                }
-                                m
+                                // every value below the row's width is present: the least
+                                // one past it among the rest
+                                let mut past = ValueSet::default();
+                                big.iter().for_each(|&x| past.insert(u32::from(x)));
+                                past.next_absent(w as u32)
                             }
                         }
                     }
@@ -633,137 +515,39 @@ fn blocked_mex_crew(
             } else {
                 1
             };
-            copies.reset(nb * wwn);
             let end = |t: usize| {
                 let left = (shares - t) as f64 / shares as f64;
                 ms.len() - (ms.len() as f64 * left * left) as usize
             };
-            let job = |t: usize, worker: usize| {
-                let mut rows = copies.of(worker);
+            let bulk = |t: usize, rows: &mut [u64]| {
                 let part = &ms[end(t)..end(t + 1)];
                 // SAFETY: every value so far is at most maxv, below 64·wwn.
-                unsafe { mark_outside(known, part, first, nx, nb, wwn, &mut rows) };
+                unsafe { mark_outside(known, part, first, nx, nb, wwn, rows) };
             };
-            let ok = if shares > 1 {
-                crew.share(shares, &job, finish)
-            } else {
-                job(0, 0);
-                finish()
-            };
-            copies.or_into(&mut cur.bits, nb * wwn);
+            let ok = crew.bulk_while(&copies, nb * wwn, shares, &bulk, finish, &mut spare);
+            // the next block's rows become the current ones
+            std::mem::swap(&mut cur.bits, &mut spare);
             cur.ww = wwn;
             ok
         } else {
             finish()
         };
         if !ok {
-            return None;
+            return Ok(None);
         }
         n0 = nx;
     }
-    Some(g)
-}
-
-/// All-but sets: the options of n are every m in [leave1, n) except n - e (e excluded).
-/// A value v is missing iff all its occurrences so far are at excluded options, so the mex is
-/// the least of: the mex of all values so far, and any value of an excluded option whose
-/// total count equals its count among the excluded options.
-pub fn all_but_grundy(excluded: &[u64], leave1: bool, max: u64) -> Vec<u32> {
-    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
-    let mut all = MexCounter::default();
-    let mut count: Vec<u64> = Vec::new();
-    let first = u64::from(leave1);
-    let mut xs: Vec<u32> = Vec::new();
-    for n in 0..=max {
-        if n >= 1 && n > first {
-            let v = g[(n - 1) as usize];
-            all.add(v);
-            if v as usize >= count.len() {
-                count.resize(v as usize + 1, 0);
-            }
-            count[v as usize] += 1;
-        }
-        xs.clear();
-        for &e in excluded {
-            if e <= n && n - e >= first {
-                xs.push(g[(n - e) as usize]);
-            }
-        }
-        let mut best = all.mex();
-        for &v in &xs {
-            if v < best {
-                let in_x = xs.iter().filter(|&&x| x == v).count() as u64;
-                if count[v as usize] == in_x {
-                    best = v;
-                }
-            }
-        }
-        g.push(best);
-    }
-    g
-}
-
-/// Divisor games: g(n) = mex{g(n - d) : d a proper divisor of n (d >= 2 if nontrivial)}.
-pub fn divisor_grundy(nontrivial: bool, max: u64) -> Vec<u32> {
-    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
-    let seg = 1u64 << 16;
-    let mut lo = 0u64;
-    let mut seen: Vec<u64> = vec![0; 64];
-    while lo <= max {
-        let hi = (lo + seg).min(max + 1);
-        let (start, divs) = divisor_lists(lo, hi, nontrivial);
-        for n in lo..hi {
-            let i = (n - lo) as usize;
-            for &d in &divs[start[i] as usize..start[i + 1] as usize] {
-                let v = g[(n - d) as usize] as usize;
-                if v >= seen.len() {
-                    seen.resize(2 * v + 1, 0);
-                }
-                seen[v] = n + 1;
-            }
-            let v = seen.iter().position(|&t| t != n + 1).unwrap_or(seen.len());
-            g.push(v as u32);
-        }
-        lo = hi;
-    }
-    g
+    Ok(Some(g))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rule::grundy_by_definition;
+    use crate::spec::Game;
 
-    #[test]
-    fn every_family_matches_the_definition() {
-        for spec in [
-            "sub{1,2,3}",
-            "sub{1,3,4}",
-            "sub{2,5,7}",
-            "leave1(sub{1,3})",
-            "squares",
-            "cubes",
-            "divisors",
-            "divisors-nontrivial",
-            "sqrt",
-            "half",
-            "upto{3}",
-            "allbut{2,3,7}",
-            "leave1(allbut{1,4})",
-            "allbut{1}",
-            "nim",
-            "primes",
-            "leave1(primes|sub{1})",
-            "0.77",
-            "4.07",
-            "0.3F",
-            "C.0",
-            "grundy-game",
-        ] {
-            let g = Game::parse(spec).unwrap();
-            let t = grundy_table(&g, 600).unwrap();
-            assert_eq!(t.to_u32_vec(), grundy_by_definition(&g, 600), "{spec}");
-        }
+    /// The plain mex engine's values (the reference for the blocked one).
+    fn slow(moves: &[u64], leave1: bool, max: u64) -> Vec<u32> {
+        super::super::mex::list_mex_grundy(moves, leave1, max, &mut Watch::quiet()).unwrap()
     }
 
     #[test]
@@ -785,10 +569,11 @@ mod tests {
                 .collect();
             let (n0, lanes, first) = (2100, 203, 1);
             let mut rows = vec![0u64; lanes * ww];
-            // SAFETY (both): every value is below 64·ww.
+            // SAFETY: every value is below 64·ww.
             unsafe { mark_outside(&g[..n0], &moves, first, n0, lanes, ww, &mut rows) };
             // The scalar loop alone (the vector one takes most moves where the CPU has it).
             let mut scalar = vec![0u64; lanes * ww];
+            // SAFETY: every value is below 64·ww.
             unsafe { mark_outside_any(&g[..n0], &moves, first, n0, lanes, ww, &mut scalar) };
             let mut want = vec![0u64; lanes * ww];
             for i in 0..lanes {
@@ -830,42 +615,26 @@ mod tests {
                 _ => unreachable!(),
             };
             let m = set.elements_upto(20_000);
-            let fast = as_u32(blocked_mex_grundy(&m, leave1, 20_000));
-            assert_eq!(fast, list_mex_grundy(&m, leave1, 20_000), "{spec}");
+            let fast = as_u32(blocked_mex_grundy(&m, leave1, 20_000, &mut Watch::quiet()).unwrap());
+            assert_eq!(fast, slow(&m, leave1, 20_000), "{spec}");
         }
         // Values past 640 (rows of more than six words: two passes of the vector loop).
         let m: Vec<u64> = (1..=300).chain((1030..20_000).step_by(5)).collect();
-        let fast = as_u32(blocked_mex_grundy(&m, false, 20_000));
+        let fast = as_u32(blocked_mex_grundy(&m, false, 20_000, &mut Watch::quiet()).unwrap());
         assert!(fast.iter().any(|&v| v > 640));
         assert_eq!(
             fast,
-            list_mex_grundy(&m, false, 20_000),
+            slow(&m, false, 20_000),
             "1..300 and every fifth from 1030"
         );
         // Long enough for the crew (more than 256 moves of at least 2·BLOCK), with 0 to 2
         // helper threads.
         let m = crate::sets::NamedSet::Squares.elements_upto(200_000);
-        let slow = list_mex_grundy(&m, false, 200_000);
+        let slow = slow(&m, false, 200_000);
         for helpers in [0, 1, 2] {
-            let fast = as_u32(blocked_mex_with(&m, false, 200_000, helpers));
+            let fast =
+                as_u32(blocked_mex_with(&m, false, 200_000, helpers, &mut Watch::quiet()).unwrap());
             assert_eq!(fast, slow, "squares with {helpers} helper threads");
-        }
-    }
-
-    #[test]
-    fn seed_values() {
-        // sqrt game: g(0..4) = 0,1,0,1,2.
-        let t = grundy_table(&Game::parse("sqrt").unwrap(), 4).unwrap();
-        assert_eq!(t.to_u32_vec(), vec![0, 1, 0, 1, 2]);
-        // Divisor game: g(n) = v2(n) for n >= 1.
-        let t = grundy_table(&Game::parse("divisors").unwrap(), 100_000).unwrap();
-        for n in 1..=100_000u64 {
-            assert_eq!(t.get(n), n.trailing_zeros(), "{n}");
-        }
-        // sub{1,3,4}: 0,1,0,1,2,3,2 repeating.
-        let t = grundy_table(&Game::parse("sub{1,3,4}").unwrap(), 700).unwrap();
-        for n in 0..=700u64 {
-            assert_eq!(t.get(n), [0, 1, 0, 1, 2, 3, 2][(n % 7) as usize]);
         }
     }
 }

@@ -23,136 +23,21 @@
 //! while the previous block's lanes are finished in order. Measured on 2 cores against
 //! `ogsolve -m rc2` (scripts/bench-grundy.sh): .6 to 10^6 2.3x faster.
 
-use crate::spec::TakeBreak;
+use super::crew::{helpers_here, Accumulators, Crew};
+use crate::games::takebreak::{guy_smith_bound, pair_top, Breaker};
+use crate::mex::ValueSet;
+use crate::observe::{Stopped, Watch};
 use rayon::prelude::*;
-
-/// How one digit breaks a heap: after removing `take` tokens, leave one, two or three heaps.
-#[derive(Debug, Clone, Copy)]
-struct Digit {
-    take: u64,
-    nothing: bool,
-    one: bool,
-    two: bool,
-    three: bool,
-    /// Two heaps must be unequal (Grundy's game).
-    unequal: bool,
-}
-
-impl Digit {
-    /// For this digit at position n: the heap s = n - take the move breaks (None when
-    /// take > n), after handing `set` the values of the options that leave no heap or one.
-    #[inline(always)]
-    fn leave_at_most_one(
-        &self,
-        n: u64,
-        g: impl Fn(u64) -> u32,
-        mut set: impl FnMut(u32),
-    ) -> Option<u64> {
-        let s = n.checked_sub(self.take)?;
-        if self.nothing && s == 0 {
-            set(0);
-        }
-        if self.one && s >= 1 {
-            set(g(s));
-        }
-        Some(s)
-    }
-}
-
-/// A take-and-break rule prepared for evaluation.
-#[derive(Debug, Clone)]
-pub struct Breaker {
-    digits: Vec<Digit>,
-}
-
-impl Breaker {
-    /// From a code.
-    pub fn from_code(code: &TakeBreak) -> Breaker {
-        let digits = code
-            .digits
-            .iter()
-            .enumerate()
-            .filter(|(_, &d)| d != 0)
-            .map(|(i, &d)| Digit {
-                take: i as u64,
-                nothing: i > 0 && d & 1 != 0,
-                one: i > 0 && d & 2 != 0,
-                two: d & 4 != 0,
-                three: d & 8 != 0,
-                unequal: false,
-            })
-            .collect();
-        Breaker { digits }
-    }
-
-    /// Grundy's game: split a heap into two unequal non-empty heaps.
-    pub fn grundy_game() -> Breaker {
-        Breaker {
-            digits: vec![Digit {
-                take: 0,
-                nothing: false,
-                one: false,
-                two: true,
-                three: false,
-                unequal: true,
-            }],
-        }
-    }
-
-    fn has_three(&self) -> bool {
-        self.digits.iter().any(|d| d.three)
-    }
-}
-
-/// A growable bitset of small values.
-#[derive(Default)]
-struct Seen(Vec<u64>);
-
-impl Seen {
-    #[inline]
-    fn set(&mut self, v: u32) {
-        let w = (v >> 6) as usize;
-        if w >= self.0.len() {
-            self.0.resize(w + 1, 0);
-        }
-        self.0[w] |= 1 << (v & 63);
-    }
-    fn clear(&mut self) {
-        self.0.iter_mut().for_each(|w| *w = 0);
-    }
-    /// Least value not set, at least `from`.
-    fn next_free(&self, from: u32) -> u32 {
-        let mut v = from;
-        loop {
-            let w = (v >> 6) as usize;
-            if w >= self.0.len() {
-                return v;
-            }
-            let free = !self.0[w] & (u64::MAX << (v & 63));
-            if free != 0 {
-                return (w as u32) * 64 + free.trailing_zeros();
-            }
-            v = (w as u32 + 1) * 64;
-        }
-    }
-}
-
-/// The pairs (a, s - a) a split of s into two heaps may leave: a = 1..=s/2 (a < s - a when
-/// `unequal`).
-#[inline]
-fn pair_range(s: u64, unequal: bool) -> std::ops::RangeInclusive<u64> {
-    1..=pair_top(s, unequal)
-}
 
 /// Values of every single-heap option and every two-heap split of position n, marked in
 /// `seen` by the plain scan (O(n) per split digit).
-fn plain_options(br: &Breaker, g: &[u32], n: u64, seen: &mut Seen, three: &mut ThreeHeaps) {
+fn plain_options(br: &Breaker, g: &[u32], n: u64, seen: &mut ValueSet, three: &mut ThreeHeaps) {
     for d in &br.digits {
-        let Some(s) = d.leave_at_most_one(n, |x| g[x as usize], |v| seen.set(v)) else {
+        let Some(s) = d.leave_at_most_one(n, |x| g[x as usize], |v| seen.insert(v)) else {
             continue;
         };
         if d.two && s >= 2 {
-            let r = pair_range(s, d.unequal);
+            let r = 1..=pair_top(s, d.unequal);
             if s >= 1 << 16 && rayon::current_num_threads() > 1 {
                 let part: Vec<u64> = (*r.start()..*r.end() + 1)
                     .into_par_iter()
@@ -175,13 +60,13 @@ fn plain_options(br: &Breaker, g: &[u32], n: u64, seen: &mut Seen, three: &mut T
                 for (w, bits) in part.iter().enumerate() {
                     let mut b = *bits;
                     while b != 0 {
-                        seen.set(w as u32 * 64 + b.trailing_zeros());
+                        seen.insert(w as u32 * 64 + b.trailing_zeros());
                         b &= b - 1;
                     }
                 }
             } else {
                 for a in r {
-                    seen.set(g[a as usize] ^ g[(s - a) as usize]);
+                    seen.insert(g[a as usize] ^ g[(s - a) as usize]);
                 }
             }
         }
@@ -202,23 +87,23 @@ impl ThreeHeaps {
     fn x2(&mut self, g: &[u32], s: u64) -> &[u64] {
         while (self.x2.len() as u64) <= s {
             let t = self.x2.len() as u64;
-            let mut set = Seen::default();
+            let mut set = ValueSet::default();
             for a in 1..t {
-                set.set(g[a as usize] ^ g[(t - a) as usize]);
+                set.insert(g[a as usize] ^ g[(t - a) as usize]);
             }
-            self.x2.push(set.0);
+            self.x2.push(set.words().to_vec());
         }
         &self.x2[s as usize]
     }
 
-    fn mark(&mut self, g: &[u32], s: u64, seen: &mut Seen) {
+    fn mark(&mut self, g: &[u32], s: u64, seen: &mut ValueSet) {
         for a in 1..=s - 2 {
             let ga = g[a as usize];
             let bits = self.x2(g, s - a).to_vec();
             for (w, &word) in bits.iter().enumerate() {
                 let mut b = word;
                 while b != 0 {
-                    seen.set(ga ^ (w as u32 * 64 + b.trailing_zeros()));
+                    seen.insert(ga ^ (w as u32 * 64 + b.trailing_zeros()));
                     b &= b - 1;
                 }
             }
@@ -286,32 +171,41 @@ const PREFIX: u64 = 3000;
 /// Guy–Smith theorem (values known to n >= 2·n0 + 2p + t, t the last code digit; Guy and
 /// Smith 1956, "The G-values of various games"), every later value is copied from the
 /// period instead of computed.
-pub fn take_break_grundy(br: &Breaker, max: u64) -> (Vec<u32>, OctalStats) {
-    take_break_grundy_from(br, max, PREFIX, None)
+///
+/// # Errors
+/// [`Stopped`] when the observer behind `watch` stops the run.
+pub(crate) fn take_break_grundy(
+    br: &Breaker,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<(Vec<u32>, OctalStats), Stopped> {
+    take_break_grundy_from(br, max, PREFIX, None, watch)
 }
 
 /// [`take_break_grundy`] with the plain-scan prefix given (tests use short ones so the
 /// sparse-space path runs on small heaps too) and the block engine's helper threads (None:
-/// [`crate::crew::helpers_here`]).
+/// [`helpers_here`]).
 pub(crate) fn take_break_grundy_from(
     br: &Breaker,
     max: u64,
     prefix: u64,
     helpers: Option<usize>,
-) -> (Vec<u32>, OctalStats) {
+    watch: &mut Watch,
+) -> Result<(Vec<u32>, OctalStats), Stopped> {
     let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
     let mut stats = OctalStats::default();
-    let mut seen = Seen::default();
+    let mut seen = ValueSet::default();
     let mut three = ThreeHeaps::default();
     let prefix = max.min(prefix);
     for n in 0..=prefix {
+        watch.at(n)?;
         seen.clear();
         plain_options(br, &g, n, &mut seen, &mut three);
-        g.push(seen.next_free(0));
+        g.push(seen.mex());
     }
     stats.plain = prefix + 1;
     if prefix == max {
-        return (g, stats);
+        return Ok((g, stats));
     }
     let has_two = br.digits.iter().any(|d| d.two);
     let sparse_ok = !br.has_three() && has_two;
@@ -338,8 +232,7 @@ pub(crate) fn take_break_grundy_from(
     let mut st = Stamps::default();
     let mut maxv = g.iter().copied().max().unwrap_or(0);
     // Guy–Smith applies to octal rules: at most two heaps, any pair of parts allowed.
-    let t = br.digits.iter().map(|d| d.take).max().unwrap_or(0);
-    let octal = !br.has_three() && br.digits.iter().all(|d| !d.unequal);
+    let (t, octal) = (br.last_take(), br.is_octal());
     let mut next_check = (prefix + 1).next_power_of_two().max(1 << 12);
     let mut blocks = Blocks {
         helpers,
@@ -355,14 +248,15 @@ pub(crate) fn take_break_grundy_from(
                     pos: &mut rare,
                     val: &mut rare_v,
                 };
-                blocks.run(br, &mut g, m, &mut rl, &mut maxv, n, to, &mut st);
+                blocks.run(br, &mut g, m, &mut rl, &mut maxv, n, to, &mut st, watch)?;
             }
             None => {
                 for x in n..=to {
+                    watch.at(x)?;
                     seen.clear();
                     plain_options(br, &g, x, &mut seen, &mut three);
                     stats.plain += 1;
-                    let v = seen.next_free(0);
+                    let v = seen.mex();
                     g.push(v);
                     maxv = maxv.max(v);
                 }
@@ -392,7 +286,7 @@ pub(crate) fn take_break_grundy_from(
             if octal {
                 let a: Vec<i64> = g.iter().map(|&x| x as i64).collect();
                 if let Some(per) = crate::period::find_period(&a, false) {
-                    if to >= 2 * per.preperiod + 2 * per.period + t {
+                    if to >= guy_smith_bound(per.preperiod, per.period, t) {
                         stats.period = Some((per.preperiod, per.period));
                         for m in to + 1..=max {
                             let src = per.preperiod + (m - per.preperiod) % per.period;
@@ -406,7 +300,7 @@ pub(crate) fn take_break_grundy_from(
     }
     stats.rare = rare.len() as u64;
     stats.mask = mask;
-    (g, stats)
+    Ok((g, stats))
 }
 
 /// Picks the mask (bits, type, rare class) leaving the fewest rare positions among
@@ -650,7 +544,7 @@ struct Blocks {
     next: Vec<u64>,
     /// Sweep ends of the last block (0 when a lane needed no sweep).
     ends: Vec<u64>,
-    /// Helper threads (None: [`crate::crew::helpers_here`]).
+    /// Helper threads (None: [`helpers_here`]).
     helpers: Option<usize>,
 }
 
@@ -677,16 +571,6 @@ fn two_heap_digits(br: &Breaker) -> Vec<(u64, bool)> {
         .filter(|d| d.two)
         .map(|d| (d.take, d.unequal))
         .collect()
-}
-
-/// Last part a of a split of s into two heaps (`pair_range`'s end).
-#[inline]
-fn pair_top(s: u64, unequal: bool) -> u64 {
-    if unequal {
-        (s - 1) / 2
-    } else {
-        s / 2
-    }
 }
 
 /// ORs into `rows` (row i, of `bk.words` words, is lane i) the bulk pairs of a block (see
@@ -775,6 +659,7 @@ struct Table {
 // SAFETY: the table is only used as described above (disjoint writes, reads of decided
 // values), by the two tasks of one `rayon::join`, while the Vec behind it is not touched.
 unsafe impl Send for Table {}
+// SAFETY: as for Send: shared use is those disjoint writes and reads of decided values.
 unsafe impl Sync for Table {}
 
 impl Table {
@@ -814,7 +699,8 @@ impl Blocks {
         from: u64,
         to: u64,
         st: &mut Stamps,
-    ) {
+        watch: &mut Watch,
+    ) -> Result<(), Stopped> {
         let twos = two_heap_digits(br);
         let twos_ref = &twos[..];
         // Every lane's splits must exceed the bulk's rare parts: those stay below n0 - take.
@@ -826,12 +712,13 @@ impl Blocks {
             ptr: g.as_mut_ptr(),
             len: g.len(),
         };
-        let helpers = self.helpers.unwrap_or_else(crate::crew::helpers_here);
+        let helpers = self.helpers.unwrap_or_else(helpers_here);
         let threads = helpers + 1;
         // One set of rows per worker of the crew; its shares of a bulk OR into it.
-        let copies = crate::crew::Accumulators::new(threads);
-        crate::crew::Crew::run(helpers, |crew| {
+        let copies = Accumulators::new(threads);
+        Crew::run(helpers, |crew| {
             while x <= to {
+                watch.at(x)?;
                 let lanes = BLOCK.min((to - x + 1) as usize);
                 if x < 4 * SMALL + tmax
                     || cap_of(*maxv) > BLOCK_CAP
@@ -906,23 +793,15 @@ impl Blocks {
                     )
                 };
                 let fresh = match next {
-                    Some(nb) if big && helpers > 0 => {
-                        // The crew makes the next block's bulk while this one is finished.
-                        let len = nb.lanes * nb.words;
-                        copies.reset(len);
-                        let job = |share: usize, worker: usize| {
-                            let mut rows = copies.of(worker);
-                            bulk_rows(twos_ref, known, rp, rv, nb, share, CREW_SHARES, &mut rows);
-                        };
-                        let fresh = crew.share(CREW_SHARES, &job, finish);
-                        copies.or_into(&mut self.next, len);
-                        fresh
-                    }
                     Some(nb) => {
-                        self.next.clear();
-                        self.next.resize(nb.lanes * nb.words, 0);
-                        bulk_rows(twos_ref, known, rp, rv, nb, 0, 1, &mut self.next);
-                        finish()
+                        // The crew makes the next block's bulk while this one is finished
+                        // (on this thread first when the bulk is small).
+                        let shares = if big && helpers > 0 { CREW_SHARES } else { 1 };
+                        let bulk = |share: usize, rows: &mut [u64]| {
+                            bulk_rows(twos_ref, known, rp, rv, nb, share, shares, rows)
+                        };
+                        let len = nb.lanes * nb.words;
+                        crew.bulk_while(&copies, len, shares, &bulk, finish, &mut self.next)
                     }
                     None => finish(),
                 };
@@ -936,7 +815,8 @@ impl Blocks {
                 pending = next;
                 x = nx;
             }
-        });
+            Ok(())
+        })
     }
 
     /// Sweep pairs to make in bulk: a little past most of the last block's sweep ends.
@@ -955,7 +835,7 @@ impl Blocks {
     }
 }
 
-/// Shares of one block's bulk handed to the crew ([`crate::crew::Crew`]).
+/// Shares of one block's bulk handed to the crew ([`Crew`]).
 const CREW_SHARES: usize = 8;
 
 /// Finishes the lanes of a block in order: pairs the bulk left out, the mex, the sweep.
@@ -1080,13 +960,8 @@ mod tests {
     use crate::spec::Game;
 
     fn by_engine(spec: &str, max: u64) -> Vec<u32> {
-        let g = Game::parse(spec).unwrap();
-        let br = match &g {
-            Game::TakeBreak(c) => Breaker::from_code(c),
-            Game::GrundyGame => Breaker::grundy_game(),
-            _ => unreachable!(),
-        };
-        take_break_grundy(&br, max).0
+        let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
+        take_break_grundy(&br, max, &mut Watch::quiet()).unwrap().0
     }
 
     #[test]
@@ -1125,7 +1000,7 @@ mod tests {
             let code = crate::spec::TakeBreak::new(digits);
             let game = Game::TakeBreak(code.clone());
             let br = Breaker::from_code(&code);
-            let (fast, _) = take_break_grundy_from(&br, 700, 60, None);
+            let (fast, _) = take_break_grundy_from(&br, 700, 60, None, &mut Watch::quiet()).unwrap();
             proptest::prop_assert_eq!(fast, grundy_by_definition(&game, 700), "{}", code);
         }
     }
@@ -1143,20 +1018,16 @@ mod tests {
             "4.07",
             "0.165",
         ] {
-            let g = Game::parse(spec).unwrap();
-            let br = match &g {
-                Game::TakeBreak(c) => Breaker::from_code(c),
-                _ => Breaker::grundy_game(),
-            };
-            let (fast, _) = take_break_grundy(&br, 7000);
+            let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
+            let (fast, _) = take_break_grundy(&br, 7000, &mut Watch::quiet()).unwrap();
             // plain reference for the same range
-            let mut seen = Seen::default();
+            let mut seen = ValueSet::default();
             let mut three = ThreeHeaps::default();
             let mut plain: Vec<u32> = vec![];
             for n in 0..=7000u64 {
                 seen.clear();
                 plain_options(&br, &plain, n, &mut seen, &mut three);
-                plain.push(seen.next_free(0));
+                plain.push(seen.mex());
             }
             assert_eq!(fast, plain, "{spec}");
         }
@@ -1178,21 +1049,18 @@ mod tests {
             "0.06",
             "4.6",
         ] {
-            let g = Game::parse(spec).unwrap();
-            let br = match &g {
-                Game::TakeBreak(c) => Breaker::from_code(c),
-                _ => Breaker::grundy_game(),
-            };
-            let mut seen = Seen::default();
+            let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
+            let mut seen = ValueSet::default();
             let mut three = ThreeHeaps::default();
             let mut plain: Vec<u32> = vec![];
             for x in 0..=n {
                 seen.clear();
                 plain_options(&br, &plain, x, &mut seen, &mut three);
-                plain.push(seen.next_free(0));
+                plain.push(seen.mex());
             }
             for helpers in [0, 1, 2] {
-                let (fast, _) = take_break_grundy_from(&br, n, 60, Some(helpers));
+                let (fast, _) =
+                    take_break_grundy_from(&br, n, 60, Some(helpers), &mut Watch::quiet()).unwrap();
                 assert_eq!(fast, plain, "{spec} with {helpers} helper threads");
             }
         }

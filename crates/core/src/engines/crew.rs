@@ -146,6 +146,35 @@ impl Crew {
     }
 }
 
+impl Crew {
+    /// One step of a block pipeline: the *bulk* of the next block, cut into `shares`
+    /// shares, runs on the helpers (and the caller, once done with its own work) while the
+    /// caller runs `meanwhile` — finishing the current block. Each share ORs its marks into
+    /// its worker's buffer of `acc` (all `len` words, zeroed first); once every share is
+    /// done, `out` becomes the OR of the buffers. With one share the bulk runs on the
+    /// caller, before `meanwhile`. Returns `meanwhile`'s result.
+    pub fn bulk_while<R>(
+        &self,
+        acc: &Accumulators,
+        len: usize,
+        shares: usize,
+        bulk: &(dyn Fn(usize, &mut [u64]) + Sync),
+        meanwhile: impl FnOnce() -> R,
+        out: &mut Vec<u64>,
+    ) -> R {
+        acc.reset(len);
+        let job = |share: usize, worker: usize| bulk(share, &mut acc.of(worker));
+        let r = if shares > 1 {
+            self.share(shares, &job, meanwhile)
+        } else {
+            job(0, 0);
+            meanwhile()
+        };
+        acc.or_into(out, len);
+        r
+    }
+}
+
 /// One word buffer per worker of a crew (0 the caller of [`Crew::share`], 1..=helpers the
 /// helpers): the shares of a job OR their marks into their worker's buffer, and the buffers
 /// are OR-ed together once the job is done. Each worker only locks its own buffer, so the

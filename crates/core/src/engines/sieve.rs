@@ -50,19 +50,29 @@ pub const MAX_SIEVE_N: u64 = (1 << 62) - 1;
 /// `o < 64 * words.len()`.
 #[inline(always)]
 unsafe fn set_bit(words: &mut [u64], o: u64) {
-    *words.get_unchecked_mut((o >> 6) as usize) |= 1u64 << (o & 63);
+    // SAFETY: o / 64 < words.len() (the caller's bound).
+    unsafe { *words.get_unchecked_mut((o >> 6) as usize) |= 1u64 << (o & 63) };
 }
 
 /// The moves of the sieve, increasing: `get(0) < get(1) < … < get(count() - 1)`.
-pub trait Moves: Sync + Send {
+///
+/// # Safety
+/// The sieve writes its bit segments unchecked, trusting this contract: `get(i)` for
+/// `i < count()` is positive and strictly increasing in i, and an overriding
+/// [`Moves::mark_range`] sets only the bits its documentation allows.
+pub unsafe trait Moves: Sync + Send {
     /// Number of moves.
     fn count(&self) -> usize;
     /// The i-th move (0-based), `i < count()`.
     fn get(&self, i: usize) -> u64;
 
-    /// Marks p + s for every move s with a <= p + s < b, at bit p + s - base of `words`
-    /// (requires base <= a, b - base <= 64 * words.len(), p < a).
+    /// Marks p + s for every move s with a <= p + s < b, at bit p + s - base of `words`.
+    ///
+    /// # Panics
+    /// Unless p < a, base <= a <= b and b - base <= 64 · `words.len()` (checked once per
+    /// call).
     fn mark_range(&self, p: u64, a: u64, b: u64, base: u64, words: &mut [u64]) {
+        check_range(p, a, b, base, words);
         let n = self.count();
         // first move >= a - p, by binary search over the indices
         let (mut lo, mut hi) = (0usize, n);
@@ -79,11 +89,25 @@ pub trait Moves: Sync + Send {
             if t >= b {
                 break;
             }
-            debug_assert!(t >= base && t - base < 64 * words.len() as u64);
-            // SAFETY: base <= a <= t < b <= base + 64 * words.len().
+            // SAFETY: base <= a <= t (moves increase, so every move from index lo on
+            // reaches a) and t < b <= base + 64 * words.len() (checked above).
             unsafe { set_bit(words, t - base) };
         }
     }
+}
+
+/// The bounds [`Moves::mark_range`] writes within: p < a, base <= a <= b and
+/// b - base <= 64 · `words.len()`.
+///
+/// # Panics
+/// When they do not hold.
+#[inline]
+fn check_range(p: u64, a: u64, b: u64, base: u64, words: &[u64]) {
+    assert!(
+        p < a && base <= a && a <= b && b - base <= 64 * words.len() as u64,
+        "mark_range({p}, {a}, {b}, {base}) on {} words",
+        words.len()
+    );
 }
 
 /// Squares 1, 4, 9, … up to N, computed on the fly (no list in memory).
@@ -101,7 +125,9 @@ impl SquareMoves {
     }
 }
 
-impl Moves for SquareMoves {
+// SAFETY: k² for k = 1, 2, … is positive and increasing, and `mark_range` sets bits in
+// [a - base, b - base) only.
+unsafe impl Moves for SquareMoves {
     #[inline(always)]
     fn count(&self) -> usize {
         self.count
@@ -114,9 +140,10 @@ impl Moves for SquareMoves {
 
     /// Successive squares differ by 2k + 1: one add per mark, two marks per round.
     fn mark_range(&self, p: u64, a: u64, b: u64, base: u64, words: &mut [u64]) {
+        check_range(p, a, b, base, words);
         let k = isqrt_ceil(a - p).max(1);
         let len = b - base;
-        debug_assert!(len <= 64 * words.len() as u64);
+        // p + k² >= a >= base: the first square reaching a
         let mut o = p + k * k - base;
         let mut d = 2 * k + 1;
         while o + d < len {
@@ -143,13 +170,20 @@ pub struct ListMoves {
 
 impl ListMoves {
     /// From an increasing list of positive moves.
+    ///
+    /// # Panics
+    /// When the list holds 0 or is not strictly increasing.
     pub fn new(v: Vec<u64>) -> ListMoves {
-        debug_assert!(v.windows(2).all(|w| w[0] < w[1]));
+        assert!(
+            v.first() != Some(&0) && v.windows(2).all(|w| w[0] < w[1]),
+            "moves must be positive and strictly increasing"
+        );
         ListMoves { v }
     }
 }
 
-impl Moves for ListMoves {
+// SAFETY: `ListMoves::new` checks the list is positive and strictly increasing.
+unsafe impl Moves for ListMoves {
     #[inline(always)]
     fn count(&self) -> usize {
         self.v.len()
@@ -211,28 +245,28 @@ fn mark_moves<M: Moves>(
     moves: &M,
     js: std::ops::Range<usize>,
     ps: &[u64],
-    cursor: &mut [u32],
-    len: &mut [u32],
+    cursor: &mut [usize],
+    len: &mut [usize],
     lo: u64,
     hi: u64,
     words: &mut [u64],
 ) {
     // Window [i0, i1) of move j: lo - s <= p < hi - s; i0 is the cursor.
-    let window = |j: usize, cursor: &mut [u32], len: &mut [u32]| -> (u64, usize, usize) {
+    let window = |j: usize, cursor: &mut [usize], len: &mut [usize]| -> (u64, usize, usize) {
         let s = moves.get(j);
         // The cursor is exact unless the last segment's new P-positions follow it: those
         // already marked inside that segment are skipped here (usually one comparison).
-        let i0 = gallop(ps, cursor[j] as usize, lo.saturating_sub(s));
+        let i0 = gallop(ps, cursor[j], lo.saturating_sub(s));
         let lim = hi - s;
         // Guess the end from the last window's size, then gallop from the guess.
-        let guess = i0 + (len[j] as usize).saturating_sub(16);
+        let guess = i0 + len[j].saturating_sub(16);
         let i1 = if guess > i0 && guess < ps.len() && ps[guess] < lim {
             gallop(ps, guess + 1, lim)
         } else {
             gallop(ps, i0, lim)
         };
-        cursor[j] = i1 as u32;
-        len[j] = (i1 - i0) as u32;
+        cursor[j] = i1;
+        len[j] = i1 - i0;
         // p + s - lo computed as p + (s - lo) modulo 2^64 (s may be below lo).
         (s.wrapping_sub(lo), i0, i1)
     };
@@ -277,14 +311,15 @@ fn mark_moves_at<M: Moves>(
     from: usize,
     to: usize,
     ps: &[u64],
-    cursor: &mut [u32],
-    len: &mut [u32],
+    cursor: &mut [usize],
+    len: &mut [usize],
     lo: u64,
     hi: u64,
     words: &mut [u64],
 ) {
     struct From<'a, M: Moves>(&'a M, usize);
-    impl<M: Moves> Moves for From<'_, M> {
+    // SAFETY: the moves of `M` from index `from` on, still positive and increasing.
+    unsafe impl<M: Moves> Moves for From<'_, M> {
         #[inline(always)]
         fn count(&self) -> usize {
             self.0.count() - self.1
@@ -311,9 +346,9 @@ struct Cursors {
     /// Moves 0..active can reach the segments seen so far.
     active: usize,
     /// Where each active move's last window ended.
-    cursor: Vec<u32>,
+    cursor: Vec<usize>,
     /// The size of that window (a guess for the next).
-    len: Vec<u32>,
+    len: Vec<usize>,
 }
 
 /// The old marks of segment [lo, hi): every P-position in `ps` (all below lo), parallel
@@ -336,7 +371,7 @@ fn old_marks<M: Moves>(
         let s = moves.get(cur.active);
         let from = first_p.min(ps.len());
         let i0 = from + ps[from..].partition_point(|&p| p < lo.saturating_sub(s));
-        cur.cursor.push(i0 as u32);
+        cur.cursor.push(i0);
         cur.len.push(0);
         cur.active += 1;
     }
@@ -466,10 +501,28 @@ impl<M: Moves> SetSieve<M> {
     }
 
     /// Resumes from a saved state (cursors are rebuilt by binary search).
-    pub fn resume(moves: M, max: u64, leave1: bool, seg_bits: u64, state: SieveState) -> Self {
+    ///
+    /// # Errors
+    /// [`crate::Error::BadState`] unless the state's P-positions are strictly increasing
+    /// and below its `lo`, and `lo` is at most max + 1 (the sieve relies on both).
+    pub fn resume(
+        moves: M,
+        max: u64,
+        leave1: bool,
+        seg_bits: u64,
+        state: SieveState,
+    ) -> Result<Self, crate::Error> {
+        let sorted = state.ps.windows(2).all(|w| w[0] < w[1]);
+        if !sorted || state.ps.last().is_some_and(|&p| p >= state.lo) || state.lo > max + 1 {
+            return Err(crate::Error::BadState {
+                reason: "is not a sieve state for this N: its P-positions are not increasing \
+                         below its first undecided position"
+                    .into(),
+            });
+        }
         let mut s = SetSieve::new(moves, max, leave1, seg_bits);
         s.state = state;
-        s
+        Ok(s)
     }
 
     /// Positions below this are decided.
@@ -681,7 +734,7 @@ mod tests {
             s.advance(&mut out);
         }
         let st = s.state().clone();
-        let mut r = SetSieve::resume(SquareMoves::new(n), n, false, 4096, st);
+        let mut r = SetSieve::resume(SquareMoves::new(n), n, false, 4096, st).unwrap();
         while r.advance(&mut out) {}
         assert_eq!(out, full);
     }

@@ -1,156 +1,53 @@
-//! Shared plumbing of the commands: counts on the command line, memory checks, atomic
-//! output files, output formats.
+//! Output files: the atomic writer every file goes through ([`AtomicFile`]), the row
+//! formats (CSV, Parquet, OEIS b-file) and their batched writers for the position table
+//! and the P-position list, whole frames, and JSON on stdout.
 
 use anyhow::{bail, Context, Result};
+use heaplab_analysis::{
+    grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,
+};
+use heaplab_core::{GrundyTable, OutcomeTable};
+use polars::prelude::*;
+use polars_io::csv::write::{BatchedWriter as CsvBatched, CsvWriter};
+use polars_io::parquet::write::{BatchedWriter as PqBatched, ParquetWriter};
+use polars_io::SerWriter;
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// clap value parser for counts: `1000000`, `1e6`, `10^6`, `1_000_000`.
-pub fn count_arg(s: &str) -> std::result::Result<u64, String> {
-    heaplab_core::num::parse_count(s).map_err(|e| e.to_string())
-}
-
-/// clap value parser for game specs (canonicalised).
-pub fn game_arg(s: &str) -> std::result::Result<heaplab_core::Game, String> {
-    heaplab_core::Game::parse(s).map_err(|e| e.to_string())
-}
-
-/// Bytes of memory available to us now (MemAvailable from /proc/meminfo; 8 GiB when that
-/// cannot be read).
-pub fn available_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
+/// The rows of a (short) frame as JSON objects, column by column.
+pub fn rows_json(df: &DataFrame) -> Vec<serde_json::Value> {
+    (0..df.height())
+        .map(|i| {
+            let mut m = serde_json::Map::new();
+            for c in df.columns() {
+                let v = c.get(i).unwrap_or(AnyValue::Null);
+                m.insert(c.name().to_string(), any_to_json(v));
+            }
+            serde_json::Value::Object(m)
         })
-        .map_or(8 << 30, |kb| kb * 1024)
+        .collect()
 }
 
-/// Bytes free for us in the file system holding `p` (its folder when `p` does not exist
-/// yet); None when that cannot be read.
-pub fn free_space(p: &Path) -> Option<u64> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        let p = resolve_links(p);
-        let dir = if p.exists() { p } else { folder_of(&p) };
-        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-        // SAFETY: `c` is a NUL-terminated path and `st` a statvfs to fill.
-        if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
-            return None;
-        }
-        Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = p;
-        None
+fn any_to_json(v: AnyValue) -> serde_json::Value {
+    use serde_json::json;
+    match v {
+        AnyValue::Null => serde_json::Value::Null,
+        AnyValue::Boolean(b) => json!(b),
+        AnyValue::UInt8(x) => json!(x),
+        AnyValue::UInt16(x) => json!(x),
+        AnyValue::UInt32(x) => json!(x),
+        AnyValue::UInt64(x) => json!(x),
+        AnyValue::Int32(x) => json!(x),
+        AnyValue::Int64(x) => json!(x),
+        AnyValue::Float64(x) => json!(x),
+        other => json!(other.to_string()),
     }
 }
 
-/// Refuses to write about `bytes` to `dest` when its file system has less free space (a
-/// device or pipe is not checked).
-pub fn check_space(dest: &Path, what: &str, bytes: f64) -> Result<()> {
-    if is_special(dest) {
-        return Ok(());
-    }
-    if let Some(free) = free_space(dest) {
-        if bytes > free as f64 {
-            bail!(
-                "{what} would take about {} in `{}`, more than the {} free there; use --count or a smaller N",
-                human_bytes(bytes.min(u64::MAX as f64) as u64),
-                dest.display(),
-                human_bytes(free)
-            );
-        }
-    }
-    Ok(())
-}
-
-/// Human size: `1.5 GiB`.
-pub fn human_bytes(b: u64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let mut v = b as f64;
-    let mut i = 0;
-    while v >= 1024.0 && i + 1 < units.len() {
-        v /= 1024.0;
-        i += 1;
-    }
-    if i == 0 {
-        format!("{b} B")
-    } else {
-        format!("{v:.1} {}", units[i])
-    }
-}
-
-/// Bytes a run may plan to use: 80% of [`available_memory`].
-pub fn memory_budget() -> u64 {
-    budget_of(available_memory())
-}
-
-/// The share of `avail` bytes a run may plan to use.
-fn budget_of(avail: u64) -> u64 {
-    avail / 10 * 8
-}
-
-/// Refuses a job whose estimated memory exceeds [`memory_budget`] (80% of MemAvailable).
-pub fn check_memory(what: &str, needed: u64) -> Result<()> {
-    let avail = available_memory();
-    if needed > budget_of(avail) {
-        bail!(
-            "{what} needs about {}, but only {} is available; use a smaller N",
-            human_bytes(needed),
-            human_bytes(avail)
-        );
-    }
-    Ok(())
-}
-
-/// The largest N <= `limit` whose run of `game` this machine accepts: its memory estimate
-/// (the P-position stream, or the Grundy table with `grundy`) within [`check_memory`]'s
-/// bound and its work within [`check_work`]'s (both grow with N; found by bisection).
-pub fn feasible_max(game: &heaplab_core::Game, grundy: bool, limit: u64) -> u64 {
-    let avail = memory_budget();
-    let ok = |n: u64| {
-        let mem = if grundy {
-            heaplab_core::grundy::grundy_memory_estimate(game, n)
-        } else {
-            heaplab_core::engine::stream_memory_estimate(game, n)
-        };
-        mem <= avail
-            && heaplab_core::engine::work_estimate(game, n, grundy)
-                <= heaplab_core::engine::WORK_LIMIT
-    };
-    if ok(limit) {
-        return limit;
-    }
-    let (mut lo, mut hi) = (0u64, limit); // ok(lo) assumed, !ok(hi)
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if ok(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
-
-/// Refuses a run of `game` to `max` whose estimated work is beyond
-/// [`heaplab_core::engine::WORK_LIMIT`] (more than a day), with a one-line error.
-pub fn check_work(game: &heaplab_core::Game, max: u64, grundy: bool) -> Result<()> {
-    let w = heaplab_core::engine::work_estimate(game, max, grundy);
-    if w > heaplab_core::engine::WORK_LIMIT {
-        bail!(
-            "{game} to N = {max} needs about {w:.1e} {} (more than a day at about 1e9 a second); use a smaller N",
-            if grundy { "option visits" } else { "sieve marks" }
-        );
-    }
-    Ok(())
+/// Prints a JSON value on stdout, on one line.
+pub fn print_json(v: &serde_json::Value) {
+    println!("{}", serde_json::to_string(v).expect("json"));
 }
 
 /// A file written under a temporary name in the destination folder and renamed into place
@@ -388,6 +285,178 @@ pub fn refuse_binary_terminal() -> Result<()> {
         bail!("parquet is binary: give -o FILE.parquet or redirect stdout to a file");
     }
     Ok(())
+}
+
+/// Rows per batch (and per Parquet row group) of every row file.
+pub const BATCH_ROWS: usize = 1 << 20;
+
+/// A batched writer of one of the formats.
+pub enum RowWriter<W: Write> {
+    /// CSV (or b-file: space separated, no header).
+    Csv(CsvBatched<W>),
+    /// Parquet.
+    Parquet(Box<PqBatched<W>>),
+}
+
+impl<W: Write + Send> RowWriter<W> {
+    /// A writer for `format` with this schema; `header` is false when appending to a CSV
+    /// that already has one.
+    pub fn new(w: W, format: Format, schema: &Schema, header: bool) -> Result<RowWriter<W>> {
+        Ok(match format {
+            Format::Csv => {
+                RowWriter::Csv(CsvWriter::new(w).include_header(header).batched(schema)?)
+            }
+            Format::Bfile => RowWriter::Csv(
+                CsvWriter::new(w)
+                    .include_header(false)
+                    .with_separator(b' ')
+                    .batched(schema)?,
+            ),
+            Format::Parquet => RowWriter::Parquet(Box::new(ParquetWriter::new(w).batched(schema)?)),
+        })
+    }
+
+    /// Writes one batch.
+    pub fn write(&mut self, df: &DataFrame) -> Result<()> {
+        match self {
+            RowWriter::Csv(w) => w.write_batch(df)?,
+            RowWriter::Parquet(w) => w.write_batch(df)?,
+        }
+        Ok(())
+    }
+
+    /// Finishes the file (header of an empty CSV, Parquet footer).
+    pub fn finish(mut self) -> Result<()> {
+        match &mut self {
+            RowWriter::Csv(w) => w.finish()?,
+            RowWriter::Parquet(w) => {
+                w.finish()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes the whole position table in batches.
+pub fn write_table<W: Write + Send>(
+    w: W,
+    format: Format,
+    out: &OutcomeTable,
+    grundy: Option<&GrundyTable>,
+) -> Result<()> {
+    let schema = table_schema(grundy.map(grundy_dtype));
+    let mut wr = RowWriter::new(w, format, &schema, true)?;
+    let len = out.max() as usize + 1;
+    let mut lo = 0;
+    while lo < len {
+        let hi = (lo + BATCH_ROWS).min(len);
+        wr.write(&table_frame(Some(out), grundy, lo, hi)?)?;
+        lo = hi;
+    }
+    wr.finish()
+}
+
+/// The columns of a P-position file: `k`, `p` and `gap` (b-files carry only `k` and `p`).
+fn loser_columns(format: Format) -> LoserColumns {
+    LoserColumns {
+        gap: format != Format::Bfile,
+        prev: false,
+    }
+}
+
+/// Accumulates P-positions into `k, p, gap` rows and writes them in batches of exactly
+/// [`BATCH_ROWS`] rows (so the file depends only on the sequence, never on timing).
+pub struct LoserRows<W: Write> {
+    writer: Option<RowWriter<W>>,
+    format: Format,
+    /// Index of the next P-position to write.
+    k: u64,
+    /// The last P-position written.
+    prev: Option<u64>,
+    /// P-positions not yet written.
+    ps: Vec<u64>,
+}
+
+impl<W: Write + Send> LoserRows<W> {
+    /// A row sink over `w`; `k0`/`prev` continue an earlier run (resume), and `header` is
+    /// false when the CSV file already has its header.
+    pub fn new(w: W, format: Format, k0: u64, prev: Option<u64>, header: bool) -> Result<Self> {
+        let schema = losers_schema(loser_columns(format));
+        Ok(LoserRows {
+            writer: Some(RowWriter::new(w, format, &schema, header)?),
+            format,
+            k: k0,
+            prev,
+            ps: Vec::new(),
+        })
+    }
+
+    /// Adds P-positions (increasing).
+    pub fn push(&mut self, mut ps: &[u64]) -> Result<()> {
+        while !ps.is_empty() {
+            let take = (BATCH_ROWS - self.ps.len()).min(ps.len());
+            self.ps.extend_from_slice(&ps[..take]);
+            ps = &ps[take..];
+            if self.ps.len() == BATCH_ROWS {
+                self.flush_partial()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the rows collected so far as a (possibly short) batch. CSV output does not
+    /// depend on batch boundaries; Parquet callers must only flush at the end.
+    pub fn flush_partial(&mut self) -> Result<()> {
+        if self.ps.is_empty() {
+            return Ok(());
+        }
+        let df = losers_frame(self.k, self.prev, &self.ps, loser_columns(self.format))?;
+        self.k += self.ps.len() as u64;
+        self.prev = self.ps.last().copied();
+        self.ps.clear();
+        self.writer.as_mut().expect("writer").write(&df)
+    }
+
+    /// Writes the last partial batch and finishes the file.
+    pub fn finish(mut self) -> Result<()> {
+        self.flush_partial()?;
+        self.writer.take().expect("writer").finish()
+    }
+}
+
+/// The format of a table file named `dest`: `.csv` or `.parquet` (a b-file holds a single
+/// sequence, not a table).
+///
+/// # Errors
+/// Any other extension, with a one-line message.
+pub fn frame_format(dest: &std::path::Path) -> Result<Format> {
+    match Format::from_path(dest) {
+        Ok(Format::Bfile) | Err(_) => anyhow::bail!(
+            "cannot write a table as `{}`: use a .csv or .parquet name",
+            dest.display()
+        ),
+        Ok(f) => Ok(f),
+    }
+}
+
+/// Writes a whole DataFrame to `dest` atomically, as CSV or Parquet by its extension.
+pub fn write_frame(df: &mut DataFrame, dest: &std::path::Path) -> Result<std::path::PathBuf> {
+    stage_frame(df, dest)?.commit()
+}
+
+/// [`write_frame`] up to the rename: the frame written in full to `dest`'s temporary file,
+/// which [`AtomicFile::commit`] puts in place (dropped instead, it goes and
+/// `dest` is untouched), so several files can all be written before any replaces another.
+pub fn stage_frame(df: &mut DataFrame, dest: &std::path::Path) -> Result<AtomicFile> {
+    let format = frame_format(dest)?;
+    let file = AtomicFile::create(dest)?;
+    let w = file.file()?;
+    match format {
+        Format::Parquet => ParquetWriter::new(w).finish(df).map(drop),
+        _ => CsvWriter::new(w).include_header(true).finish(df),
+    }
+    .map_err(|e| anyhow::anyhow!("cannot write `{}`: {e}", dest.display()))?;
+    Ok(file)
 }
 
 /// Seconds since `t`, rounded to milliseconds.

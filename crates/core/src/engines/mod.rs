@@ -1,0 +1,50 @@
+//! The algorithms, one module each, shared by the families that use them:
+//!
+//! | module | algorithm |
+//! |---|---|
+//! | `sieve` | the segmented, parallel P-position sieve (every P-position p marks p + s) |
+//! | `window` | the window sieve of finite sets |
+//! | `pull` | divisor games: each position reads its options from per-segment lists |
+//! | `mex` | the plain mex, position by position |
+//! | `blocked` | the blocked, transposed mex (and its AVX-512 marks) |
+//! | `sparse` | the sparse-space method for take-and-break codes |
+//! | `stream` | the P-position engines' common shape and its saved state |
+//! | `crew` | helper threads and the block pipeline the blocked engines share |
+//! | `mem` | huge-page advice for large tables |
+//!
+//! Which engine runs for which game is decided in [`crate::plan`]; the items public here
+//! are for benchmarks and experiments that drive one engine directly.
+
+pub(crate) mod blocked;
+pub(crate) mod crew;
+pub(crate) mod mem;
+pub(crate) mod mex;
+pub(crate) mod pull;
+pub(crate) mod sieve;
+pub(crate) mod sparse;
+pub(crate) mod stream;
+pub(crate) mod window;
+
+pub use sieve::{
+    p_positions, ListMoves, Moves, SetSieve, SieveState, SquareMoves, DEFAULT_SEGMENT_BITS,
+    MAX_SIEVE_N,
+};
+pub use sparse::{Mask, OctalStats};
+pub use stream::StreamState;
+
+use crate::games::takebreak::Breaker;
+use crate::observe::{Observer, Watch};
+
+/// Grundy values 0..=max of a take-and-break rule by the sparse-space engine, with its
+/// statistics (the mask, rare positions, a period proven by Guy–Smith).
+///
+/// # Errors
+/// [`crate::Error::Cancelled`] when `obs` stops the run.
+pub fn sparse_space(
+    br: &Breaker,
+    max: u64,
+    obs: &dyn Observer,
+) -> Result<(Vec<u32>, OctalStats), crate::Error> {
+    let mut watch = Watch::start(obs, max.saturating_add(1))?;
+    Ok(sparse::take_break_grundy(br, max, &mut watch)?)
+}

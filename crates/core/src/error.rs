@@ -1,0 +1,102 @@
+//! Why an engine call did not give an answer: [`Error`], and [`Refusal`] for a run the
+//! caller's [`crate::Budget`] does not allow. Both carry their numbers as fields; `Display`
+//! gives one line for a user.
+
+use bytesize::ByteSize;
+use thiserror::Error;
+
+/// Bytes for a user: `1.5 GiB`.
+pub(crate) fn size(bytes: u64) -> String {
+    ByteSize(bytes).display().iec().to_string()
+}
+
+/// A run the budget does not allow, refused before any work.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The memory estimate is beyond [`crate::Budget::memory`].
+    #[error("{what} needs about {}, but only {} is available; use a smaller N", size(*.needed), size(*.budget))]
+    Memory {
+        /// What needs it (e.g. "the Grundy table of squares to N = 1000000000").
+        what: String,
+        /// Estimated bytes.
+        needed: u64,
+        /// Bytes the budget allows.
+        budget: u64,
+    },
+    /// The work estimate is beyond [`crate::Budget::work`].
+    #[error("{what} needs about {steps:.1e} {unit} (more than a day at about 1e9 a second); use a smaller N")]
+    Work {
+        /// What needs it.
+        what: String,
+        /// Estimated elementary steps.
+        steps: f64,
+        /// What a step is ("sieve marks", "option visits").
+        unit: &'static str,
+        /// Steps the budget allows.
+        limit: f64,
+    },
+    /// An output file larger than the free space where it goes ([`crate::Budget::disk`]).
+    #[error("{what} would take about {}, more than the {} free there; use --count or a smaller N", size(*.needed), size(*.free))]
+    Disk {
+        /// What would be written.
+        what: String,
+        /// Estimated bytes.
+        needed: u64,
+        /// Free bytes at the destination.
+        free: u64,
+    },
+    /// A single position beyond what the family's fastest method can reach within the budget.
+    #[error("{game} {why}; use n <= {most}")]
+    TooFar {
+        /// The game (canonical spec).
+        game: String,
+        /// The position asked for.
+        n: u64,
+        /// The largest position the budget allows.
+        most: u64,
+        /// Why, e.g. "has no shortcut: deciding n = 1000000000 means sieving every position up to it".
+        why: String,
+    },
+}
+
+/// Why an engine call did not give an answer.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The run is beyond what the engine can address at all, whatever the budget.
+    #[error("N = {n} is too large for {what} (at most {limit})")]
+    TooLarge {
+        /// The structure or engine, e.g. "a Grundy table".
+        what: &'static str,
+        /// The N asked for.
+        n: u64,
+        /// The largest N it takes.
+        limit: u64,
+    },
+    /// A move set with more moves up to N than the sieve indexes.
+    #[error("{count} moves up to N = {n}: more than the sieve's {limit}")]
+    TooManyMoves {
+        /// Moves up to N.
+        count: u64,
+        /// N.
+        n: u64,
+        /// The most the sieve takes.
+        limit: u64,
+    },
+    /// The budget does not allow the run.
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// A saved stream state that does not belong to this game's engine.
+    #[error("the saved state {reason}")]
+    BadState {
+        /// What is wrong, e.g. "is not a sieve state".
+        reason: String,
+    },
+    /// The observer stopped the run.
+    #[error("cancelled after {done} positions")]
+    Cancelled {
+        /// Positions decided when it stopped.
+        done: u64,
+    },
+}

@@ -1,0 +1,126 @@
+//! Finite subtraction sets `sub{..}` (and `leave1(sub{..})`): once every move is legal,
+//! the outcome of n depends only on the k outcomes before it (k the largest move), so the
+//! outcome sequence is eventually periodic with a period found by cycle detection
+//! ([`finite_outcome_period`]); counts of P-positions to any N follow from it
+//! ([`finite_p_count`]).
+
+use super::PCount;
+use bitvec::prelude::*;
+
+/// The outcome sequence of a finite subtraction game (largest move k), shown eventually
+/// periodic: `win[n]` for n < start + period, and `win(n) = win(start + (n - start) % period)`
+/// beyond.
+#[derive(Debug, Clone)]
+pub struct PeriodicOutcomes {
+    /// First position of the periodic part (not necessarily the least such).
+    pub start: u64,
+    /// The period.
+    pub period: u64,
+    /// Outcomes 0..start+period (set = N-position).
+    pub win: BitVec<u64, Lsb0>,
+}
+
+impl PeriodicOutcomes {
+    /// Outcome of any position (true = N-position).
+    pub fn is_win(&self, n: u64) -> bool {
+        let i = if n < self.start + self.period {
+            n
+        } else {
+            self.start + (n - self.start) % self.period
+        };
+        self.win[i as usize]
+    }
+}
+
+/// [`PCount`] of the finite subtraction game with these moves (increasing, non-empty)
+/// over 0..=max, when its outcome period shows up within 2^24 positions: O(preperiod +
+/// period) time whatever max is. `None` when no period was found.
+pub fn finite_p_count(finite: &[u64], leave1: bool, max: u64) -> Option<PCount> {
+    let po = finite_outcome_period(finite, leave1, 1 << 24)?;
+    let head = (po.start + po.period).min(max.saturating_add(1));
+    let lose = |n: u64| !po.win[n as usize];
+    let mut count = (0..head).filter(|&n| lose(n)).count() as u64;
+    if max >= head {
+        // positions head..=max repeat start..start + period from its beginning
+        let per = (po.start..po.start + po.period)
+            .filter(|&n| lose(n))
+            .count() as u64;
+        let rest = max - head + 1;
+        let part = (po.start..po.start + rest % po.period)
+            .filter(|&n| lose(n))
+            .count() as u64;
+        count += rest / po.period * per + part;
+    }
+    let largest = (0..=po.start + po.period)
+        .map(|d| max.checked_sub(d))
+        .take_while(Option::is_some)
+        .flatten()
+        .find(|&n| !po.is_win(n));
+    Some(PCount {
+        count,
+        largest,
+        method: format!(
+            "outcomes proven periodic (period {} from {})",
+            po.period, po.start
+        ),
+    })
+}
+
+/// Finds the period of a finite subtraction game's outcomes by Brent's cycle detection on
+/// the window of the last k outcomes (which determines every later outcome once all moves
+/// are legal): equal windows at m < n prove win(x + n - m) = win(x) for all x >= m - k.
+/// Windows are compared by a rolling hash mod 2^61 - 1, then bit for bit. Examines at most
+/// `limit` positions; `None` when no repeat shows up by then.
+pub fn finite_outcome_period(moves: &[u64], leave1: bool, limit: u64) -> Option<PeriodicOutcomes> {
+    const P: u128 = (1 << 61) - 1;
+    const B: u128 = 1_000_003;
+    if *moves.last()? >= limit {
+        return None; // the first window alone is beyond the limit
+    }
+    let k = *moves.last()? as usize;
+    let first = k + usize::from(leave1); // from here on every move is legal
+    let mut win: BitVec<u64, Lsb0> = BitVec::new();
+    let outcome = |win: &BitVec<u64, Lsb0>, n: usize| {
+        let top = if leave1 { n.saturating_sub(1) } else { n };
+        moves
+            .iter()
+            .take_while(|&&s| s as usize <= top)
+            .any(|&s| !win[n - s as usize])
+    };
+    for n in 0..first {
+        let w = outcome(&win, n);
+        win.push(w);
+    }
+    let bk = (0..k).fold(1u128, |a, _| a * B % P); // B^k
+                                                   // hash of window [n-k, n) = sum b[j] B^(n-1-j)
+    let mut h: u128 = 0;
+    for j in first - k..first {
+        h = (h * B + u128::from(win[j])) % P;
+    }
+    let mut saved = (first, h);
+    let (mut power, mut lam) = (1u64, 0u64);
+    let mut n = first;
+    while (n as u64) < limit {
+        let w = outcome(&win, n);
+        win.push(w);
+        // slide: add b[n], drop b[n-k]
+        h = (h * B + u128::from(w) + P * P - u128::from(win[n - k]) * bk % P) % P;
+        n += 1;
+        if h == saved.1 && win[n - k..n] == win[saved.0 - k..saved.0] {
+            let period = (n - saved.0) as u64;
+            let mut start = (saved.0 - k) as u64;
+            while start > 0 && win[start as usize - 1] == win[(start + period) as usize - 1] {
+                start -= 1;
+            }
+            win.truncate((start + period) as usize);
+            return Some(PeriodicOutcomes { start, period, win });
+        }
+        lam += 1;
+        if lam == power {
+            saved = (n, h);
+            power *= 2;
+            lam = 0;
+        }
+    }
+    None
+}

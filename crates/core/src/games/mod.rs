@@ -1,0 +1,302 @@
+//! The game families, one module each: what the moves are, the closed forms, and which
+//! theorem proves a period ([`CertRule`]).
+//!
+//! | family (spec) | module |
+//! |---|---|
+//! | finite subtraction sets `sub{..}` | [`finite`]: the outcome period by cycle detection |
+//! | named sets and unions (`squares`, `primes\|sub{1}`) | [`crate::sets`] (membership), engines: the sieve and the blocked mex |
+//! | all-but sets `allbut{..}`, `nim` | [`allbut`]: finitely many P-positions, Grundy values by counts |
+//! | `divisors`, `divisors-nontrivial` | [`divisors`]: divisor lists, the parity theorem |
+//! | `sqrt`, `upto{k}`, `half` | [`interval`]: jump-ahead, closed forms, sliding-window mex |
+//! | take-and-break codes, `grundy-game` | [`takebreak`]: the option enumerator, Guy–Smith |
+//!
+//! Which engine runs a family is decided in one place, [`crate::plan`].
+
+pub mod allbut;
+pub mod divisors;
+pub mod finite;
+pub mod interval;
+pub mod takebreak;
+
+use crate::period::Period;
+use crate::rule::{Rule, SubtractionRule};
+use crate::sets::{MoveSet, NamedSet};
+use crate::spec::Game;
+use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
+use takebreak::Breaker;
+
+impl Game {
+    /// The amounts that may be removed from a heap of `n` for the families whose every move
+    /// leaves one heap (subtraction sets, divisors, interval games), increasing; `None` for
+    /// take-and-break games.
+    pub fn moves_of(&self, n: u64) -> Option<Vec<u64>> {
+        let mut v = Vec::new();
+        match self {
+            Game::Subtraction { set, leave1 } => {
+                let top = if *leave1 { n.saturating_sub(1) } else { n };
+                match set {
+                    MoveSet::Union { named, finite } => {
+                        v.extend(finite.iter().copied().filter(|&s| s <= top));
+                        for &s in named {
+                            match s {
+                                // cheaper to test each amount than to list the set
+                                NamedSet::Primes | NamedSet::Practical => {
+                                    v.extend((1..=top).filter(|&x| s.contains(x)))
+                                }
+                                _ => v.extend(s.elements_upto(top)),
+                            }
+                        }
+                        v.sort_unstable();
+                        v.dedup();
+                    }
+                    MoveSet::AllBut { excluded } => {
+                        v.extend((1..=top).filter(|s| excluded.binary_search(s).is_err()))
+                    }
+                }
+            }
+            Game::Divisors { nontrivial } => {
+                let lo = if *nontrivial { 2 } else { 1 };
+                v.extend((lo..n).filter(|d| n.is_multiple_of(*d)));
+            }
+            Game::Interval { bound, leave1 } => {
+                let top = if *leave1 { n.saturating_sub(1) } else { n };
+                v.extend(1..=bound.f(n).min(top));
+            }
+            Game::TakeBreak(_) | Game::GrundyGame => return None,
+        }
+        Some(v)
+    }
+}
+
+impl Rule for Game {
+    fn for_each_option(&self, n: u64, visit: &mut dyn FnMut(&[u64])) {
+        match Breaker::of(self) {
+            Some(br) => {
+                let _ = br.options(n, u64::MAX, &mut |_, heaps| {
+                    visit(heaps);
+                    ControlFlow::Continue(())
+                });
+            }
+            None => {
+                for s in self.moves_of(n).unwrap_or_default() {
+                    visit(&[n - s]);
+                }
+            }
+        }
+    }
+}
+
+impl SubtractionRule for Game {
+    fn for_each_move(&self, n: u64, visit: &mut dyn FnMut(u64)) {
+        for s in self.moves_of(n).unwrap_or_default() {
+            visit(s);
+        }
+    }
+}
+
+/// The number of P-positions in 0..=N and the largest, found without listing them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PCount {
+    /// P-positions in 0..=N.
+    pub count: u64,
+    /// The largest of them (None when there is none).
+    pub largest: Option<u64>,
+    /// How they were counted, for reports ("closed form", "outcomes proven periodic …").
+    pub method: String,
+}
+
+/// The sequence of a game an analysis looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Sequence {
+    /// Grundy values g(n).
+    Grundy,
+    /// Outcomes: 1 for an N-position, 0 for a P-position.
+    Outcome,
+}
+
+/// Which theorem, if any, proves that a period seen in a game's sequence holds for ever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum CertRule {
+    /// A finite subtraction set with largest move k: every value depends only on the k
+    /// values before it, so a period (saltus 0) with preperiod n0 seen on 0..=N is proven
+    /// once N >= n0 + p + k.
+    FiniteSubtraction {
+        /// The largest move.
+        largest_move: u64,
+    },
+    /// An octal code whose moves leave at most two heaps and remove at most t tokens: a
+    /// Grundy period (saltus 0) is proven once N >= 2·n0 + 2p + t (Guy and Smith 1956, see
+    /// [`takebreak::guy_smith_bound`]).
+    Octal {
+        /// t: the position of the code's last non-zero digit.
+        last_digit: u64,
+    },
+    /// No theorem applies: periods are only observed.
+    None,
+}
+
+impl CertRule {
+    /// The rule for `seq` of `game`.
+    pub fn of(game: &Game, seq: Sequence) -> CertRule {
+        match game {
+            Game::Subtraction { set, .. } => match set.max_finite() {
+                Some(k) => CertRule::FiniteSubtraction { largest_move: k },
+                None => CertRule::None,
+            },
+            Game::TakeBreak(code) if seq == Sequence::Grundy && code.max_heaps_left() <= 2 => {
+                CertRule::Octal {
+                    last_digit: code.last_digit() as u64,
+                }
+            }
+            Game::TakeBreak(_)
+            | Game::GrundyGame
+            | Game::Divisors { .. }
+            | Game::Interval { .. } => CertRule::None,
+        }
+    }
+
+    /// The N from which a period with this preperiod, period and saltus seen on 0..=N is
+    /// proven; `None` when the rule proves nothing (no theorem, or a saltus).
+    pub fn bound(&self, preperiod: u64, period: u64, saltus: i64) -> Option<u64> {
+        if saltus != 0 {
+            return None;
+        }
+        match *self {
+            CertRule::FiniteSubtraction { largest_move } => Some(
+                preperiod
+                    .saturating_add(period)
+                    .saturating_add(largest_move),
+            ),
+            CertRule::Octal { last_digit } => {
+                Some(takebreak::guy_smith_bound(preperiod, period, last_digit))
+            }
+            CertRule::None => None,
+        }
+    }
+
+    /// Whether the period `p` (found on `p.len` values, 0..=N) is proven by this rule, and
+    /// the sentence reports print: why it is proven, or that it is only observed and what
+    /// a proof would need.
+    pub fn certify(&self, p: &Period) -> (bool, String) {
+        let n = p.len - 1;
+        let seen = p.periods_seen();
+        let Some(need) = self.bound(p.preperiod, p.period, p.saltus) else {
+            return (
+                false,
+                format!("observed ({seen} periods after the preperiod)"),
+            );
+        };
+        let proven = n >= need;
+        let text = match (*self, proven) {
+            (CertRule::FiniteSubtraction { largest_move: k }, true) => format!(
+                "proven: finite subtraction set with largest move {k}, and the data reach \
+                 N = {n} >= n0 + p + k = {need}"
+            ),
+            (CertRule::FiniteSubtraction { .. }, false) => {
+                format!("observed ({seen} periods); proof needs N >= n0 + p + k = {need}")
+            }
+            (CertRule::Octal { last_digit: t }, true) => format!(
+                "proven (Guy–Smith 1956): octal code with last digit t = {t}, and N = {n} >= \
+                 2·n0 + 2p + t = {need}"
+            ),
+            (CertRule::Octal { .. }, false) => {
+                format!("observed ({seen} periods); Guy–Smith needs N >= 2·n0 + 2p + t = {need}")
+            }
+            (CertRule::None, _) => format!("observed ({seen} periods after the preperiod)"),
+        };
+        (proven, text)
+    }
+}
+
+/// One game family: an example spec and what its moves are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Family {
+    /// An example spec of the family.
+    pub spec: &'static str,
+    /// The moves, in a few words.
+    pub description: &'static str,
+}
+
+/// Every game family with an example spec, in the order `heaplab games` lists them.
+pub const FAMILIES: &[Family] = &[
+    fam("sub{1,2,3}", "finite subtraction set: remove 1, 2 or 3"),
+    fam("allbut{2,3,7}", "remove any number except those listed"),
+    fam("squares", "remove a positive square (Stone Game IV)"),
+    fam("cubes", "remove a positive cube"),
+    fam("triangular", "remove a triangular number 1, 3, 6, 10, ..."),
+    fam("fibonacci", "remove a Fibonacci number 1, 2, 3, 5, 8, ..."),
+    fam("primes", "remove a prime"),
+    fam("powers2", "remove a power of two 1, 2, 4, 8, ..."),
+    fam("factorials", "remove a factorial 1, 2, 6, 24, ..."),
+    fam(
+        "practical",
+        "remove a practical number 1, 2, 4, 6, 8, 12, ...",
+    ),
+    fam("nim", "remove any positive number (one-heap Nim)"),
+    fam("primes|sub{1}", "union of sets: remove 1 or a prime"),
+    fam(
+        "leave1(primes|sub{1})",
+        "same moves, but never take the whole heap",
+    ),
+    fam("divisors", "remove a proper divisor d of n (1 <= d < n)"),
+    fam("divisors-nontrivial", "remove a divisor d with 1 < d < n"),
+    fam("sqrt", "remove 1..floor(sqrt n)"),
+    fam("upto{3}", "remove 1..k (the Bash game)"),
+    fam("half", "remove 1..floor(n/2)"),
+    fam(
+        "0.77",
+        "octal take-and-break code (Kayles); also .77, 4.07, 0.137",
+    ),
+    fam("0.3F", "hexadecimal code: digit bit 8 leaves three heaps"),
+    fam("kayles", "alias of 0.77"),
+    fam("dawson", "Dawson's Kayles, alias of 0.07"),
+    fam(
+        "grundy-game",
+        "split one heap into two unequal non-empty heaps",
+    ),
+];
+
+const fn fam(spec: &'static str, description: &'static str) -> Family {
+    Family { spec, description }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_family_example_parses_and_certificates_follow_the_family() {
+        for f in FAMILIES {
+            assert!(Game::parse(f.spec).is_ok(), "{}", f.spec);
+        }
+        let rule = |s: &str, q| CertRule::of(&Game::parse(s).unwrap(), q);
+        assert_eq!(
+            rule("leave1(sub{1,3})", Sequence::Outcome),
+            CertRule::FiniteSubtraction { largest_move: 3 }
+        );
+        assert_eq!(
+            rule("0.77", Sequence::Grundy),
+            CertRule::Octal { last_digit: 2 }
+        );
+        for (s, q) in [
+            ("0.77", Sequence::Outcome),
+            ("0.3F", Sequence::Grundy),
+            ("squares", Sequence::Grundy),
+            ("nim", Sequence::Grundy),
+            ("grundy-game", Sequence::Grundy),
+            ("sqrt", Sequence::Outcome),
+        ] {
+            assert_eq!(rule(s, q), CertRule::None, "{s}");
+        }
+        let fin = CertRule::FiniteSubtraction { largest_move: 4 };
+        assert_eq!(fin.bound(0, 7, 0), Some(11));
+        assert_eq!(fin.bound(0, 7, 1), None);
+        assert_eq!(
+            CertRule::Octal { last_digit: 2 }.bound(71, 12, 0),
+            Some(168)
+        );
+        assert_eq!(CertRule::None.bound(0, 1, 0), None);
+    }
+}

@@ -1,0 +1,221 @@
+//! Take-and-break games: octal and hexadecimal codes in CGSuite's notation and Grundy's
+//! game (Winning Ways, ch. 4). A [`Breaker`] is a rule prepared for evaluation: the non-zero
+//! digits of the code, each saying what may be left after removing `take` tokens. It
+//! enumerates a heap's options ([`Breaker::options`], the one enumerator every caller
+//! uses), and [`guy_smith_bound`] says when a period of an octal game is proven.
+
+use crate::spec::{Game, TakeBreak};
+use std::ops::ControlFlow;
+
+/// How one digit breaks a heap: after removing `take` tokens, leave nothing, one heap, two
+/// heaps or three heaps (all non-empty).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Digit {
+    /// Tokens removed.
+    pub take: u64,
+    /// May leave nothing (the heap was exactly `take`).
+    pub nothing: bool,
+    /// May leave one heap.
+    pub one: bool,
+    /// May leave two heaps.
+    pub two: bool,
+    /// May leave three heaps.
+    pub three: bool,
+    /// The two heaps must be unequal (Grundy's game).
+    pub unequal: bool,
+}
+
+impl Digit {
+    /// For this digit at position n: the heap s = n - take the move breaks (None when
+    /// take > n), after handing `set` the values of the options that leave no heap or one
+    /// (`g` gives a heap's value).
+    #[inline(always)]
+    pub fn leave_at_most_one(
+        &self,
+        n: u64,
+        g: impl Fn(u64) -> u32,
+        mut set: impl FnMut(u32),
+    ) -> Option<u64> {
+        let s = n.checked_sub(self.take)?;
+        if self.nothing && s == 0 {
+            set(0);
+        }
+        if self.one && s >= 1 {
+            set(g(s));
+        }
+        Some(s)
+    }
+}
+
+/// The last part a of a split of s into two non-empty heaps a + (s - a) with a <= s - a
+/// (a < s - a when the heaps must be unequal).
+#[inline]
+pub(crate) fn pair_top(s: u64, unequal: bool) -> u64 {
+    if unequal {
+        s.saturating_sub(1) / 2
+    } else {
+        s / 2
+    }
+}
+
+/// A take-and-break rule prepared for evaluation.
+#[derive(Debug, Clone)]
+pub struct Breaker {
+    pub(crate) digits: Vec<Digit>,
+}
+
+impl Breaker {
+    /// The rule of a take-and-break game (a code or Grundy's game); `None` for the other
+    /// families.
+    pub fn of(game: &Game) -> Option<Breaker> {
+        match game {
+            Game::TakeBreak(code) => Some(Breaker::from_code(code)),
+            Game::GrundyGame => Some(Breaker::grundy_game()),
+            Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. } => None,
+        }
+    }
+
+    /// From a code `d0.d1d2…`: digit d_i's bit 1 leaves nothing, bit 2 one heap, bit 4 two
+    /// heaps, bit 8 three heaps, after removing i tokens (d0 may only split).
+    pub fn from_code(code: &TakeBreak) -> Breaker {
+        let digits = code
+            .digits
+            .iter()
+            .enumerate()
+            .filter(|(_, &d)| d != 0)
+            .map(|(i, &d)| Digit {
+                take: i as u64,
+                nothing: i > 0 && d & 1 != 0,
+                one: i > 0 && d & 2 != 0,
+                two: d & 4 != 0,
+                three: d & 8 != 0,
+                unequal: false,
+            })
+            .collect();
+        Breaker { digits }
+    }
+
+    /// Grundy's game: split a heap into two unequal non-empty heaps.
+    pub fn grundy_game() -> Breaker {
+        Breaker {
+            digits: vec![Digit {
+                take: 0,
+                nothing: false,
+                one: false,
+                two: true,
+                three: false,
+                unequal: true,
+            }],
+        }
+    }
+
+    /// True when some move may leave three heaps (hexadecimal codes with bit 8).
+    pub fn has_three(&self) -> bool {
+        self.digits.iter().any(|d| d.three)
+    }
+
+    /// True for an octal rule in the sense of Guy and Smith: moves leave at most two heaps
+    /// and any two parts are allowed (so [`guy_smith_bound`] applies).
+    pub fn is_octal(&self) -> bool {
+        !self.has_three() && self.digits.iter().all(|d| !d.unequal)
+    }
+
+    /// t: the most tokens a move removes (the position of the code's last non-zero digit).
+    pub fn last_take(&self) -> u64 {
+        self.digits.iter().map(|d| d.take).max().unwrap_or(0)
+    }
+
+    /// Calls `visit(removed, heaps)` for every option of a heap of `n` — the non-empty
+    /// heaps it leaves (none to three, in increasing size) and the tokens removed — digit
+    /// by digit in increasing `take`, and for each: nothing, one heap, two heaps a + b
+    /// (increasing a), three heaps a + b + c (a <= b <= c, increasing). Two-heap splits
+    /// with a > `a_max` are skipped (a heap near 10^18 has that many). Stops when `visit`
+    /// breaks.
+    pub fn options(
+        &self,
+        n: u64,
+        a_max: u64,
+        visit: &mut dyn FnMut(u64, &[u64]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        for d in &self.digits {
+            let Some(s) = n.checked_sub(d.take) else {
+                break;
+            };
+            if d.nothing && s == 0 {
+                visit(d.take, &[])?;
+            }
+            if d.one && s >= 1 {
+                visit(d.take, &[s])?;
+            }
+            if d.two && s >= 2 {
+                for a in 1..=pair_top(s, d.unequal).min(a_max) {
+                    visit(d.take, &[a, s - a])?;
+                }
+            }
+            if d.three && s >= 3 {
+                for a in 1..=s / 3 {
+                    for b in a..=(s - a) / 2 {
+                        visit(d.take, &[a, b, s - a - b])?;
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The Guy–Smith bound: a Grundy sequence of an octal game whose moves remove at most `t`
+/// tokens, periodic with preperiod n0 and period p on 0..=N, is periodic for ever once
+/// N >= 2·n0 + 2p + t (R. K. Guy and C. A. B. Smith, "The G-values of various games",
+/// Proc. Cambridge Philos. Soc. 52 (1956); Winning Ways, ch. 4). Saturates instead of
+/// wrapping.
+pub fn guy_smith_bound(preperiod: u64, period: u64, t: u64) -> u64 {
+    preperiod
+        .saturating_mul(2)
+        .saturating_add(period.saturating_mul(2))
+        .saturating_add(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(br: &Breaker, n: u64, a_max: u64) -> Vec<(u64, Vec<u64>)> {
+        let mut v = vec![];
+        let _ = br.options(n, a_max, &mut |r, h| {
+            v.push((r, h.to_vec()));
+            ControlFlow::Continue(())
+        });
+        v
+    }
+
+    #[test]
+    fn options_of_kayles_grundy_and_a_hexadecimal_code() {
+        let kayles = Breaker::of(&Game::parse("0.77").unwrap()).unwrap();
+        assert_eq!(
+            all(&kayles, 4, u64::MAX),
+            vec![(1, vec![3]), (1, vec![1, 2]), (2, vec![2]), (2, vec![1, 1])]
+        );
+        assert_eq!(all(&kayles, 2, u64::MAX), vec![(1, vec![1]), (2, vec![])]);
+        // two-heap splits beyond a_max are skipped
+        assert_eq!(all(&kayles, 9, 1).len(), 4);
+        let gg = Breaker::grundy_game();
+        assert_eq!(
+            all(&gg, 6, u64::MAX),
+            vec![(0, vec![1, 5]), (0, vec![2, 4])]
+        );
+        let hex = Breaker::of(&Game::parse("0.8").unwrap()).unwrap();
+        assert_eq!(all(&hex, 4, u64::MAX), vec![(1, vec![1, 1, 1])]);
+        assert!(kayles.is_octal() && !gg.is_octal() && !hex.is_octal());
+        assert_eq!(kayles.last_take(), 2);
+        // stops when told
+        let mut seen = 0;
+        let r = kayles.options(10, u64::MAX, &mut |_, _| {
+            seen += 1;
+            ControlFlow::Break(())
+        });
+        assert!(r.is_break() && seen == 1);
+        assert_eq!(guy_smith_bound(71, 12, 2), 168);
+        assert_eq!(guy_smith_bound(u64::MAX, 1, 1), u64::MAX);
+    }
+}

@@ -1,0 +1,1125 @@
+//! The one place that maps a game to an engine: which engine computes the outcomes, the
+//! Grundy values or the P-positions of a game (a `match` on every family), what that costs
+//! (memory in bytes, work in elementary steps), and whether a caller's [`Budget`] allows it.
+//!
+//! | family | P-positions (outcomes) | Grundy values |
+//! |---|---|---|
+//! | finite set, largest move k | window sieve: O(k + segment) bits | plain mex, one word |
+//! | squares | segmented sieve, moves computed on the fly | blocked mex |
+//! | other infinite sets, unions | segmented sieve over the move list | blocked mex |
+//! | all-but sets | the finite list of candidates | counts of values |
+//! | divisors | divisor pull: one bit per position | mex over divisor lists |
+//! | interval games | jump-ahead: O(1) per P-position | sliding-window mex |
+//! | take-and-break | zeros of the Grundy table | sparse space |
+//!
+//! [`grundy_table`], [`outcome_table`] and [`open_stream`] run the engine; [`plan`] says
+//! beforehand which one it is and refuses what the budget does not allow; [`tables`] does
+//! both for a whole table.
+
+use crate::engines::blocked::blocked_mex_grundy;
+use crate::engines::mex::{finite_set_grundy, list_mex_grundy};
+use crate::engines::pull::{divisor_grundy, DivisorStream};
+use crate::engines::sieve::{
+    p_positions, ListMoves, SetSieve, SquareMoves, DEFAULT_SEGMENT_BITS, MAX_SIEVE_N,
+};
+use crate::engines::sparse::take_break_grundy;
+use crate::engines::stream::{JumpStream, ListStream, PStream, SieveStream, StreamState};
+use crate::engines::window::WindowStream;
+use crate::error::{Error, Refusal};
+use crate::games::allbut::{all_but_grundy, all_but_p_positions};
+use crate::games::finite::finite_p_count;
+use crate::games::interval::IntervalGame;
+use crate::games::takebreak::Breaker;
+use crate::games::PCount;
+use crate::observe::{Observer, Watch};
+use crate::sets::{MoveSet, NamedSet};
+use crate::spec::Game;
+use crate::table::{GrundyTable, OutcomeTable};
+use bitvec::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Elementary steps above which [`Budget::new`] refuses a run up front: at about 1e9 steps
+/// per second (sieve marks or option visits on 2 cores) this is more than a day.
+pub const WORK_LIMIT: f64 = 1e14;
+
+/// What a caller allows a run to use. Every check is made before any work.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// Bytes of memory the run may plan to use.
+    pub memory: u64,
+    /// Elementary steps (sieve marks, option visits) the run may take.
+    pub work: f64,
+    /// Free bytes where an output file goes (`None`: not checked).
+    pub disk: Option<u64>,
+}
+
+impl Budget {
+    /// `memory` bytes, [`WORK_LIMIT`] steps, disk unchecked.
+    pub fn new(memory: u64) -> Budget {
+        Budget {
+            memory,
+            work: WORK_LIMIT,
+            disk: None,
+        }
+    }
+
+    /// No limit at all (tests, and callers that check by other means).
+    pub fn unlimited() -> Budget {
+        Budget {
+            memory: u64::MAX,
+            work: f64::INFINITY,
+            disk: None,
+        }
+    }
+
+    /// The same budget with `free` bytes at the output's destination.
+    pub fn with_disk(self, free: Option<u64>) -> Budget {
+        Budget { disk: free, ..self }
+    }
+
+    /// Refuses `needed` bytes of memory beyond the budget; `what` names what needs them.
+    ///
+    /// # Errors
+    /// [`Refusal::Memory`].
+    pub fn check_memory(&self, what: impl FnOnce() -> String, needed: u64) -> Result<(), Refusal> {
+        if needed > self.memory {
+            return Err(Refusal::Memory {
+                what: what(),
+                needed,
+                budget: self.memory,
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses `steps` of work beyond the budget.
+    ///
+    /// # Errors
+    /// [`Refusal::Work`].
+    pub fn check_work(
+        &self,
+        what: impl FnOnce() -> String,
+        steps: f64,
+        unit: &'static str,
+    ) -> Result<(), Refusal> {
+        if steps > self.work {
+            return Err(Refusal::Work {
+                what: what(),
+                steps,
+                unit,
+                limit: self.work,
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuses an output of `needed` bytes larger than the free space (when known).
+    ///
+    /// # Errors
+    /// [`Refusal::Disk`].
+    pub fn check_disk(&self, what: impl FnOnce() -> String, needed: f64) -> Result<(), Refusal> {
+        match self.disk {
+            Some(free) if needed > free as f64 => Err(Refusal::Disk {
+                what: what(),
+                needed: needed.min(u64::MAX as f64) as u64,
+                free,
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What is computed over 0..=N.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Task {
+    /// The outcome of every position, one bit each ([`outcome_table`]).
+    Outcomes,
+    /// The Grundy value of every position ([`grundy_table`]).
+    Grundy,
+    /// The P-positions in increasing order, streamed ([`open_stream`]).
+    PPositions,
+}
+
+/// The engines, by the names reports give them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Engine {
+    /// Finite sets' P-positions: marks over a window of the largest move.
+    WindowSieve,
+    /// Infinite sets' P-positions: the segmented, parallel sieve.
+    SegmentedSieve,
+    /// All-but sets' P-positions: the finite list of candidates.
+    AllButCandidates,
+    /// Divisor games' P-positions: one bit per position, pulled from divisor lists.
+    DivisorPull,
+    /// Interval games' P-positions: one step per P-position.
+    JumpAhead,
+    /// P-positions as the zeros of a Grundy table.
+    GrundyTable,
+    /// Grundy values by a mex over the moves, position by position.
+    PlainMex,
+    /// Grundy values by the blocked, transposed mex.
+    BlockedMex,
+    /// All-but sets' Grundy values from counts of the values so far.
+    AllButCounts,
+    /// Divisor games' Grundy values: a mex over each position's divisor list.
+    DivisorMex,
+    /// Interval games' Grundy values: a mex over a sliding window.
+    SlidingWindow,
+    /// Take-and-break Grundy values by the sparse-space method.
+    SparseSpace,
+}
+
+impl Engine {
+    /// The name reports print (`segmented sieve`, `blocked mex`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::WindowSieve => "window sieve",
+            Engine::SegmentedSieve => "segmented sieve",
+            Engine::AllButCandidates => "all-but candidates",
+            Engine::DivisorPull => "divisor pull",
+            Engine::JumpAhead => "jump-ahead",
+            Engine::GrundyTable => "grundy table",
+            Engine::PlainMex => "plain mex",
+            Engine::BlockedMex => "blocked mex",
+            Engine::AllButCounts => "all-but counts",
+            Engine::DivisorMex => "divisor mex",
+            Engine::SlidingWindow => "sliding-window mex",
+            Engine::SparseSpace => "sparse space",
+        }
+    }
+
+    /// The engine that computes `task` for `game`.
+    pub fn of(game: &Game, task: Task) -> Engine {
+        let grundy = match game {
+            Game::Subtraction {
+                set: MoveSet::AllBut { .. },
+                ..
+            } => Engine::AllButCounts,
+            Game::Subtraction { set, .. } if set.is_finite() => Engine::PlainMex,
+            Game::Subtraction { .. } => Engine::BlockedMex,
+            Game::Divisors { .. } => Engine::DivisorMex,
+            Game::Interval { .. } => Engine::SlidingWindow,
+            Game::TakeBreak(_) | Game::GrundyGame => Engine::SparseSpace,
+        };
+        let outcomes = match game {
+            Game::Subtraction {
+                set: MoveSet::AllBut { .. },
+                ..
+            } => Engine::AllButCandidates,
+            Game::Subtraction { set, .. } if set.is_finite() => Engine::WindowSieve,
+            Game::Subtraction { .. } => Engine::SegmentedSieve,
+            Game::Divisors { .. } => Engine::DivisorPull,
+            Game::Interval { .. } => Engine::JumpAhead,
+            Game::TakeBreak(_) | Game::GrundyGame => Engine::GrundyTable,
+        };
+        match task {
+            Task::Grundy => grundy,
+            Task::Outcomes | Task::PPositions => outcomes,
+        }
+    }
+}
+
+/// What a run will do and cost, as [`plan`] found it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Plan {
+    /// What is computed.
+    pub task: Task,
+    /// N.
+    pub max: u64,
+    /// The engine.
+    pub engine: Engine,
+    /// Estimated bytes of memory at the peak.
+    pub memory: u64,
+    /// Estimated elementary steps.
+    pub work: f64,
+}
+
+/// The engine for `task` of `game` over 0..=max, its cost, and whether `budget` allows it.
+///
+/// # Errors
+/// [`Error::TooLarge`] beyond what the engine can address at all; [`Error::Refused`] with
+/// the memory or work refusal when the budget does not allow the run.
+pub fn plan(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Error> {
+    let limit = match task {
+        Task::Grundy => GRUNDY_MAX,
+        Task::Outcomes => BITS_MAX,
+        Task::PPositions => u64::MAX,
+    };
+    if max > limit {
+        return Err(Error::TooLarge {
+            what: task_name(task),
+            n: max,
+            limit,
+        });
+    }
+    let p = Plan {
+        task,
+        max,
+        engine: Engine::of(game, task),
+        memory: memory_estimate(game, task, max),
+        work: work_estimate(game, max, task == Task::Grundy),
+    };
+    budget.check_memory(
+        || format!("{} of {game} to N = {max}", task_name(task)),
+        p.memory,
+    )?;
+    budget.check_work(
+        || format!("{game} to N = {max}"),
+        p.work,
+        if task == Task::Grundy {
+            "option visits"
+        } else {
+            "sieve marks"
+        },
+    )?;
+    Ok(p)
+}
+
+fn task_name(task: Task) -> &'static str {
+    match task {
+        Task::Outcomes => "an outcome table",
+        Task::Grundy => "a Grundy table",
+        Task::PPositions => "the P-position engine",
+    }
+}
+
+/// The largest N <= `limit` for which [`plan`] accepts `task` of `game` within `budget`
+/// (memory and work both grow with N; found by bisection), 0 when none is.
+pub fn feasible_max(game: &Game, task: Task, budget: &Budget, limit: u64) -> u64 {
+    let ok = |n: u64| plan(game, task, n, budget).is_ok();
+    if ok(limit) {
+        return limit;
+    }
+    let (mut lo, mut hi) = (0u64, limit); // ok(lo) assumed, !ok(hi)
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Largest N of a Grundy table (its values are addressed by `usize` with room to spare).
+const GRUNDY_MAX: u64 = (isize::MAX as u64) / 8 - 1;
+
+/// Largest N of an outcome table (one bit per position).
+const BITS_MAX: u64 = (usize::MAX as u64) / 2 - 1;
+
+/// Upper estimate of the memory (bytes) `task` of `game` over 0..=max needs at its peak.
+pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
+    match task {
+        Task::Grundy => grundy_memory_estimate(game, max),
+        Task::PPositions => stream_memory_estimate(game, max),
+        Task::Outcomes => (max / 8 + 1).saturating_add(match game {
+            Game::TakeBreak(_) | Game::GrundyGame => grundy_memory_estimate(game, max),
+            Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. } => {
+                stream_memory_estimate(game, max)
+            }
+        }),
+    }
+}
+
+/// Upper estimate of the memory (bytes) a Grundy table of 0..=max needs while it is built
+/// (the working table in `u32` plus the narrowed copy and the family's side structures).
+fn grundy_memory_estimate(game: &Game, max: u64) -> u64 {
+    let n = max.saturating_add(1);
+    let table = n.saturating_mul(4).saturating_add(n);
+    let extra = match game {
+        Game::Subtraction { set, .. } => set.count_upto_estimate(max).saturating_mul(8),
+        Game::Divisors { .. } => 1 << 26,
+        Game::Interval { .. } | Game::TakeBreak(_) | Game::GrundyGame => 0,
+    };
+    table.saturating_add(extra)
+}
+
+/// Upper estimate of the memory (bytes) a P-position stream over 0..=max needs.
+fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
+    let seg = DEFAULT_SEGMENT_BITS / 8 * (rayon::current_num_threads() as u64 + 2);
+    match game {
+        Game::Subtraction { set, .. } => match set {
+            // the window: a segment plus the largest move (up to max) ahead
+            MoveSet::Union { named, finite } if named.is_empty() => {
+                let k = finite.last().copied().unwrap_or(0).min(max);
+                seg * 2 + k / 8 * 2
+            }
+            MoveSet::AllBut { excluded } => (excluded.len() as u64 + 2) * 16,
+            MoveSet::Union { named, .. } => {
+                let squares = named == &[NamedSet::Squares];
+                let moves = if squares {
+                    0
+                } else {
+                    set.count_upto_estimate(max) * 8
+                };
+                // P-positions: squares ~0.9 n^0.7 (Eppstein 2018); other sets are not known
+                // in advance, so take the same law with a wide margin.
+                let ps = 1.5 * 0.9 * (max.max(1) as f64).powf(0.7);
+                let ps = if squares { ps } else { ps * 4.0 };
+                seg + moves + (ps * 12.0) as u64
+            }
+        },
+        Game::Divisors { .. } => max / 8 + seg + (1 << 20) * 24,
+        Game::Interval { .. } => 1 << 16,
+        Game::TakeBreak(_) | Game::GrundyGame => grundy_memory_estimate(game, max),
+    }
+}
+
+/// Estimated elementary steps to decide 0..=max: sieve marks (p + s for a P-position p and
+/// a move s) for outcomes, option visits for Grundy values (`grundy`). Only subtraction games
+/// with an infinite move set grow faster than the answer; every other family is estimated
+/// at max (its engines are near-linear, or periodic, or bounded by memory checks).
+///
+/// For outcomes the number of P-positions is not known in advance (except for squares,
+/// about 0.9·n^0.7, Eppstein 2018): a pilot sieve to min(max, 2^16) fits a power law to the
+/// counts at 2^15 and 2^16, and the marks are about #P(max) · #moves(max) / 2. Grundy values
+/// visit every (position, option) pair: about max · #moves(max) / 2. Take-and-break codes
+/// that may leave three heaps visit every three-way split: about max^3 / 36.
+pub fn work_estimate(game: &Game, max: u64, grundy: bool) -> f64 {
+    let m = max as f64;
+    match game {
+        Game::Interval { bound, leave1 } if !grundy => {
+            // jump-ahead: O(1) per P-position
+            IntervalGame {
+                bound: *bound,
+                leave1: *leave1,
+            }
+            .p_count_estimate(max)
+        }
+        // three-heap splits: every split a + b + c of every position, about n^3 / 36
+        // (measured: 0.3F to 10^4 in 17 s, to 3·10^4 in 319 s)
+        Game::TakeBreak(code) if code.max_heaps_left() == 3 => (m * m * m / 36.0).max(m),
+        Game::Subtraction {
+            set: MoveSet::AllBut { excluded },
+            ..
+        } if !grundy => {
+            // finitely many P-positions, found among the excluded sums
+            ((excluded.len() + 2) as f64).powi(2)
+        }
+        Game::Subtraction {
+            set: set @ MoveSet::Union { named, .. },
+            leave1,
+        } if !named.is_empty() => {
+            let moves = set.count_upto_estimate(max) as f64;
+            if grundy {
+                return m * moves / 2.0;
+            }
+            let ps = if named == &[NamedSet::Squares] {
+                0.9 * (max.max(1) as f64).powf(0.7)
+            } else {
+                let pilot = max.min(1 << 16);
+                if pilot < 1 << 12 {
+                    return m * moves;
+                }
+                let p = p_positions(ListMoves::new(set.elements_upto(pilot)), pilot, *leave1);
+                let half = p.partition_point(|&x| x <= pilot / 2).max(1) as f64;
+                let full = p.len().max(1) as f64;
+                // Exponent of the count's growth, kept between 0 and 1.
+                let a = (full / half).log2().clamp(0.0, 1.0);
+                full * (m / pilot as f64).powf(a)
+            };
+            ps * moves / 2.0
+        }
+        Game::Subtraction { .. }
+        | Game::Interval { .. }
+        | Game::Divisors { .. }
+        | Game::TakeBreak(_)
+        | Game::GrundyGame => m,
+    }
+}
+
+/// Segment length (bits) of the squares sieve up to `max`: about 128·√max rounded up to a
+/// power of two, between 2^19 and 2^22. Eight successive squares near max span 16·√max, so
+/// the old-marks kernel's groups of moves keep a shared window core (one read, eight marks)
+/// when the segment is several spans long; beyond 2^22 bits the segment and the workers'
+/// copies leave L2. Measured on 2 cores at N = 1e9: 25.1 s with 2^19, 22.6 s with 2^21,
+/// 20.4 s with 2^22, 22.1 s with 2^23.
+pub fn square_segment_bits(max: u64) -> u64 {
+    (128 * crate::num::isqrt(max))
+        .next_power_of_two()
+        .clamp(DEFAULT_SEGMENT_BITS, 1 << 22)
+}
+
+/// The number of P-positions in 0..=max and the largest, without listing them, where the
+/// family has a way: `upto{k}` (an arithmetic progression) and `sqrt` (closed form), O(1)
+/// both, and finite subtraction sets with an outcome period found within 2^24 positions.
+/// `None` for every other game.
+pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
+    match game {
+        Game::Interval { bound, leave1 } => {
+            let ig = IntervalGame {
+                bound: *bound,
+                leave1: *leave1,
+            };
+            let (count, largest) = ig.count_upto(max)?;
+            Some(PCount {
+                count,
+                largest: Some(largest),
+                method: ig.closed_form().unwrap_or_default().into(),
+            })
+        }
+        Game::Subtraction {
+            set: MoveSet::Union { named, finite },
+            leave1,
+        } if named.is_empty() && !finite.is_empty() => finite_p_count(finite, *leave1, max),
+        Game::Subtraction { .. }
+        | Game::Divisors { .. }
+        | Game::TakeBreak(_)
+        | Game::GrundyGame => None,
+    }
+}
+
+/// The number of P-positions in 0..=max, exact where [`count_p_positions`] knows it, else
+/// estimated for interval games; `None` where it cannot be told in advance (sieve games are
+/// bounded by their work instead).
+pub fn p_count_estimate(game: &Game, max: u64) -> Option<f64> {
+    if let Some(c) = count_p_positions(game, max) {
+        return Some(c.count as f64);
+    }
+    match game {
+        Game::Interval { bound, leave1 } => Some(
+            IntervalGame {
+                bound: *bound,
+                leave1: *leave1,
+            }
+            .p_count_estimate(max),
+        ),
+        Game::Subtraction { .. }
+        | Game::Divisors { .. }
+        | Game::TakeBreak(_)
+        | Game::GrundyGame => None,
+    }
+}
+
+/// g(0..=max) for `game`, by the engine [`Engine::of`] names, in the narrowest unsigned type
+/// that holds the values. No budget check (see [`plan`]).
+///
+/// # Errors
+/// [`Error::TooLarge`] when the table cannot be addressed; [`Error::Cancelled`] when `obs`
+/// stops the run.
+pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyTable, Error> {
+    if max > GRUNDY_MAX {
+        return Err(Error::TooLarge {
+            what: "a Grundy table",
+            n: max,
+            limit: GRUNDY_MAX,
+        });
+    }
+    let watch = &mut Watch::start(obs, max + 1)?;
+    let g = match game {
+        Game::Subtraction {
+            set: MoveSet::AllBut { excluded },
+            leave1,
+        } => all_but_grundy(excluded, *leave1, max, watch)?,
+        Game::Subtraction { set, leave1 } => {
+            let moves = set.elements_upto(max);
+            if set.is_finite() {
+                finite_set_grundy(&moves, *leave1, max, watch)?
+            } else if let Some(g) = blocked_mex_grundy(&moves, *leave1, max, watch)? {
+                return Ok(GrundyTable::from_u16(g));
+            } else {
+                // a value reached 65535: the plain mex has no such limit
+                list_mex_grundy(&moves, *leave1, max, watch)?
+            }
+        }
+        Game::Divisors { nontrivial } => divisor_grundy(*nontrivial, max, watch)?,
+        Game::Interval { bound, leave1 } => IntervalGame {
+            bound: *bound,
+            leave1: *leave1,
+        }
+        .grundy(max, watch)?,
+        Game::TakeBreak(code) => take_break_grundy(&Breaker::from_code(code), max, watch)?.0,
+        Game::GrundyGame => take_break_grundy(&Breaker::grundy_game(), max, watch)?.0,
+    };
+    Ok(GrundyTable::from_u32(g))
+}
+
+/// The outcome table 0..=max (bit set = N-position) from the family's P-position stream.
+/// No budget check (see [`plan`]).
+///
+/// # Errors
+/// As [`open_stream`].
+pub fn outcome_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<OutcomeTable, Error> {
+    if max > BITS_MAX {
+        return Err(Error::TooLarge {
+            what: "an outcome table",
+            n: max,
+            limit: BITS_MAX,
+        });
+    }
+    // P-positions are marked in a zeroed table (its pages are only touched where marked),
+    // then every bit is flipped: set = N-position.
+    let len = max as usize + 1;
+    let mut lose: BitVec<u64, Lsb0> = BitVec::from_vec(vec![0u64; len.div_ceil(64)]);
+    lose.truncate(len);
+    let mut s = open_stream(game, max, obs)?;
+    let watch = &mut Watch::start(obs, max + 1)?;
+    let mut out = Vec::new();
+    while s.advance(&mut out) {
+        for &p in &out {
+            lose.set(p as usize, true);
+        }
+        out.clear();
+        watch.at(s.done())?;
+    }
+    Ok(OutcomeTable::from_bits(!lose))
+}
+
+/// The outcome table and, when asked (or when the family computes outcomes through it
+/// anyway), the Grundy table of 0..=max, after [`plan`] has accepted them within `budget`.
+/// N is at most 2^40 - 1 (a table in memory).
+///
+/// # Errors
+/// As [`plan`], [`grundy_table`] and [`outcome_table`].
+pub fn tables(
+    game: &Game,
+    max: u64,
+    want_grundy: bool,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<(OutcomeTable, Option<GrundyTable>), Error> {
+    const LIMIT: u64 = (1 << 40) - 1;
+    if max > LIMIT {
+        return Err(Error::TooLarge {
+            what: "a table in memory (P-position streams need none)",
+            n: max,
+            limit: LIMIT,
+        });
+    }
+    let via_grundy = want_grundy || Engine::of(game, Task::Outcomes) == Engine::GrundyTable;
+    if via_grundy {
+        let p = plan(game, Task::Grundy, max, budget)?;
+        budget.check_memory(
+            || format!("a table of {} positions", max as u128 + 1),
+            p.memory.saturating_add(max / 8 + 1),
+        )?;
+        let g = grundy_table(game, max, obs)?;
+        let o = g.outcomes();
+        Ok((o, want_grundy.then_some(g)))
+    } else {
+        plan(game, Task::Outcomes, max, budget)?;
+        Ok((outcome_table(game, max, obs)?, None))
+    }
+}
+
+/// Everything needed to resume a P-position stream: the game and N it was opened for, the
+/// P-positions emitted so far (how many, and the last) and the engine's state.
+/// Serialisable; the caller stores it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// The game's canonical spec.
+    pub game: String,
+    /// N.
+    pub max: u64,
+    /// P-positions emitted so far.
+    pub count: u64,
+    /// The last of them.
+    pub last: Option<u64>,
+    /// The engine's state.
+    pub state: StreamState,
+}
+
+/// The P-positions of a game over 0..=N in increasing order, a segment at a time, by the
+/// family's fastest engine, resumable from a [`Checkpoint`].
+pub struct PPositionStream {
+    game: Game,
+    max: u64,
+    engine: Box<dyn PStream>,
+    last: Option<u64>,
+}
+
+impl PPositionStream {
+    /// Decides the next segment, appending its P-positions (increasing) to `out`. Returns
+    /// false once every position up to N is decided (and then appends nothing).
+    pub fn advance(&mut self, out: &mut Vec<u64>) -> bool {
+        let before = out.len();
+        let more = self.engine.advance(out);
+        if out.len() > before {
+            self.last = out.last().copied();
+        }
+        more
+    }
+
+    /// Every position below this is decided (N + 1 at the end).
+    pub fn done(&self) -> u64 {
+        self.engine.done()
+    }
+
+    /// P-positions emitted so far.
+    pub fn count(&self) -> u64 {
+        self.engine.count()
+    }
+
+    /// The last P-position emitted.
+    pub fn last(&self) -> Option<u64> {
+        self.last
+    }
+
+    /// N.
+    pub fn max(&self) -> u64 {
+        self.max
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The engine's name for reports (`segmented sieve`, `jump-ahead`, …).
+    pub fn method(&self) -> &'static str {
+        self.engine.method()
+    }
+
+    /// The state to save, to resume with [`resume_stream`].
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            game: self.game.to_string(),
+            max: self.max,
+            count: self.count(),
+            last: self.last,
+            state: self.engine.state(),
+        }
+    }
+}
+
+/// Opens the fastest P-position stream for `game` over 0..=max. Families whose
+/// P-positions come from a Grundy table build it here (observed by `obs`).
+///
+/// # Errors
+/// [`Error::TooLarge`] when max is beyond what the family's engine can address;
+/// [`Error::Cancelled`] when `obs` stops a table build.
+pub fn open_stream(game: &Game, max: u64, obs: &dyn Observer) -> Result<PPositionStream, Error> {
+    stream_from(game, max, None, obs)
+}
+
+/// Reopens the stream a [`Checkpoint`] was taken from, where it stopped.
+///
+/// # Errors
+/// [`Error::BadState`] for a checkpoint whose game does not parse or whose state belongs
+/// to another engine; as [`open_stream`].
+pub fn resume_stream(cp: Checkpoint, obs: &dyn Observer) -> Result<PPositionStream, Error> {
+    let game = Game::parse(&cp.game).map_err(|e| Error::BadState {
+        reason: format!("names no game: {e}"),
+    })?;
+    let mut s = stream_from(&game, cp.max, Some(cp.state), obs)?;
+    s.last = cp.last;
+    Ok(s)
+}
+
+fn stream_from(
+    game: &Game,
+    max: u64,
+    resume: Option<StreamState>,
+    obs: &dyn Observer,
+) -> Result<PPositionStream, Error> {
+    let engine = engine_stream(game, max, resume, obs)?;
+    Ok(PPositionStream {
+        game: game.clone(),
+        max,
+        engine,
+        last: None,
+    })
+}
+
+fn bad(what: &str) -> Error {
+    Error::BadState {
+        reason: format!("is not a {what} state"),
+    }
+}
+
+fn engine_stream(
+    game: &Game,
+    max: u64,
+    resume: Option<StreamState>,
+    obs: &dyn Observer,
+) -> Result<Box<dyn PStream>, Error> {
+    match game {
+        Game::Interval { bound, leave1 } => {
+            let game = IntervalGame {
+                bound: *bound,
+                leave1: *leave1,
+            };
+            let (last, count) = match resume {
+                None => (None, 0),
+                Some(StreamState::Jump { last, count }) => (last, count),
+                Some(_) => return Err(bad("jump-ahead")),
+            };
+            Ok(Box::new(JumpStream::new(game, max, last, count)))
+        }
+        Game::Subtraction {
+            set: MoveSet::AllBut { excluded },
+            leave1,
+        } => {
+            let list: Vec<u64> = all_but_p_positions(excluded, *leave1)
+                .into_iter()
+                .filter(|&p| p <= max)
+                .collect();
+            list_stream(list, max, resume, "all-but candidates")
+        }
+        Game::Subtraction { set, leave1 } => {
+            if max > MAX_SIEVE_N {
+                return Err(Error::TooLarge {
+                    what: "the sieve",
+                    n: max,
+                    limit: MAX_SIEVE_N,
+                });
+            }
+            if let Some(k) = set.max_finite() {
+                let resume = match resume {
+                    None => None,
+                    Some(StreamState::Window { lo, marks, count }) => Some((lo, marks, count)),
+                    Some(_) => return Err(bad("window")),
+                };
+                return Ok(Box::new(WindowStream::new(
+                    set.elements_upto(k),
+                    *leave1,
+                    max,
+                    resume,
+                )));
+            }
+            let state = match resume {
+                None => None,
+                Some(StreamState::Sieve(s)) => Some(s),
+                Some(_) => return Err(bad("sieve")),
+            };
+            if matches!(set, MoveSet::Union { named, finite } if named == &[NamedSet::Squares] && finite.is_empty())
+            {
+                let (m, seg) = (SquareMoves::new(max), square_segment_bits(max));
+                return Ok(Box::new(SieveStream(match state {
+                    Some(s) => SetSieve::resume(m, max, *leave1, seg, s)?,
+                    None => SetSieve::new(m, max, *leave1, seg),
+                })));
+            }
+            let moves = set.elements_upto(max);
+            if moves.len() >= u32::MAX as usize {
+                return Err(Error::TooManyMoves {
+                    count: moves.len() as u64,
+                    n: max,
+                    limit: u32::MAX as u64 - 1,
+                });
+            }
+            let (m, seg) = (ListMoves::new(moves), DEFAULT_SEGMENT_BITS);
+            Ok(Box::new(SieveStream(match state {
+                Some(s) => SetSieve::resume(m, max, *leave1, seg, s)?,
+                None => SetSieve::new(m, max, *leave1, seg),
+            })))
+        }
+        Game::Divisors { nontrivial } => {
+            if max > BITS_MAX {
+                return Err(Error::TooLarge {
+                    what: "a bit table",
+                    n: max,
+                    limit: BITS_MAX,
+                });
+            }
+            let resume = match resume {
+                None => None,
+                Some(StreamState::Divisors { lo, win, count }) => {
+                    if lo > max.saturating_add(1) || (win.len() as u64).saturating_mul(64) < lo {
+                        return Err(Error::BadState {
+                            reason: "holds fewer outcome bits than it says".into(),
+                        });
+                    }
+                    Some((lo, win, count))
+                }
+                Some(_) => return Err(bad("divisor")),
+            };
+            Ok(Box::new(DivisorStream::new(*nontrivial, max, resume)))
+        }
+        Game::TakeBreak(_) | Game::GrundyGame => {
+            let g = grundy_table(game, max, obs)?;
+            let list: Vec<u64> = g.outcomes().p_positions().collect();
+            list_stream(list, max, resume, "grundy table")
+        }
+    }
+}
+
+fn list_stream(
+    list: Vec<u64>,
+    max: u64,
+    resume: Option<StreamState>,
+    method: &'static str,
+) -> Result<Box<dyn PStream>, Error> {
+    let next = match resume {
+        None => 0,
+        Some(StreamState::List { next }) => next,
+        Some(_) => return Err(bad("list")),
+    };
+    if next > list.len() as u64 {
+        return Err(Error::BadState {
+            reason: "is past the end".into(),
+        });
+    }
+    Ok(Box::new(ListStream::new(list, max, next as usize, method)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::Silent;
+    use crate::rule::{grundy_by_definition, outcome_by_definition};
+
+    fn collect(game: &Game, max: u64) -> Vec<u64> {
+        let mut s = open_stream(game, max, &Silent).unwrap();
+        let mut out = vec![];
+        while s.advance(&mut out) {}
+        assert_eq!(s.count(), out.len() as u64);
+        assert!(s.done() > max);
+        assert_eq!(s.last(), out.last().copied());
+        out
+    }
+
+    #[test]
+    fn finite_counts_from_the_period_equal_the_stream() {
+        for spec in [
+            "sub{1,2,3}",
+            "sub{2,5,7}",
+            "sub{1,3,4}",
+            "leave1(sub{1,2,6})",
+            "sub{3,8,19,20}",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let ps = collect(&g, 50_000);
+            for max in [0u64, 1, 7, 100, 4321, 50_000] {
+                let c = count_p_positions(&g, max).unwrap();
+                let upto: Vec<u64> = ps.iter().copied().filter(|&p| p <= max).collect();
+                assert_eq!(c.count, upto.len() as u64, "{spec} {max}");
+                assert_eq!(c.largest, upto.last().copied(), "{spec} {max}");
+            }
+        }
+        // sub{1,2,3}: the multiples of 4.
+        let c = count_p_positions(&Game::parse("sub{1,2,3}").unwrap(), 1_000_000_000_000).unwrap();
+        assert_eq!(
+            (c.count, c.largest),
+            (250_000_000_001, Some(1_000_000_000_000))
+        );
+        assert!(count_p_positions(&Game::parse("squares").unwrap(), 100).is_none());
+        // a move beyond the search limit: no period search at all (was 10^12 bits of work)
+        assert!(
+            crate::games::finite::finite_outcome_period(&[1_000_000_000_000], false, 1 << 24)
+                .is_none()
+        );
+        let c = count_p_positions(&Game::parse("leave1(upto{3})").unwrap(), 10).unwrap();
+        assert_eq!((c.count, c.largest), (4, Some(9))); // 0, 1, 5, 9
+        let c = count_p_positions(&Game::parse("sub{1,2,3}").unwrap(), 10).unwrap();
+        assert_eq!((c.count, c.largest), (3, Some(8)));
+        // sqrt: 0, 2, 5, 8 (closed form); half walks instead
+        let c = count_p_positions(&Game::parse("sqrt").unwrap(), 10).unwrap();
+        assert_eq!(
+            (c.count, c.largest, c.method.as_str()),
+            (4, Some(8), "closed form")
+        );
+        assert!(count_p_positions(&Game::parse("half").unwrap(), 10).is_none());
+    }
+
+    #[test]
+    fn work_estimates_refuse_only_hopeless_runs() {
+        let g = |s: &str| Game::parse(s).unwrap();
+        // subtract-a-prime: about N / 6 P-positions, N / ln N moves: quadratic.
+        assert!(work_estimate(&g("primes"), 1_000_000_000, false) > WORK_LIMIT);
+        let small = work_estimate(&g("primes"), 1_000_000, false);
+        assert!((1e9..1e11).contains(&small), "{small:e}");
+        // squares: 0.9 n^0.7 P-positions times sqrt(n) moves.
+        assert!(work_estimate(&g("squares"), 10_000_000_000, false) < WORK_LIMIT);
+        assert!(work_estimate(&g("squares"), 10_000_000, true) < WORK_LIMIT);
+        assert!(work_estimate(&g("primes"), 100_000_000, true) > WORK_LIMIT);
+        // linear families
+        assert_eq!(work_estimate(&g("sub{1,2,3}"), 1000, false), 1000.0);
+        assert_eq!(work_estimate(&g("0.77"), 1000, true), 1000.0);
+        // interval games: jump-ahead, one step per P-position
+        assert!(work_estimate(&g("sqrt"), 1_000_000_000_000_000, false) < 1e8);
+        assert!(work_estimate(&g("half"), u64::MAX, false) < 100.0);
+        assert!(work_estimate(&g("upto{3}"), 1_000_000_000_000, false) < 3e11);
+        // all-but sets: finitely many P-positions
+        assert!(work_estimate(&g("nim"), 1_000_000_000_000_000, false) < 10.0);
+        // hexadecimal codes leaving three heaps are cubic
+        assert!(work_estimate(&g("0.3F"), 100_000_000, true) > WORK_LIMIT);
+        assert!(work_estimate(&g("0.3F"), 10_000, true) < 1e11);
+        // the plan refuses what the budget does not allow, naming the kind of limit
+        let b = Budget::new(1 << 30);
+        assert!(matches!(
+            plan(&g("primes"), Task::PPositions, 1_000_000_000, &b),
+            Err(Error::Refused(Refusal::Work { .. }))
+        ));
+        assert!(matches!(
+            plan(&g("squares"), Task::Grundy, 1_000_000_000, &b),
+            Err(Error::Refused(Refusal::Memory { .. }))
+        ));
+        let p = plan(&g("squares"), Task::PPositions, 1_000_000, &b).unwrap();
+        assert_eq!(p.engine, Engine::SegmentedSieve);
+        let most = feasible_max(&g("squares"), Task::Grundy, &b, 1 << 40);
+        assert!(plan(&g("squares"), Task::Grundy, most, &b).is_ok());
+        assert!(plan(&g("squares"), Task::Grundy, most + 1, &b).is_err());
+    }
+
+    #[test]
+    fn moves_beyond_max_cost_nothing() {
+        // the window would be 10^12 bits if the move sized it
+        let g = Game::parse("sub{1000000000000}").unwrap();
+        assert_eq!(collect(&g, 10), (0..=10).collect::<Vec<_>>());
+        assert!(memory_estimate(&g, Task::PPositions, 10) < 1 << 24);
+        let g = Game::parse("sub{3,1000000000000}").unwrap();
+        assert_eq!(collect(&g, 10), vec![0, 1, 2, 6, 7, 8]);
+    }
+
+    #[test]
+    fn every_subtraction_family_matches_the_definition() {
+        for spec in [
+            "sub{1,2,3}",
+            "sub{2,5,7}",
+            "leave1(sub{1,3})",
+            "sub{70,3}",
+            "squares",
+            "cubes",
+            "divisors",
+            "divisors-nontrivial",
+            "sqrt",
+            "leave1(sqrt)",
+            "half",
+            "upto{4}",
+            "allbut{2,3,7}",
+            "leave1(allbut{1,4})",
+            "nim",
+            "primes",
+            "leave1(primes|sub{1})",
+            "practical",
+            "triangular|sub{2}",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let win = outcome_by_definition(&g, 3000);
+            let expect: Vec<u64> = (0..=3000u64).filter(|&n| !win[n as usize]).collect();
+            assert_eq!(collect(&g, 3000), expect, "{spec}");
+            // the engine the plan names is the one that ran
+            let s = open_stream(&g, 10, &Silent).unwrap();
+            assert_eq!(
+                s.method(),
+                Engine::of(&g, Task::PPositions).name(),
+                "{spec}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_family_matches_the_definition() {
+        for spec in [
+            "sub{1,2,3}",
+            "sub{1,3,4}",
+            "sub{2,5,7}",
+            "leave1(sub{1,3})",
+            "squares",
+            "cubes",
+            "divisors",
+            "divisors-nontrivial",
+            "sqrt",
+            "half",
+            "upto{3}",
+            "allbut{2,3,7}",
+            "leave1(allbut{1,4})",
+            "allbut{1}",
+            "nim",
+            "primes",
+            "leave1(primes|sub{1})",
+            "0.77",
+            "4.07",
+            "0.3F",
+            "C.0",
+            "grundy-game",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let t = grundy_table(&g, 600, &Silent).unwrap();
+            assert_eq!(t.to_u32_vec(), grundy_by_definition(&g, 600), "{spec}");
+        }
+    }
+
+    #[test]
+    fn seed_facts() {
+        // Nim 1-3: loses iff n % 4 == 0 (to 10^5).
+        let t = outcome_table(&Game::parse("sub{1,2,3}").unwrap(), 100_000, &Silent).unwrap();
+        for n in 0..=100_000u64 {
+            assert_eq!(t.is_win(n), n % 4 != 0, "{n}");
+        }
+        // Divisor game: P-positions are 0 and the odd n (to 10^5); 2 wins, 3 loses.
+        let t = outcome_table(&Game::parse("divisors").unwrap(), 100_000, &Silent).unwrap();
+        assert!(t.is_win(2) && !t.is_win(3));
+        for n in 1..=100_000u64 {
+            assert_eq!(t.is_win(n), n % 2 == 0, "{n}");
+        }
+        // sqrt game: 3 wins, 5 loses.
+        let t = outcome_table(&Game::parse("sqrt").unwrap(), 100, &Silent).unwrap();
+        assert!(t.is_win(3) && !t.is_win(5));
+        // sqrt game: g(0..4) = 0,1,0,1,2.
+        let t = grundy_table(&Game::parse("sqrt").unwrap(), 4, &Silent).unwrap();
+        assert_eq!(t.to_u32_vec(), vec![0, 1, 0, 1, 2]);
+        // Divisor game: g(n) = v2(n) for n >= 1.
+        let t = grundy_table(&Game::parse("divisors").unwrap(), 100_000, &Silent).unwrap();
+        for n in 1..=100_000u64 {
+            assert_eq!(t.get(n), n.trailing_zeros(), "{n}");
+        }
+        // sub{1,3,4}: 0,1,0,1,2,3,2 repeating.
+        let t = grundy_table(&Game::parse("sub{1,3,4}").unwrap(), 700, &Silent).unwrap();
+        for n in 0..=700u64 {
+            assert_eq!(t.get(n), [0, 1, 0, 1, 2, 3, 2][(n % 7) as usize]);
+        }
+    }
+
+    #[test]
+    fn streams_resume_from_their_checkpoint() {
+        for spec in [
+            "sub{1,3,4}",
+            "squares",
+            "divisors",
+            "sqrt",
+            "allbut{2,3,7}",
+            "primes",
+            "0.77",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let max = 300_000;
+            let full = collect(&g, max);
+            let mut s = open_stream(&g, max, &Silent).unwrap();
+            let mut out = vec![];
+            s.advance(&mut out);
+            let cp = s.checkpoint();
+            assert_eq!((cp.count, cp.last), (out.len() as u64, out.last().copied()));
+            let mut r = resume_stream(cp, &Silent).unwrap();
+            while r.advance(&mut out) {}
+            assert_eq!(out, full, "{spec}");
+            assert_eq!(r.count(), full.len() as u64, "{spec}");
+        }
+        // a state of another engine is refused, not followed
+        let sq = open_stream(&Game::parse("squares").unwrap(), 100, &Silent).unwrap();
+        let mut cp = sq.checkpoint();
+        cp.game = "sqrt".into();
+        assert!(matches!(
+            resume_stream(cp, &Silent),
+            Err(Error::BadState { .. })
+        ));
+    }
+
+    #[test]
+    fn an_observer_stops_every_long_build() {
+        let stop_later = |done: u64, _: u64| {
+            if done == 0 {
+                std::ops::ControlFlow::Continue(())
+            } else {
+                std::ops::ControlFlow::Break(())
+            }
+        };
+        for spec in ["squares", "sub{1,2,3}", "0.6", "sqrt", "divisors", "nim"] {
+            let g = Game::parse(spec).unwrap();
+            let r = grundy_table(&g, 200_000_000, &stop_later);
+            assert!(
+                matches!(r, Err(Error::Cancelled { done }) if done > 0),
+                "{spec}"
+            );
+        }
+        let r = outcome_table(&Game::parse("squares").unwrap(), 1 << 34, &stop_later);
+        assert!(matches!(r, Err(Error::Cancelled { .. })));
+        let now = |_: u64, _: u64| std::ops::ControlFlow::Break(());
+        let r = grundy_table(&Game::parse("0.77").unwrap(), 10, &now);
+        assert_eq!(r, Err(Error::Cancelled { done: 0 }));
+    }
+}

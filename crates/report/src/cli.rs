@@ -1,0 +1,306 @@
+//! The command line: every subcommand's arguments, as clap parses them. Nothing here
+//! computes; `main` hands each parsed command to its `cmd_*` module.
+
+use crate::output::Format;
+use crate::plots::Kind;
+use clap::{Args, Parser, Subcommand};
+use heaplab_core::{parse_count, Game, Sequence};
+use std::path::PathBuf;
+
+/// clap value parser for counts: `1000000`, `1e6`, `10^6`, `1_000_000`.
+pub fn count_arg(s: &str) -> Result<u64, String> {
+    parse_count(s).map_err(|e| e.to_string())
+}
+
+/// clap value parser for game specs (canonicalised).
+pub fn game_arg(s: &str) -> Result<Game, String> {
+    Game::parse(s).map_err(|e| e.to_string())
+}
+
+/// Which sequence of a game a command looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Values {
+    /// Grundy values g(n).
+    Grundy,
+    /// Outcomes (1 for an N-position, 0 for a P-position).
+    Outcome,
+}
+
+impl From<Values> for Sequence {
+    fn from(v: Values) -> Sequence {
+        match v {
+            Values::Grundy => Sequence::Grundy,
+            Values::Outcome => Sequence::Outcome,
+        }
+    }
+}
+
+/// What a claim is checked on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum On {
+    /// Every position: columns `n`, `win`, `grundy`.
+    Table,
+    /// The P-positions: columns `k`, `p`, `gap`, `prev` (gap and prev are null for k = 0).
+    Losers,
+}
+
+impl From<On> for heaplab_analysis::On {
+    fn from(on: On) -> heaplab_analysis::On {
+        match on {
+            On::Table => heaplab_analysis::On::Table,
+            On::Losers => heaplab_analysis::On::Losers,
+        }
+    }
+}
+
+/// heaplab: impartial games on one heap — P-positions, Grundy values, reports.
+#[derive(Parser, Debug)]
+#[command(name = "heaplab", version, about, long_about = None)]
+pub struct Cli {
+    /// Print nothing on stderr except errors (no progress, no notes).
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+/// The game and the range 0..=N shared by most commands.
+#[derive(Args, Debug, Clone)]
+pub struct GameMax {
+    /// Game spec, e.g. `squares`, `sub{1,2,3}`, `divisors`, `sqrt`, `0.77` (see `heaplab games`).
+    #[arg(long, short = 'g', value_parser = game_arg)]
+    pub game: Game,
+    /// Largest position N (positions 0..=N); accepts 1000000, 1e6, 10^6, 1_000_000.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Cmd {
+    /// Outcome (and Grundy value) of every position 0..=N as CSV or Parquet.
+    Table(TableArgs),
+    /// The P-positions (losers) 0..=N with index and gap, streamed as CSV, Parquet or b-file.
+    Losers(LosersArgs),
+    /// A folder with tables, P-positions, plots and a summary for one game.
+    Report(ReportArgs),
+    /// Outcome of one position and, when it wins, one winning move.
+    Who(WhoArgs),
+    /// Periodicity (with certificate), P-position gaps and growth, Grundy values and runs.
+    Analyze(AnalyzeArgs),
+    /// One analysis row per value of a parameter in the spec, e.g. `sub{1,2,k}`.
+    Sweep(SweepArgs),
+    /// Check a conjectured closed form (a polars SQL expression) on every row.
+    Check(CheckArgs),
+    /// One PNG: grundy, fold, gaps, density, runs or values.
+    Plot(PlotArgs),
+    /// Solve one row of a stone game (I, II or III), optionally with an optimal line.
+    Stone(StoneArgs),
+    /// Check a claim over every row (or random rows) of a stone game.
+    StoneCheck(StoneCheckArgs),
+    /// Every game family with an example spec.
+    Games(GamesArgs),
+}
+
+/// `heaplab games` options.
+#[derive(clap::Args, Debug)]
+pub struct GamesArgs {
+    /// JSON array of {"spec", "description"} instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab table`.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// Add the `grundy` column.
+    #[arg(long)]
+    pub grundy: bool,
+    /// Output file (.csv or .parquet); CSV on stdout without it.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Output format (default: from the file extension).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Print one JSON summary on stdout (instead of the rows when there is no -o).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab losers`.
+#[derive(Args, Debug)]
+pub struct LosersArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// Output file: .csv, .parquet or .txt (OEIS b-file); CSV on stdout without it.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Output format (default: from the file extension).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Print only the number of P-positions and the largest one.
+    #[arg(long)]
+    pub count: bool,
+    /// Save the state to FILE every few minutes; rerunning the same command resumes from it.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoints (0: after every segment).
+    #[arg(long, default_value_t = 300.0, hide = true)]
+    pub checkpoint_every: f64,
+    /// Print one JSON summary on stdout (instead of the rows when there is no -o).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// Output folder (default `reports/<game>-<N>/`).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Print one JSON summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab who`.
+#[derive(Args, Debug)]
+pub struct WhoArgs {
+    /// Game spec.
+    #[arg(long, short = 'g', value_parser = game_arg)]
+    pub game: Game,
+    /// The position (heap size).
+    #[arg(value_parser = count_arg, allow_hyphen_values = true)]
+    pub n: u64,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab analyze`.
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// The sequence whose periodicity is analysed.
+    #[arg(long, value_enum, default_value = "grundy")]
+    pub values: Values,
+    /// Folder for the tables (CSV and Parquet of each).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// Game spec holding the parameter, e.g. `sub{1,2,k}`.
+    #[arg(long, short = 'g')]
+    pub game: String,
+    /// The parameter and its values: `k=3..40` (inclusive) or `k=3,5,8`.
+    #[arg(long)]
+    pub param: String,
+    /// Largest position N of each analysis.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+    /// Output file (.csv or .parquet).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// Boolean polars SQL expression over the columns, e.g. `win = (n % 4 <> 0)`.
+    #[arg(long)]
+    pub claim: String,
+    /// Check every position (`n`, `win`, `grundy`) or the P-positions (`k`, `p`, `gap`, `prev`).
+    #[arg(long, value_enum, default_value = "table")]
+    pub on: On,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab plot`.
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    #[command(flatten)]
+    pub gm: GameMax,
+    /// What to draw.
+    #[arg(long, value_enum)]
+    pub kind: Kind,
+    /// Fold width (default: the detected period, else 64); rows wider than the plot show
+    /// their first columns.
+    #[arg(long, value_parser = count_arg)]
+    pub width: Option<u64>,
+    /// Image size in pixels, e.g. 1600x800 (default 1200x600).
+    #[arg(long)]
+    pub size: Option<String>,
+    /// Log axes (gaps, values).
+    #[arg(long)]
+    pub log: bool,
+    /// Colour fold maps by Grundy value (the default) or by outcome.
+    #[arg(long, value_enum)]
+    pub values: Option<Values>,
+    /// Output PNG (default `<game>-<N>-<kind>.png`).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab stone`.
+#[derive(Args, Debug)]
+pub struct StoneArgs {
+    /// 1: first or last pile; 2: first X <= 2M piles; 3: one to three piles from the front.
+    #[arg(long)]
+    pub variant: u8,
+    /// The row, e.g. `5,3,4,5`, or `@FILE` with the values (commas or whitespace).
+    #[arg(long, allow_hyphen_values = true)]
+    pub piles: String,
+    /// Also print one optimal line of play.
+    #[arg(long)]
+    pub line: bool,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab stone-check`.
+#[derive(Args, Debug)]
+pub struct StoneCheckArgs {
+    /// 1, 2 or 3.
+    #[arg(long)]
+    pub variant: u8,
+    /// Row lengths, e.g. `2..10`.
+    #[arg(long)]
+    pub len: String,
+    /// Pile values, e.g. `1..5` (negative allowed: `-3..3`).
+    #[arg(long, allow_hyphen_values = true)]
+    pub values: String,
+    /// Boolean polars SQL over `len`, `sum`, `margin`, `winner` ('first', 'second', 'tie'), `first_total`.
+    #[arg(long)]
+    pub claim: String,
+    /// Check COUNT random rows instead of every row (`1e6` and the like accepted).
+    #[arg(long, value_parser = count_arg)]
+    pub random: Option<u64>,
+    /// Seed of the random rows.
+    #[arg(long, default_value_t = 1, requires = "random")]
+    pub seed: u64,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}

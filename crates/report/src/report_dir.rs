@@ -1,0 +1,183 @@
+//! The report folder: what may be replaced by a new report, putting a finished report in
+//! place, and its pages (`summary.md`, `index.html`).
+//!
+//! The folder is built under a temporary name beside the destination and renamed into
+//! place when complete, so an interrupted run never leaves a half-written report.
+
+use crate::plots::Kind;
+use anyhow::{bail, Context, Result};
+use clap::ValueEnum;
+use std::path::Path;
+
+/// `table.csv` is written only up to this N (it is large and slow beyond).
+pub const CSV_TABLE_MAX: u64 = 10_000_000;
+
+/// Whether `name` is a file a report writes.
+fn is_report_file(name: &str) -> bool {
+    [
+        "table.parquet",
+        "table.csv",
+        "losers.csv",
+        "summary.md",
+        "index.html",
+    ]
+    .contains(&name)
+        || Kind::value_variants()
+            .iter()
+            .any(|k| name.strip_suffix(".png") == Some(k.name()))
+}
+
+/// Fails unless `dest` may become the report: missing, empty, or an earlier report (a
+/// folder holding `summary.md`) with nothing in it that a report does not write — never any
+/// other folder or a file, and never a report folder someone added files to (the new
+/// report replaces the folder whole). Checked before the work and again when the report is
+/// put in place.
+pub fn check_replaceable(dest: &Path) -> Result<()> {
+    if dest.exists() {
+        let is_report = dest.join("summary.md").exists();
+        let names = dest
+            .read_dir()
+            .and_then(|d| {
+                d.map(|e| e.map(|e| e.file_name()))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .with_context(|| format!("cannot read `{}`", dest.display()))?;
+        if !is_report && !names.is_empty() {
+            bail!(
+                "`{}` exists and is not a heaplab report; choose another -o folder",
+                dest.display()
+            );
+        }
+        for name in &names {
+            let name = name.to_string_lossy();
+            if !is_report_file(&name) {
+                bail!(
+                    "`{}` holds `{name}`, which is not part of a report and would be lost \
+                     when the report is replaced; move it away or choose another -o folder",
+                    dest.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Moves the finished temporary folder to `dest`, replacing an earlier report there (see
+/// [`check_replaceable`]); a replaced folder's permissions carry over.
+pub fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
+    check_replaceable(dest)?;
+    #[cfg(unix)]
+    let mode = std::fs::metadata(dest).ok().map(|m| m.permissions());
+    if dest.exists() {
+        std::fs::remove_dir_all(dest)
+            .with_context(|| format!("cannot replace `{}`", dest.display()))?;
+    }
+    let path = tmp.keep();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(
+            &path,
+            mode.unwrap_or_else(|| std::fs::Permissions::from_mode(0o755)),
+        );
+        for entry in std::fs::read_dir(&path)?.flatten() {
+            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o644));
+        }
+    }
+    std::fs::rename(&path, dest).with_context(|| {
+        let _ = std::fs::remove_dir_all(&path);
+        format!("cannot write `{}`", dest.display())
+    })?;
+    Ok(())
+}
+
+/// The report's summary page in Markdown: the numbers, the analysis, the timings and the
+/// files (with the plots left out and why).
+pub fn summary_md(
+    game: &heaplab_core::Game,
+    max: u64,
+    an: &heaplab_analysis::Analysis,
+    timings: &[(String, f64)],
+    total: f64,
+    files: &[String],
+    skipped: &[String],
+) -> String {
+    let p = &an.p_positions;
+    let max_g = an.grundy.as_ref().map_or(0, |g| g.max);
+    let mut md = String::new();
+    md.push_str(&format!("# {game}, 0 ≤ n ≤ {max}\n\n"));
+    md.push_str("| quantity | value |\n|---|---|\n");
+    md.push_str(&format!("| game (canonical spec) | `{game}` |\n"));
+    md.push_str(&format!("| N | {max} |\n"));
+    md.push_str(&format!("| P-positions in 0..=N | {} |\n", p.count));
+    md.push_str(&format!(
+        "| largest P-position | {} |\n",
+        p.largest.map_or("none".into(), |p| p.to_string())
+    ));
+    md.push_str(&format!("| largest Grundy value | {max_g} |\n\n"));
+    md.push_str("## Analysis\n\n```text\n");
+    md.push_str(&an.text());
+    md.push_str("```\n\n");
+    md.push_str("## Timings\n\n| step | seconds |\n|---|---|\n");
+    for (name, s) in timings {
+        md.push_str(&format!("| {name} | {s:.3} |\n"));
+    }
+    md.push_str(&format!("| total | {total:.3} |\n\n"));
+    md.push_str("## Files\n\n");
+    for f in files.iter().chain(["index.html".to_string()].iter()) {
+        md.push_str(&format!("- [{f}]({f})\n"));
+    }
+    for s in skipped {
+        md.push_str(&format!("- {s}\n"));
+    }
+    md
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The report as a page: summary, the plots by relative path, links to the data files.
+pub fn index_html(
+    game: &heaplab_core::Game,
+    max: u64,
+    analysis: &str,
+    timings: &[(String, f64)],
+    plots: &[String],
+    skipped: &[String],
+    files: &[String],
+) -> String {
+    let title = escape(&format!("{game}, 0 ≤ n ≤ {max}"));
+    let mut h = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>heaplab: {title}</title>\n\
+         <style>body{{font-family:sans-serif;max-width:1250px;margin:2em auto}}img{{max-width:100%;border:1px solid #ddd}}pre{{background:#f6f6f6;padding:1em}}</style>\n\
+         </head><body>\n<h1>{title}</h1>\n<h2>Analysis</h2>\n<pre>{}</pre>\n",
+        escape(analysis)
+    );
+    h.push_str("<h2>Plots</h2>\n");
+    for p in plots {
+        h.push_str(&format!(
+            "<figure><img src=\"{p}\" alt=\"{p}\"><figcaption>{p}</figcaption></figure>\n"
+        ));
+    }
+    for s in skipped {
+        h.push_str(&format!("<p>{}</p>\n", escape(s)));
+    }
+    h.push_str("<h2>Data</h2>\n<ul>\n");
+    for f in files.iter().filter(|f| !f.ends_with(".png")) {
+        h.push_str(&format!("<li><a href=\"{f}\">{f}</a></li>\n"));
+    }
+    h.push_str(
+        "<li><a href=\"summary.md\">summary.md</a></li>\n</ul>\n<h2>Timings</h2>\n<table>\n",
+    );
+    for (name, s) in timings {
+        h.push_str(&format!(
+            "<tr><td>{}</td><td>{s:.3} s</td></tr>\n",
+            escape(name)
+        ));
+    }
+    h.push_str("</table>\n</body></html>\n");
+    h
+}
