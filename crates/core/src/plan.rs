@@ -785,8 +785,7 @@ fn engine_stream(
                 Some(StreamState::Sieve(s)) => Some(s),
                 Some(_) => return Err(bad("sieve")),
             };
-            if matches!(set, MoveSet::Union { named, finite } if named == &[NamedSet::Squares] && finite.is_empty())
-            {
+            if *set == MoveSet::named(NamedSet::Squares) {
                 let (m, seg) = (SquareMoves::new(max), square_segment_bits(max));
                 return Ok(Box::new(SieveStream(match state {
                     Some(s) => SetSieve::resume(m, max, *leave1, seg, s)?,

@@ -374,7 +374,7 @@ impl MoveSet {
     pub fn max_finite(&self) -> Option<u64> {
         match self {
             MoveSet::Union { named, finite } if named.is_empty() => finite.last().copied(),
-            _ => None,
+            MoveSet::Union { .. } | MoveSet::AllBut { .. } => None,
         }
     }
 

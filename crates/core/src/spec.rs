@@ -191,17 +191,11 @@ impl Game {
     pub fn move_set(&self) -> Option<&MoveSet> {
         match self {
             Game::Subtraction { set, .. } => Some(set),
-            _ => None,
+            Game::Divisors { .. }
+            | Game::Interval { .. }
+            | Game::TakeBreak(_)
+            | Game::GrundyGame => None,
         }
-    }
-
-    /// True when every move removes tokens from one heap and leaves at most one heap
-    /// (subtraction sets, divisors, interval games).
-    pub fn is_subtraction(&self) -> bool {
-        matches!(
-            self,
-            Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. }
-        )
     }
 
     /// A file-name-safe form of the canonical spec: `sub{1,2,3}` → `sub-1-2-3`,

@@ -3,9 +3,11 @@
 
 use crate::output::Format;
 use crate::plots::Kind;
+use anyhow::bail;
 use clap::{Args, Parser, Subcommand};
-use heaplab_core::{parse_count, Game, Sequence};
+use heaplab_core::{parse_count, Game, Sequence, Variant};
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// clap value parser for counts: `1000000`, `1e6`, `10^6`, `1_000_000`.
 pub fn count_arg(s: &str) -> Result<u64, String> {
@@ -303,4 +305,131 @@ pub struct StoneCheckArgs {
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The command line, parsed; help and version are printed here (exit 0), and a bad
+/// command line is one line on stderr (exit 2).
+pub fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        use clap::error::ErrorKind;
+        match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                let _ = e.print();
+                ExitCode::SUCCESS
+            }
+            ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                let _ = e.print();
+                ExitCode::from(2)
+            }
+            _ => {
+                eprintln!("{}", shorten_values(&one_line(&e.render().to_string())));
+                ExitCode::from(2)
+            }
+        }
+    })
+}
+
+/// One line from a rendered clap error: the lines before the first blank line, joined.
+fn one_line(text: &str) -> String {
+    text.lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// clap quotes a rejected value whole: one longer than 80 characters (a spec of thousands
+/// of moves) is cut to its first 60, so the error stays one readable line.
+fn shorten_values(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(a) = rest.find('\'') {
+        let Some(len) = rest[a + 1..].find('\'') else {
+            break;
+        };
+        let value = &rest[a + 1..a + 1 + len];
+        out.push_str(&rest[..=a]);
+        if value.chars().count() > 80 {
+            let head: String = value.chars().take(60).collect();
+            out.push_str(&format!("{head}… ({} characters)", value.chars().count()));
+        } else {
+            out.push_str(value);
+        }
+        out.push('\'');
+        rest = &rest[a + len + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Parses `5,3,4,5` (integers, any sign), or `@FILE` holding such a list (commas or
+/// whitespace between values) for rows too long for a command line.
+pub fn parse_piles(s: &str) -> anyhow::Result<Vec<i64>> {
+    if let Some(path) = s.strip_prefix('@') {
+        // at most 64 MiB of text (millions of piles): `@/dev/zero` must not fill memory
+        const LIMIT: u64 = 64 << 20;
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                std::io::Read::read_to_string(&mut std::io::Read::take(f, LIMIT + 1), &mut text)
+            })
+            .map_err(|e| anyhow::anyhow!("cannot read piles from `{path}`: {e}"))?;
+        if text.len() as u64 > LIMIT {
+            bail!("`{path}` holds more than 64 MiB of piles");
+        }
+        let joined = text.split_whitespace().collect::<Vec<_>>().join(",");
+        let joined = joined.replace(",,", ",");
+        return parse_piles(joined.trim_matches(','));
+    }
+    if s.trim().is_empty() {
+        bail!("--piles is empty: give the piles as a comma-separated list such as 5,3,4,5");
+    }
+    s.split(',')
+        .enumerate()
+        .map(|(i, x)| {
+            let x = x.trim();
+            if x.is_empty() {
+                bail!("--piles has an empty value at position {}", i + 1);
+            }
+            x.parse::<i64>().map_err(|e| {
+                use std::num::IntErrorKind::{NegOverflow, PosOverflow};
+                let why = match e.kind() {
+                    PosOverflow | NegOverflow => "is beyond 64 bits",
+                    _ => "is not an integer",
+                };
+                anyhow::anyhow!("--piles value {} (`{x}`) {why}", i + 1)
+            })
+        })
+        .collect()
+}
+
+pub fn variant(v: u8) -> anyhow::Result<Variant> {
+    Variant::from_number(v).ok_or_else(|| anyhow::anyhow!("--variant must be 1, 2 or 3, not {v}"))
+}
+
+/// `A..B` inclusive (or a single number).
+pub fn range(s: &str, what: &str) -> anyhow::Result<(i64, i64)> {
+    let parse = |x: &str| -> anyhow::Result<i64> {
+        let x = x.trim();
+        let (neg, digits) = match x.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, x),
+        };
+        let v = count_arg(digits).map_err(anyhow::Error::msg)?;
+        if v > 1 << 40 {
+            bail!("{what}: `{x}` is out of range (at most 2^40 in size)");
+        }
+        Ok(if neg { -(v as i64) } else { v as i64 })
+    };
+    let (a, b) = match s.split_once("..") {
+        Some((a, b)) => (parse(a)?, parse(b)?),
+        None => {
+            let x = parse(s)?;
+            (x, x)
+        }
+    };
+    if a > b {
+        bail!("{what} range {s} is empty");
+    }
+    Ok((a, b))
 }

@@ -3,10 +3,9 @@
 
 use crate::cli::ReportArgs;
 use crate::output::{print_json, secs, write_table, Format, LoserRows};
-use crate::plots::{draw, Data, Kind};
+use crate::plots::draw_all;
 use crate::report_dir::{check_replaceable, index_html, install, summary_md, CSV_TABLE_MAX};
 use anyhow::{Context, Result};
-use clap::ValueEnum;
 use heaplab_analysis::{analyze, check_analysis, AnalysisData};
 use heaplab_core::{Budget, Sequence, Silent};
 use serde_json::json;
@@ -69,7 +68,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
         )?)
     })?;
     let mut files = write_tables(&an, &dir, &mut timings)?;
-    let (plots, skipped) = step(&mut timings, "plots", || draw_plots(&game, &an, &dir))?;
+    let (plots, skipped) = step(&mut timings, "plots", || draw_all(&game, &an, &dir))?;
     files.extend(plots.iter().cloned());
     let page = index_html(
         &game,
@@ -161,42 +160,4 @@ fn write_tables(
     })?;
     files.push("losers.csv".into());
     Ok(files)
-}
-
-/// Every plot kind that applies, in the order declared; the plots left out, with the
-/// reason (said in summary.md and index.html).
-fn draw_plots(
-    game: &heaplab_core::Game,
-    an: &AnalysisData,
-    dir: &Path,
-) -> Result<(Vec<String>, Vec<String>)> {
-    let data = Data {
-        game,
-        max: an.analysis.max,
-        grundy: an.table.as_ref(),
-        outcome: None,
-        ps: &an.ps,
-        period: an.analysis.periodicity.as_ref().map(|p| p.period),
-        fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
-        frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
-    };
-    let (mut plots, mut skipped) = (vec![], vec![]);
-    for &kind in Kind::value_variants() {
-        // (as `heaplab plot` refuses it; the count of P-positions is drawn from one on)
-        if kind == Kind::Gaps && an.ps.len() < 2 {
-            skipped.push(format!(
-                "gaps.png: not drawn, there {} in 0..=N (a gap needs two)",
-                if an.ps.len() == 1 {
-                    "is one P-position"
-                } else {
-                    "are no P-positions"
-                }
-            ));
-            continue;
-        }
-        let name = format!("{}.png", kind.name());
-        draw(kind, &data, &dir.join(&name), None, None, false)?;
-        plots.push(name);
-    }
-    Ok((plots, skipped))
 }

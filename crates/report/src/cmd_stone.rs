@@ -1,7 +1,7 @@
 //! `heaplab stone` and `heaplab stone-check`: score games on a row of piles
 //! ([`heaplab_core::solve`], [`heaplab_analysis::stone_check`]).
 
-use crate::cli::{count_arg, StoneArgs, StoneCheckArgs};
+use crate::cli::{parse_piles, range, variant, StoneArgs, StoneCheckArgs};
 use crate::output::{print_json, secs};
 use anyhow::{bail, Result};
 use heaplab_analysis::stone_check;
@@ -9,51 +9,6 @@ use heaplab_core::{solve, Silent, StoneRows, Variant};
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// Parses `5,3,4,5` (integers, any sign), or `@FILE` holding such a list (commas or
-/// whitespace between values) for rows too long for a command line.
-pub fn parse_piles(s: &str) -> Result<Vec<i64>> {
-    if let Some(path) = s.strip_prefix('@') {
-        // at most 64 MiB of text (millions of piles): `@/dev/zero` must not fill memory
-        const LIMIT: u64 = 64 << 20;
-        let mut text = String::new();
-        std::fs::File::open(path)
-            .and_then(|f| {
-                std::io::Read::read_to_string(&mut std::io::Read::take(f, LIMIT + 1), &mut text)
-            })
-            .map_err(|e| anyhow::anyhow!("cannot read piles from `{path}`: {e}"))?;
-        if text.len() as u64 > LIMIT {
-            bail!("`{path}` holds more than 64 MiB of piles");
-        }
-        let joined = text.split_whitespace().collect::<Vec<_>>().join(",");
-        let joined = joined.replace(",,", ",");
-        return parse_piles(joined.trim_matches(','));
-    }
-    if s.trim().is_empty() {
-        bail!("--piles is empty: give the piles as a comma-separated list such as 5,3,4,5");
-    }
-    s.split(',')
-        .enumerate()
-        .map(|(i, x)| {
-            let x = x.trim();
-            if x.is_empty() {
-                bail!("--piles has an empty value at position {}", i + 1);
-            }
-            x.parse::<i64>().map_err(|e| {
-                use std::num::IntErrorKind::{NegOverflow, PosOverflow};
-                let why = match e.kind() {
-                    PosOverflow | NegOverflow => "is beyond 64 bits",
-                    _ => "is not an integer",
-                };
-                anyhow::anyhow!("--piles value {} (`{x}`) {why}", i + 1)
-            })
-        })
-        .collect()
-}
-
-fn variant(v: u8) -> Result<Variant> {
-    Variant::from_number(v).ok_or_else(|| anyhow::anyhow!("--variant must be 1, 2 or 3, not {v}"))
-}
 
 /// `heaplab stone`.
 pub fn run(a: StoneArgs) -> Result<ExitCode> {
@@ -98,33 +53,6 @@ pub fn run(a: StoneArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `A..B` inclusive (or a single number).
-fn range(s: &str, what: &str) -> Result<(i64, i64)> {
-    let parse = |x: &str| -> Result<i64> {
-        let x = x.trim();
-        let (neg, digits) = match x.strip_prefix('-') {
-            Some(d) => (true, d),
-            None => (false, x),
-        };
-        let v = count_arg(digits).map_err(anyhow::Error::msg)?;
-        if v > 1 << 40 {
-            bail!("{what}: `{x}` is out of range (at most 2^40 in size)");
-        }
-        Ok(if neg { -(v as i64) } else { v as i64 })
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (parse(a)?, parse(b)?),
-        None => {
-            let x = parse(s)?;
-            (x, x)
-        }
-    };
-    if a > b {
-        bail!("{what} range {s} is empty");
-    }
-    Ok((a, b))
 }
 
 /// `heaplab stone-check`.

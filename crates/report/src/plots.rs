@@ -2,7 +2,8 @@
 
 use crate::plot::{bars_png, density_png, fold_png, series_png, ChartSpec};
 use anyhow::{bail, Result};
-use heaplab_analysis::run_length_histogram;
+use clap::ValueEnum;
+use heaplab_analysis::{run_length_histogram, AnalysisData};
 use heaplab_core::{Game, GrundyTable, OutcomeTable};
 use std::path::{Path, PathBuf};
 
@@ -174,4 +175,43 @@ pub fn draw(
             bars_png(dest, &spec, &bars, log)
         }
     }
+}
+
+/// Every plot kind that applies to a report's analysis, into `dir` as `<kind>.png`, in the
+/// order declared: the files drawn, and the plots left out with the reason (said in
+/// summary.md and index.html).
+pub fn draw_all(
+    game: &heaplab_core::Game,
+    an: &AnalysisData,
+    dir: &Path,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let data = Data {
+        game,
+        max: an.analysis.max,
+        grundy: an.table.as_ref(),
+        outcome: None,
+        ps: &an.ps,
+        period: an.analysis.periodicity.as_ref().map(|p| p.period),
+        fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
+        frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
+    };
+    let (mut plots, mut skipped) = (vec![], vec![]);
+    for &kind in Kind::value_variants() {
+        // (as `heaplab plot` refuses it; the count of P-positions is drawn from one on)
+        if kind == Kind::Gaps && an.ps.len() < 2 {
+            skipped.push(format!(
+                "gaps.png: not drawn, there {} in 0..=N (a gap needs two)",
+                if an.ps.len() == 1 {
+                    "is one P-position"
+                } else {
+                    "are no P-positions"
+                }
+            ));
+            continue;
+        }
+        let name = format!("{}.png", kind.name());
+        draw(kind, &data, &dir.join(&name), None, None, false)?;
+        plots.push(name);
+    }
+    Ok((plots, skipped))
 }

@@ -153,12 +153,12 @@ impl Crew {
     /// its worker's buffer of `acc` (all `len` words, zeroed first); once every share is
     /// done, `out` becomes the OR of the buffers. With one share the bulk runs on the
     /// caller, before `meanwhile`. Returns `meanwhile`'s result.
-    pub fn bulk_while<R>(
+    pub fn bulk_while<R, B: Fn(usize, &mut [u64]) + Sync>(
         &self,
         acc: &Accumulators,
         len: usize,
         shares: usize,
-        bulk: &(dyn Fn(usize, &mut [u64]) + Sync),
+        bulk: &B,
         meanwhile: impl FnOnce() -> R,
         out: &mut Vec<u64>,
     ) -> R {

@@ -590,15 +590,17 @@ fn bulk_rows(
 ) {
     let w = bk.words;
     let lanes = bk.lanes;
-    debug_assert!(rows.len() >= lanes * w);
+    assert!(rows.len() >= lanes * w, "rows for every lane");
     let n0 = bk.n0;
     let lo = rare.partition_point(|&r| r < SMALL);
     let hi = rare.partition_point(|&r| r < bk.known);
-    // Marks value x in row i.
-    let mark = |rows: &mut [u64], i: usize, x: u32| {
-        debug_assert!(i < lanes && ((x >> 6) as usize) < w);
-        // SAFETY: i < lanes and x < 64·w (values in the bulk are below the row range).
-        unsafe { *rows.get_unchecked_mut(i * w + (x >> 6) as usize) |= 1 << (x & 63) };
+    // Marks xor ^ src[k] in the rows of lanes i0 + k.
+    let mark = |rows: &mut [u64], i0: usize, xor: u32, src: &[u32]| {
+        assert!(i0 + src.len() <= lanes);
+        // SAFETY: the lanes i0.. i0 + src.len() <= lanes have rows inside `rows` (asserted
+        // above), and every value in the bulk is below the rows' range 64·w (the caller
+        // sizes the rows for twice the values so far).
+        unsafe { mark_run(rows.as_mut_ptr().add(i0 * w), w, xor, src) };
     };
     let sweep = bk.reach.saturating_sub(SMALL) as usize;
     let total = hi - lo + sweep;
@@ -608,16 +610,17 @@ fn bulk_rows(
         let (r0, r1) = (lo + p0.min(hi - lo), lo + p1.min(hi - lo));
         for (&r, &rv) in rare[r0..r1].iter().zip(&rare_v[r0..r1]) {
             let base = (n0 - t - r) as usize;
+            let src = &known[base..base + lanes];
             // Under `unequal` the lane splitting r + r has no such option.
-            let skip = if unequal && (base..base + lanes).contains(&(r as usize)) {
-                r as usize - base
-            } else {
-                lanes
-            };
-            for (i, &y) in known[base..base + lanes].iter().enumerate() {
-                if i != skip {
-                    mark(rows, i, rv ^ y);
+            match (r as usize)
+                .checked_sub(base)
+                .filter(|&i| unequal && i < lanes)
+            {
+                Some(skip) => {
+                    mark(rows, 0, rv, &src[..skip]);
+                    mark(rows, skip + 1, rv, &src[skip + 1..]);
                 }
+                None => mark(rows, 0, rv, src),
             }
         }
         let (a0, a1) = (p0.saturating_sub(hi - lo), p1.saturating_sub(hi - lo));
@@ -628,11 +631,26 @@ fn bulk_rows(
             if i0 >= lanes {
                 break;
             }
-            let ga = known[a as usize];
             let base = (n0 - t - a) as usize;
-            for (i, &y) in known[base + i0..base + lanes].iter().enumerate() {
-                mark(rows, i0 + i, ga ^ y);
-            }
+            mark(rows, i0, known[a as usize], &known[base + i0..base + lanes]);
+        }
+    }
+}
+
+/// Sets bit xor ^ src[k] of the row at p + k·w for every k: rows of `w` words back to back
+/// from `p`, one per value.
+///
+/// # Safety
+/// Rows `p .. p + src.len()·w` must be valid for writes, and every xor ^ src[k] below 64·w.
+#[inline(always)]
+unsafe fn mark_run(mut p: *mut u64, w: usize, xor: u32, src: &[u32]) {
+    for &y in src {
+        let x = xor ^ y;
+        debug_assert!(((x >> 6) as usize) < w);
+        // SAFETY: p is the row of this value (the caller's bounds), and x / 64 < w.
+        unsafe {
+            *p.add((x >> 6) as usize) |= 1 << (x & 63);
+            p = p.add(w);
         }
     }
 }

@@ -108,7 +108,7 @@ impl IntervalGame {
     fn arithmetic(&self) -> Option<(u64, u64)> {
         match self.bound {
             Bound::Upto(k) => Some((u64::from(self.leave1), k.checked_add(1)?)),
-            _ => None,
+            Bound::Sqrt | Bound::Half => None,
         }
     }
 

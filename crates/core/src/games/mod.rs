@@ -44,7 +44,12 @@ impl Game {
                                 NamedSet::Primes | NamedSet::Practical => {
                                     v.extend((1..=top).filter(|&x| s.contains(x)))
                                 }
-                                _ => v.extend(s.elements_upto(top)),
+                                NamedSet::Squares
+                                | NamedSet::Cubes
+                                | NamedSet::Triangular
+                                | NamedSet::Fibonacci
+                                | NamedSet::Powers2
+                                | NamedSet::Factorials => v.extend(s.elements_upto(top)),
                             }
                         }
                         v.sort_unstable();
