@@ -1,11 +1,11 @@
 //! # heaplab-analysis
 //!
 //! Analyses of game sequences and the records heaplab's front ends print: periodicity with
-//! saltus and certificate ([`periodicity`]), P-position counts, gaps, residues and growth
+//! saltus and certificate ([`periodicity()`]), P-position counts, gaps, residues and growth
 //! fits, Grundy first occurrences, frequencies and runs, the [`Analysis`] record of a game
-//! ([`analyze`]), sweep rows over a family ([`sweep`]), the frames tables are written from
+//! ([`analyze`]), sweep rows over a family ([`sweep()`]), the frames tables are written from
 //! ([`table_frame`], [`losers_frame`]), and claims checked with polars SQL ([`Claim`],
-//! [`check_claim`], [`stone_check`]).
+//! [`check_claim`], [`stone_check()`]).
 //!
 //! ```
 //! use heaplab_analysis::analyze;

@@ -1,4 +1,4 @@
-//! Why an engine call did not give an answer: [`Error`], and [`Refusal`] for a run the
+//! Why an engine call did not give an answer: [`enum@Error`], and [`Refusal`] for a run the
 //! caller's [`crate::Budget`] does not allow. Both carry their numbers as fields; `Display`
 //! gives one line for a user.
 

@@ -46,12 +46,12 @@ const BLOCK: usize = 512;
 /// into its own rows, OR-ed after — while the caller finishes block k lane by lane: the
 /// moves below 2·BLOCK, then the mex read off the row.
 ///
-/// Same values as [`list_mex_grundy`] — every (position, option) pair is still visited —
+/// Same values as [`super::mex::list_mex_grundy`] — every (position, option) pair is still visited —
 /// at a fraction of the time per pair: where the CPU has AVX-512 the bulk marks run 32
 /// lanes at a time with the rows in vector registers (`mark_far_avx512`, about 0.28 ns per
 /// pair on one core), else one bit set per pair (about 0.4 ns), with the table on huge
 /// pages ([`super::mem::huge_zeroed`]) so the scattered windows do not miss the TLB.
-/// Values must stay below 65535; beyond, the caller falls back to [`list_mex_grundy`]
+/// Values must stay below 65535; beyond, the caller falls back to [`super::mex::list_mex_grundy`]
 /// (`None`).
 ///
 /// # Errors

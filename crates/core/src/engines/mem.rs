@@ -5,7 +5,7 @@
 /// tens of megabytes do not miss the TLB at every window. The advice is given before the
 /// first write touches the pages; where it is refused (another OS, transparent huge pages
 /// disabled) the table is an ordinary one. Measured on subtract-a-square to 10^7: 15–20 %
-/// less time per (position, option) pair in [`crate::grundy::blocked_mex_grundy`].
+/// less time per (position, option) pair in [`super::blocked::blocked_mex_grundy`].
 pub fn huge_zeroed<T: Copy + Default>(len: usize) -> Vec<T> {
     let v = vec![T::default(); len];
     advise_huge(&v);

@@ -1,5 +1,5 @@
 //! The plain mex engines: each position reads the values of its options one by one and
-//! takes their mex ([`crate::mex`]). O(options) per position; the reference speed the
+//! takes their mex ([`crate::mex()`], the module `mex`). O(options) per position; the reference speed the
 //! blocked and sparse engines improve on.
 
 use crate::mex::{first_gap, ValueSet};

@@ -12,7 +12,7 @@
 //! | `crew` | helper threads and the block pipeline the blocked engines share |
 //! | `mem` | huge-page advice for large tables |
 //!
-//! Which engine runs for which game is decided in [`crate::plan`]; the items public here
+//! Which engine runs for which game is decided in [`crate::plan()`] (the module `plan`); the items public here
 //! are for benchmarks and experiments that drive one engine directly.
 
 pub(crate) mod blocked;

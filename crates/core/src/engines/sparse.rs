@@ -637,11 +637,11 @@ fn bulk_rows(
     }
 }
 
-/// Sets bit xor ^ src[k] of the row at p + k·w for every k: rows of `w` words back to back
+/// Sets bit xor ^ src\[k\] of the row at p + k·w for every k: rows of `w` words back to back
 /// from `p`, one per value.
 ///
 /// # Safety
-/// Rows `p .. p + src.len()·w` must be valid for writes, and every xor ^ src[k] below 64·w.
+/// Rows `p .. p + src.len()·w` must be valid for writes, and every xor ^ src\[k\] below 64·w.
 #[inline(always)]
 unsafe fn mark_run(mut p: *mut u64, w: usize, xor: u32, src: &[u32]) {
     for &y in src {

@@ -158,7 +158,7 @@ impl IntervalGame {
 
     /// How outcomes and counts come in closed form, not by walking: `upto{k}` (an
     /// arithmetic progression) and `sqrt` (one or two P-positions per range, see
-    /// [`IntervalGame::sqrt_range`]); `None` for `half`.
+    /// `IntervalGame::sqrt_range`); `None` for `half`.
     pub fn closed_form(&self) -> Option<&'static str> {
         if self.arithmetic().is_some() {
             Some("arithmetic progression")

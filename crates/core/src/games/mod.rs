@@ -10,7 +10,7 @@
 //! | `sqrt`, `upto{k}`, `half` | [`interval`]: jump-ahead, closed forms, sliding-window mex |
 //! | take-and-break codes, `grundy-game` | [`takebreak`]: the option enumerator, Guy–Smith |
 //!
-//! Which engine runs a family is decided in one place, [`crate::plan`].
+//! Which engine runs a family is decided in one place, the module `plan` ([`crate::plan()`]).
 
 pub mod allbut;
 pub mod divisors;
