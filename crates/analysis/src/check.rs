@@ -6,8 +6,8 @@ use crate::claim::{identifiers, Claim};
 use crate::frames::{losers_frame, losers_schema, table_frame, table_schema, LoserColumns};
 use crate::Error;
 use heaplab_core::{
-    grundy_table, open_stream, outcome_table, plan, Budget, ControlFlow, Game, GrundyTable,
-    Observer, OutcomeTable, Task,
+    grundy_table, open_stream, outcome_table, p_count_estimate, plan, Budget, ControlFlow, Game,
+    GrundyTable, Observer, OutcomeTable, Task,
 };
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -17,6 +17,10 @@ const CHUNK: usize = 1 << 20;
 
 /// Counterexamples kept.
 const EXAMPLES: usize = 10;
+
+/// Rows a second a claim is evaluated on, for time estimates (measured: 5e7 a second for
+/// `win = (n % 4 <> 0)`, 8e6 with `isqrt`, 5e6 with `is_prime`; the slow end is taken).
+const CLAIM_ROWS_PER_SECOND: f64 = 5e6;
 
 /// The rows a claim is checked on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,16 +94,34 @@ pub fn check_claim(
                 }
                 .into());
             }
-            let (g, o): (Option<GrundyTable>, Option<OutcomeTable>) = if uses("grundy") {
-                plan(game, Task::Grundy, max, budget)?;
-                let g = grundy_table(game, max, obs)?;
-                let o = uses("win").then(|| g.outcomes());
-                (Some(g), o)
-            } else if uses("win") {
-                plan(game, Task::Outcomes, max, budget)?;
-                (None, Some(outcome_table(game, max, obs)?))
-            } else {
-                (None, None)
+            let task = match (uses("grundy"), uses("win")) {
+                (true, _) => Some(Task::Grundy),
+                (false, true) => Some(Task::Outcomes),
+                (false, false) => None,
+            };
+            let engine = task.map(|t| plan(game, t, max, budget)).transpose()?;
+            let claim_secs = (max as f64 + 1.0) / CLAIM_ROWS_PER_SECOND;
+            let total = engine.map_or(0.0, |p| p.seconds) + claim_secs;
+            budget
+                .check_time(
+                    || format!("checking the claim on {game} to N = {max}"),
+                    total,
+                )
+                .map_err(heaplab_core::Error::from)?;
+            if let Some(p) = engine {
+                obs.planned(&heaplab_core::Plan {
+                    seconds: total,
+                    ..p
+                });
+            }
+            let (g, o): (Option<GrundyTable>, Option<OutcomeTable>) = match task {
+                Some(Task::Grundy) => {
+                    let g = grundy_table(game, max, obs)?;
+                    let o = uses("win").then(|| g.outcomes());
+                    (Some(g), o)
+                }
+                Some(_) => (None, Some(outcome_table(game, max, obs)?)),
+                None => (None, None),
             };
             let len = max as usize + 1;
             let mut lo = 0usize;
@@ -111,7 +133,19 @@ pub fn check_claim(
             }
         }
         On::Losers => {
-            plan(game, Task::PPositions, max, budget)?;
+            let p = plan(game, Task::PPositions, max, budget)?;
+            let rows = p_count_estimate(game, max).unwrap_or(0.0);
+            let total = p.seconds + rows / CLAIM_ROWS_PER_SECOND;
+            budget
+                .check_time(
+                    || format!("checking the claim on {game} to N = {max}"),
+                    total,
+                )
+                .map_err(heaplab_core::Error::from)?;
+            obs.planned(&heaplab_core::Plan {
+                seconds: total,
+                ..p
+            });
             let mut stream = open_stream(game, max, obs)?;
             let (mut buf, mut out) = (Vec::new(), Vec::new());
             let (mut k0, mut prev) = (0u64, None);

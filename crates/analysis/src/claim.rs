@@ -840,4 +840,21 @@ mod tests {
             vec!["k", "or", "gap", "isqrt", "prev"]
         );
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Any string: a compiled claim or a one-line error, never a panic.
+        #[test]
+        fn arbitrary_claims_compile_or_fail_cleanly(
+            s in "[a-z0-9 ()=<>!+*/%,'_.-]{0,40}|(n|win|grundy|isqrt\\(n\\)|v2\\(n\\)|xor\\(n, 1\\)) (=|<|>|<>|AND|OR|IN|%) [a-z0-9 ()]{0,10}|\\PC{0,20}"
+        ) {
+            let t = table();
+            match Claim::new(&s, t.schema()) {
+                Ok(c) => {
+                    let _ = c.failures(t);
+                }
+                Err(e) => proptest::prop_assert!(!e.to_string().contains('\n'), "{e}"),
+            }
+        }
+    }
 }

@@ -9,7 +9,7 @@ use crate::stats::{self, GrundySummary};
 use crate::Error;
 use heaplab_core::{
     grundy_table, outcome_table, plan, Budget, CertRule, Game, GrundyTable, Observer, OutcomeTable,
-    Sequence, Task,
+    Plan, Sequence, Task,
 };
 use serde::{Deserialize, Serialize};
 
@@ -97,15 +97,16 @@ pub fn analyze(
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<AnalysisData, Error> {
-    check(game, max, values, budget)?;
+    obs.planned(&check(game, max, values, budget)?);
     Ok(analyze_unchecked(game, max, values, obs)?)
 }
 
-/// The budget checks of [`analyze`] alone: memory and work of the table and the analysis.
+/// The budget checks of [`analyze`] alone: memory and time of the table and the analysis;
+/// the table's plan.
 ///
 /// # Errors
 /// As [`analyze`].
-pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result<(), Error> {
+pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result<Plan, Error> {
     if max > ANALYSIS_MAX {
         return Err(heaplab_core::Error::TooLarge {
             what: "an analysis in memory (P-position streams need none)",
@@ -125,7 +126,7 @@ pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result
             p.memory.saturating_add(max.saturating_mul(32)),
         )
         .map_err(heaplab_core::Error::from)?;
-    Ok(())
+    Ok(p)
 }
 
 pub(crate) fn analyze_unchecked(

@@ -57,10 +57,9 @@ pub fn stone_check(
     let claim = Claim::new(claim, &stone_schema())?;
     let (total, longest) = (rows.len(), rows.longest());
     budget
-        .check_work(
+        .check_time(
             || format!("{total} rows of up to {longest} piles"),
-            rows.work(variant),
-            "solver steps",
+            rows.seconds(variant),
         )
         .map_err(heaplab_core::Error::from)?;
     if let Some((limit, what)) = pile_cap(variant, false).filter(|&(cap, _)| longest > cap) {

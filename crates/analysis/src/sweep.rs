@@ -3,7 +3,7 @@
 
 use crate::record::{analyze, analyze_unchecked, check, Analysis};
 use crate::Error;
-use heaplab_core::{work_estimate, Budget, Game, Observer, Refusal, Sequence, Space};
+use heaplab_core::{time_estimate, Budget, Game, Observer, Refusal, Sequence, Space, Task};
 use polars::prelude::*;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -82,12 +82,15 @@ pub fn sweep(
     for (_, g) in &games {
         check(g, max, Sequence::Grundy, &each)?;
     }
-    let total: f64 = games.iter().map(|(_, g)| work_estimate(g, max, true)).sum();
+    let total: f64 = games
+        .iter()
+        .map(|(_, g)| time_estimate(g, Task::Grundy, max))
+        .sum::<f64>()
+        / threads.max(1) as f64;
     budget
-        .check_work(
+        .check_time(
             || format!("the sweep's {} games to N = {max}", games.len()),
             total,
-            "option visits",
         )
         .map_err(|r: Refusal| heaplab_core::Error::from(r))?;
     games

@@ -12,7 +12,9 @@ use crate::games::takebreak::Breaker;
 use crate::games::{CertRule, Sequence};
 use crate::observe::{Observer, Watch};
 use crate::period::{find_period, Period};
-use crate::plan::{feasible_max, grundy_table, open_stream, outcome_table, plan, Budget, Task};
+use crate::plan::{
+    feasible_max, grundy_table, open_stream, outcome_table, plan, Budget, Plan, Task,
+};
 use crate::sets::MoveSet;
 use crate::spec::Game;
 use serde::Serialize;
@@ -96,6 +98,9 @@ const WALK_LIMIT: u64 = 200_000_000_000;
 /// Heaps below this are answered from a table itself.
 const DIRECT_LIMIT: u64 = 1 << 22;
 
+/// Seconds one table of the search for a proven period may be estimated at.
+const PERIOD_SEARCH_SECONDS: f64 = 60.0;
+
 /// Decides position `n` of `game`: outcome, one winning move, the Grundy value when it is
 /// known on the way, and the method. Closed forms and proven periods answer heaps up to
 /// 2^64 - 1 at once; otherwise every position up to n is decided, within `budget`.
@@ -156,7 +161,7 @@ pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Resul
                 .copied()
                 .filter(|&s| s <= top)
                 .find(|&s| !per.is_win(n - s));
-            let grundy = proven_grundy(game, obs)?.and_then(|p| p.at(n));
+            let grundy = proven_grundy(game, budget, obs)?.and_then(|p| p.at(n));
             let method = format!(
                 "outcomes proven periodic (period {} from {})",
                 per.period, per.start
@@ -192,7 +197,7 @@ pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Resul
             ))
         }
         Game::TakeBreak(code) if n > DIRECT_LIMIT && code.max_heaps_left() <= 2 => {
-            match proven_grundy(game, obs)? {
+            match proven_grundy(game, budget, obs)? {
                 Some(p) => Ok(by_period(game, n, &p)),
                 // no period proven within 2^22 positions: a table up to n, where it fits
                 None => by_table(game, n, budget, obs),
@@ -211,9 +216,11 @@ fn reachable(
     limit: u64,
     budget: &Budget,
     why: impl FnOnce() -> String,
-) -> Result<(), Error> {
-    if n <= limit && plan(game, task, n, budget).is_ok() {
-        return Ok(());
+) -> Result<Plan, Error> {
+    if n <= limit {
+        if let Ok(p) = plan(game, task, n, budget) {
+            return Ok(p);
+        }
     }
     Err(Error::Refused(Refusal::TooFar {
         game: game.to_string(),
@@ -232,9 +239,10 @@ fn by_sieve(
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<Decision, Error> {
-    reachable(game, Task::PPositions, n, WALK_LIMIT, budget, || {
+    let p = reachable(game, Task::PPositions, n, WALK_LIMIT, budget, || {
         format!("has no shortcut: deciding n = {n} means sieving every position up to it")
     })?;
+    obs.planned(&p);
     let mut s = open_stream(game, n, obs)?;
     let watch = &mut Watch::start(obs, n.saturating_add(1))?;
     let mut ps = Vec::new();
@@ -259,9 +267,10 @@ fn by_sieve(
 
 /// Decides position n of a take-and-break game from its Grundy table up to n.
 fn by_table(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Decision, Error> {
-    reachable(game, Task::Grundy, n, 1 << 32, budget, || {
+    let p = reachable(game, Task::Grundy, n, 1 << 32, budget, || {
         format!("needs a Grundy table up to n = {n}")
     })?;
+    obs.planned(&p);
     let g = grundy_table(game, n, obs)?;
     let gn = g.get(n);
     let mut mv = None;
@@ -302,15 +311,26 @@ impl Proven {
 }
 
 /// The Grundy sequence of `game` proven periodic ([`CertRule`]: finite subtraction sets,
-/// octal codes by Guy–Smith), from tables of 2^12, 2^14, … 2^22 positions; `None` when no
-/// period is proven by then.
-fn proven_grundy(game: &Game, obs: &dyn Observer) -> Result<Option<Proven>, Error> {
+/// octal codes by Guy–Smith), from tables of 2^12, 2^14, … 2^22 positions, each within
+/// `budget` and estimated at a minute at most; `None` when no period is proven by then.
+fn proven_grundy(
+    game: &Game,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Option<Proven>, Error> {
     let rule = CertRule::of(game, Sequence::Grundy);
     if rule == CertRule::None {
         return Ok(None);
     }
+    let each = Budget {
+        seconds: budget.seconds.min(PERIOD_SEARCH_SECONDS),
+        ..*budget
+    };
     let mut len = 1u64 << 12;
     while len <= DIRECT_LIMIT {
+        if plan(game, Task::Grundy, len, &each).is_err() {
+            return Ok(None);
+        }
         let g = grundy_table(game, len, obs)?;
         let head: Vec<i64> = g.to_u32_vec().into_iter().map(i64::from).collect();
         if let Some(p) = find_period(&head, true) {

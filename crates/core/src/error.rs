@@ -10,31 +10,59 @@ pub(crate) fn size(bytes: u64) -> String {
     ByteSize(bytes).display().iec().to_string()
 }
 
+/// A duration for a user: `40 s`, `12 minutes`, `3.5 hours`, `2.1 days`, `3 years`.
+pub fn duration(secs: f64) -> String {
+    const MIN: f64 = 60.0;
+    const HOUR: f64 = 3600.0;
+    const DAY: f64 = 86_400.0;
+    const YEAR: f64 = 365.25 * DAY;
+    match secs {
+        s if !s.is_finite() => "forever".into(),
+        s if s < 90.0 => format!("{s:.0} s"),
+        s if s < 90.0 * MIN => format!("{:.0} minutes", s / MIN),
+        s if s < 10.0 * HOUR => format!("{:.1} hours", s / HOUR),
+        s if s < 36.0 * HOUR => format!("{:.0} hours", s / HOUR),
+        s if s < YEAR => format!("{:.1} days", s / DAY),
+        s if s < 1e4 * YEAR => format!("{:.0} years", s / YEAR),
+        s => format!("{:.1e} years", s / YEAR),
+    }
+}
+
+/// `; use N <= most` when the largest N that fits is known, else `; use a smaller N`.
+fn advice(most: &Option<u64>) -> String {
+    match most {
+        Some(m) => format!("; use N <= {m}"),
+        None => "; use a smaller N".into(),
+    }
+}
+
 /// A run the budget does not allow, refused before any work.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum Refusal {
     /// The memory estimate is beyond [`crate::Budget::memory`].
-    #[error("{what} needs about {}, but only {} is available; use a smaller N", size(*.needed), size(*.budget))]
+    #[error("{what} needs about {}, more than the {} this run may use{}", size(*.needed), size(*.budget), advice(.most))]
     Memory {
-        /// What needs it (e.g. "the Grundy table of squares to N = 1000000000").
+        /// What needs it (e.g. "a Grundy table of squares to N = 1000000000").
         what: String,
         /// Estimated bytes.
         needed: u64,
         /// Bytes the budget allows.
         budget: u64,
+        /// The largest N that fits, when known.
+        most: Option<u64>,
     },
-    /// The work estimate is beyond [`crate::Budget::work`].
-    #[error("{what} needs about {steps:.1e} {unit} (more than a day at about 1e9 a second); use a smaller N")]
-    Work {
-        /// What needs it.
+    /// The time estimate is beyond [`crate::Budget::seconds`].
+    #[error("{what} would take about {} here, more than the {} allowed{}", duration(*.seconds), duration(*.limit), advice(.most))]
+    Time {
+        /// What would take it (e.g. "primes to N = 1000000000").
         what: String,
-        /// Estimated elementary steps.
-        steps: f64,
-        /// What a step is ("sieve marks", "option visits").
-        unit: &'static str,
-        /// Steps the budget allows.
+        /// Estimated seconds on this machine.
+        seconds: f64,
+        /// Seconds the budget allows.
         limit: f64,
+        /// The largest N that fits, when known.
+        most: Option<u64>,
     },
     /// An output file larger than the free space where it goes ([`crate::Budget::disk`]).
     #[error("{what} would take about {}, more than the {} free there; use --count or a smaller N", size(*.needed), size(*.free))]

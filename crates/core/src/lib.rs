@@ -36,6 +36,7 @@ mod num;
 mod observe;
 mod period;
 mod plan;
+mod resume;
 mod rule;
 mod sets;
 mod space;
@@ -45,7 +46,7 @@ mod table;
 
 pub use decide::{decide, Decision, Move};
 pub use engines::StreamState;
-pub use error::{Error, Refusal};
+pub use error::{duration, Error, Refusal};
 pub use games::allbut::all_but_p_positions;
 pub use games::divisors::divisor_lists;
 pub use games::finite::{finite_outcome_period, PeriodicOutcomes};
@@ -61,8 +62,8 @@ pub use observe::{ControlFlow, Observer, Silent};
 pub use period::{find_period, z_function, Period};
 pub use plan::{
     count_p_positions, feasible_max, grundy_table, memory_estimate, open_stream, outcome_table,
-    p_count_estimate, plan, resume_stream, square_segment_bits, tables, work_estimate, Budget,
-    Checkpoint, Engine, PPositionStream, Plan, Task, WORK_LIMIT,
+    p_count_estimate, plan, resume_stream, square_segment_bits, tables, time_estimate, Budget,
+    Checkpoint, Engine, PPositionStream, Plan, Task, TIME_LIMIT,
 };
 pub use rule::{grundy_by_definition, outcome_by_definition, Rule, SubtractionRule};
 pub use sets::{MoveSet, NamedSet};

@@ -20,6 +20,13 @@ use std::time::{Duration, Instant};
 pub trait Observer: Sync {
     /// `done` of `total` positions decided; `Break` to stop.
     fn observe(&self, done: u64, total: u64) -> ControlFlow<()>;
+
+    /// A run about to start, with its estimated cost: calls that plan before they run
+    /// (`tables`, `decide`, analyses, checks) report their [`crate::Plan`] here, so a
+    /// front end can say how long a run will take. Nothing by default.
+    fn planned(&self, plan: &crate::Plan) {
+        let _ = plan;
+    }
 }
 
 impl<F: Fn(u64, u64) -> ControlFlow<()> + Sync> Observer for F {

@@ -21,6 +21,9 @@ pub enum SpaceError {
     /// A value that is no count.
     #[error(transparent)]
     Value(#[from] CountError),
+    /// `k=` with nothing after it.
+    #[error("the parameter `{0}` has no values: write k=3..40 or k=3,5,8")]
+    NoValues(String),
     /// A..B with A > B.
     #[error("empty parameter range {0}..{1}")]
     Empty(u64, u64),
@@ -65,6 +68,9 @@ impl Space {
         let name = name.trim();
         if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(SpaceError::BadName(name.to_string()));
+        }
+        if range.trim().is_empty() {
+            return Err(SpaceError::NoValues(name.to_string()));
         }
         let values: Vec<u64> = if let Some((a, b)) = range.split_once("..") {
             let a = parse_count(a.trim())?;
@@ -129,6 +135,7 @@ mod tests {
             ("sub{1,k}", "k=1..1e9", "more than 100000"),
             ("squares", "k=1..3", "does not mention"),
             ("sub{1,k}", "k=x", "not a number"),
+            ("sub{1,k}", "k=", "has no values"),
         ] {
             let e = Space::parse(t, p).unwrap_err().to_string();
             assert!(e.contains(says), "{t} {p}: {e}");

@@ -22,7 +22,7 @@ use thiserror::Error;
 /// A game spec that could not be read: the spec, the 1-based character position of the
 /// problem, and what is wrong there.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("invalid game spec `{}`: {message} at position {pos}", short(.spec, *.pos))]
+#[error("invalid game spec `{}`: {} at position {pos}", short(.spec, *.pos), visible(.message))]
 pub struct SpecError {
     /// The spec as given.
     pub spec: String,
@@ -36,7 +36,7 @@ pub struct SpecError {
 fn short(spec: &str, pos: usize) -> String {
     let chars: Vec<char> = spec.chars().collect();
     if chars.len() <= 60 {
-        return spec.to_string();
+        return visible(spec);
     }
     let from = pos.saturating_sub(30).min(chars.len() - 60);
     let mut out = String::new();
@@ -47,7 +47,30 @@ fn short(spec: &str, pos: usize) -> String {
     if from + 60 < chars.len() {
         out.push('…');
     }
-    out
+    visible(&out)
+}
+
+/// `s` with control characters written as escapes (`\u{1b}`), so a message stays one
+/// readable line that cannot move a terminal's cursor or change its colours.
+fn visible(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A word from a spec as a message quotes it: at most 40 characters, with `…` where cut.
+fn word_shown(word: &str) -> String {
+    if word.chars().count() <= 40 {
+        return word.to_string();
+    }
+    let head: String = word.chars().take(40).collect();
+    format!("{head}…")
 }
 
 /// The move bound of an interval game: from n you may remove 1..=f(n) tokens.
@@ -440,7 +463,10 @@ impl Parser<'_> {
                     let word: String = self.chars[start..end].iter().collect();
                     return Err(self.err_at(
                         start,
-                        &format!("unknown game family `{word}` (names are ASCII: {FAMILIES})"),
+                        &format!(
+                            "unknown game family `{}` (names are ASCII: {FAMILIES})",
+                            word_shown(&word)
+                        ),
                     ));
                 }
                 let word: String = self.chars[start..self.i].iter().collect::<String>();
@@ -524,7 +550,10 @@ impl Parser<'_> {
             _ => {
                 return Err(self.err_at(
                     start,
-                    &format!("unknown game family `{word}` (known: {FAMILIES})"),
+                    &format!(
+                        "unknown game family `{}` (known: {FAMILIES})",
+                        word_shown(word)
+                    ),
                 ))
             }
         })
@@ -734,6 +763,14 @@ mod tests {
             assert!(e.to_string().contains(msg), "{s}: {e}");
             assert!(!e.to_string().contains('\n'));
         }
+        // control characters are shown as escapes, long names cut
+        let e = Game::parse("foo\u{1b}[31m\u{7}").unwrap_err().to_string();
+        assert!(
+            !e.chars().any(char::is_control) && e.contains("\\u{1b}"),
+            "{e}"
+        );
+        let e = Game::parse(&"x".repeat(100_000)).unwrap_err().to_string();
+        assert!(e.len() < 600, "{} bytes", e.len());
         // a long spec is shown cut around the problem
         let long = format!("sub{{{}x}}", vec!["1"; 5000].join(","));
         let e = Game::parse(&long).unwrap_err();
@@ -758,5 +795,22 @@ mod tests {
         assert_eq!(substitute_param("sub{1,2,k}", "k", 7), "sub{1,2,7}");
         assert_eq!(substitute_param("kayles", "k", 7), "kayles");
         assert_eq!(substitute_param("upto{k}", "k", 3), "upto{3}");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// Any string: an error or a game, never a panic; a game's canonical form parses
+        /// back to it.
+        #[test]
+        fn arbitrary_specs_parse_or_fail_cleanly(
+            s in "[a-z0-9{}(),.|_ \\-]{0,30}|\\PC{0,20}|(sub|allbut|leave1|upto)[{(][0-9, }{)(]{0,12}"
+        ) {
+            if let Ok(g) = Game::parse(&s) {
+                proptest::prop_assert_eq!(Game::parse(&g.to_string()).unwrap(), g);
+            } else {
+                let e = Game::parse(&s).unwrap_err().to_string();
+                proptest::prop_assert!(!e.contains('\n'));
+            }
+        }
     }
 }

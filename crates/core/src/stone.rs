@@ -111,7 +111,7 @@ pub enum StoneError {
     #[error("the row of piles is empty")]
     Empty,
     /// Totals would leave 64 bits.
-    #[error("pile values are too large (totals must fit in 64 bits)")]
+    #[error("pile values are too large: their sizes must add up to less than 2^61, so that totals and margins fit in 64 bits")]
     Overflow,
     /// More piles than the variant's algorithm handles in seconds: Stone Game I is
     /// O(n^2) time (and O(n^2) memory for a line of play), Stone Game II O(n^3) time and
@@ -461,17 +461,18 @@ impl StoneRows {
         self.lens.1
     }
 
-    /// Estimated solver steps for every row of `variant` (rows times the steps of the
-    /// longest: I n²/2, II n³/12, III n, plus about 1000 for the row, its frame and the
-    /// claim; measured about 270 ns a row of a few piles).
-    pub fn work(&self, variant: Variant) -> f64 {
+    /// Estimated seconds to solve and check every row of `variant` here: rows times the
+    /// solver's steps for the longest (I n²/2, II n³/12, III n) at about 1e9 a second, plus
+    /// about 1 µs a row for the row, its frame and the claim (measured about 270 ns a row
+    /// of a few piles).
+    pub fn seconds(&self, variant: Variant) -> f64 {
         let l = self.lens.1 as f64;
         let per_row = match variant {
             Variant::I => l.powi(2) / 2.0,
             Variant::II => l.powi(3) / 12.0,
             Variant::III => l,
         } + 1000.0;
-        self.total as f64 * per_row
+        self.total as f64 * per_row / 1e9
     }
 
     /// Row `i` (< [`StoneRows::len`]).

@@ -14,6 +14,40 @@ pub fn count_arg(s: &str) -> Result<u64, String> {
     parse_count(s).map_err(|e| e.to_string())
 }
 
+/// clap value parser for counts of at least 1.
+pub fn positive_count_arg(s: &str) -> Result<u64, String> {
+    match count_arg(s)? {
+        0 => Err("0 is not allowed here: give at least 1".into()),
+        n => Ok(n),
+    }
+}
+
+/// Formats a table (every position) can be written in: a b-file holds one sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// Comma-separated values with a header line.
+    Csv,
+    /// Apache Parquet (zstd).
+    Parquet,
+}
+
+impl From<TableFormat> for Format {
+    fn from(f: TableFormat) -> Format {
+        match f {
+            TableFormat::Csv => Format::Csv,
+            TableFormat::Parquet => Format::Parquet,
+        }
+    }
+}
+
+/// clap value parser for a number of seconds: finite and not negative.
+pub fn seconds_arg(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a number of seconds (0 or more)")),
+    }
+}
+
 /// clap value parser for game specs (canonicalised).
 pub fn game_arg(s: &str) -> Result<Game, String> {
     Game::parse(s).map_err(|e| e.to_string())
@@ -81,27 +115,70 @@ pub struct GameMax {
 #[derive(Subcommand, Debug)]
 pub enum Cmd {
     /// Outcome (and Grundy value) of every position 0..=N as CSV or Parquet.
+    #[command(
+        after_help = "Examples:\n  heaplab table --game 'sub{1,2,3}' --max 1e6 --grundy -o data/t.parquet\n  heaplab table --game squares --max 100 | head"
+    )]
     Table(TableArgs),
     /// The P-positions (losers) 0..=N with index and gap, streamed as CSV, Parquet or b-file.
+    #[command(
+        after_help = "Examples:\n  heaplab losers --game squares --max 1e9 -o data/sq.txt\n  heaplab losers --game squares --max 1e10 -o data/sq.txt --checkpoint data/sq.ckpt\n  heaplab losers --game 'sub{1,2,3}' --max 1e18 --count"
+    )]
     Losers(LosersArgs),
     /// A folder with tables, P-positions, plots and a summary for one game.
+    #[command(after_help = "Example:\n  heaplab report --game squares --max 1e6")]
     Report(ReportArgs),
     /// Outcome of one position and, when it wins, one winning move.
+    #[command(
+        after_help = "Examples:\n  heaplab who --game 0.77 1e18\n  heaplab who --game squares 1000000 --json"
+    )]
     Who(WhoArgs),
     /// Periodicity (with certificate), P-position gaps and growth, Grundy values and runs.
+    #[command(
+        after_help = "Examples:\n  heaplab analyze --game 0.77 --max 200\n  heaplab analyze --game squares --max 1e6 --values outcome -o data/squares"
+    )]
     Analyze(AnalyzeArgs),
     /// One analysis row per value of a parameter in the spec, e.g. `sub{1,2,k}`.
+    #[command(
+        after_help = "Example:\n  heaplab sweep --game 'sub{1,2,k}' --param k=3..40 --max 1000 -o data/sweep.csv"
+    )]
     Sweep(SweepArgs),
     /// Check a conjectured closed form (a polars SQL expression) on every row.
+    #[command(
+        after_help = "Examples:\n  heaplab check --game 'sub{1,2,3}' --max 1e8 --claim 'win = (n % 4 <> 0)'\n  heaplab check --game divisors --max 1e8 --claim 'n = 0 OR grundy = v2(n)'"
+    )]
     Check(CheckArgs),
     /// One PNG: grundy, fold, gaps, density, runs or values.
+    #[command(
+        after_help = "Example:\n  heaplab plot --game 0.77 --max 1000 --kind fold --width 12 -o data/fold.png"
+    )]
     Plot(PlotArgs),
     /// Solve one row of a stone game (I, II or III), optionally with an optimal line.
+    #[command(after_help = "Example:\n  heaplab stone --variant 2 --piles 2,7,9,4,4 --line")]
     Stone(StoneArgs),
     /// Check a claim over every row (or random rows) of a stone game.
+    #[command(
+        after_help = "Example:\n  heaplab stone-check --variant 1 --len 2..10 --values 1..5 --claim \"NOT (len % 2 = 0 AND sum % 2 = 1) OR winner = 'first'\""
+    )]
     StoneCheck(StoneCheckArgs),
     /// Every game family with an example spec.
+    #[command(after_help = "Example:\n  heaplab games --json")]
     Games(GamesArgs),
+    /// A shell completion script on stdout (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Example:\n  heaplab completions bash > ~/.local/share/bash-completion/completions/heaplab"
+    )]
+    Completions(CompletionsArgs),
+    /// The manual page (roff) on stdout.
+    #[command(after_help = "Example:\n  heaplab man > heaplab.1 && man ./heaplab.1")]
+    Man,
+}
+
+/// `heaplab completions`.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `heaplab games` options.
@@ -125,7 +202,7 @@ pub struct TableArgs {
     pub output: Option<PathBuf>,
     /// Output format (default: from the file extension).
     #[arg(long, value_enum)]
-    pub format: Option<Format>,
+    pub format: Option<TableFormat>,
     /// Print one JSON summary on stdout (instead of the rows when there is no -o).
     #[arg(long)]
     pub json: bool,
@@ -148,8 +225,9 @@ pub struct LosersArgs {
     /// Save the state to FILE every few minutes; rerunning the same command resumes from it.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoints (0: after every segment).
-    #[arg(long, default_value_t = 300.0, hide = true)]
+    /// Most seconds between checkpoints (the first comes after 10 s, then at doubling
+    /// intervals up to this; 0: after every segment).
+    #[arg(long, default_value_t = 300.0, value_parser = seconds_arg)]
     pub checkpoint_every: f64,
     /// Print one JSON summary on stdout (instead of the rows when there is no -o).
     #[arg(long)]
@@ -225,7 +303,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub gm: GameMax,
     /// Boolean polars SQL expression over the columns, e.g. `win = (n % 4 <> 0)`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub claim: String,
     /// Check every position (`n`, `win`, `grundy`) or the P-positions (`k`, `p`, `gap`, `prev`).
     #[arg(long, value_enum, default_value = "table")]
@@ -294,13 +372,14 @@ pub struct StoneCheckArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub values: String,
     /// Boolean polars SQL over `len`, `sum`, `margin`, `winner` ('first', 'second', 'tie'), `first_total`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub claim: String,
-    /// Check COUNT random rows instead of every row (`1e6` and the like accepted).
-    #[arg(long, value_parser = count_arg)]
+    /// Check COUNT random rows instead of every row (`1e6` and the like accepted; at
+    /// least 1).
+    #[arg(long, value_parser = positive_count_arg, allow_hyphen_values = true)]
     pub random: Option<u64>,
     /// Seed of the random rows.
-    #[arg(long, default_value_t = 1, requires = "random")]
+    #[arg(long, default_value_t = 1, requires = "random", value_parser = count_arg, allow_hyphen_values = true)]
     pub seed: u64,
     /// Print one JSON object on stdout.
     #[arg(long)]

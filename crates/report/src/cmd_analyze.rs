@@ -17,7 +17,7 @@ pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
     let (game, max) = (a.gm.game.clone(), a.gm.max);
     heaplab_analysis::check_analysis(&game, max, a.values.into(), &crate::machine::budget())?;
     // A link, even a dangling one, stands for the folder it names.
-    let out = a.output.as_deref().map(crate::output::resolve_links);
+    let out = a.output.as_deref().map(crate::files::resolve_links);
     if let Some(dir) = out.as_ref().filter(|d| d.exists() && !d.is_dir()) {
         bail!("`{}` exists and is not a folder", dir.display());
     }

@@ -1,7 +1,10 @@
-//! `heaplab games`: every game family with an example spec.
+//! `heaplab games`: every game family with an example spec; `heaplab completions` and
+//! `heaplab man`: shell completions and the manual page, generated from the command line's
+//! definitions.
 
-use crate::cli::GamesArgs;
+use crate::cli::{Cli, CompletionsArgs, GamesArgs};
 use anyhow::Result;
+use clap::CommandFactory;
 use heaplab_core::FAMILIES;
 use std::process::ExitCode;
 
@@ -17,5 +20,26 @@ pub fn run(a: GamesArgs) -> Result<ExitCode> {
             println!("{:<24} {}", f.spec, f.description);
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `heaplab completions SHELL`.
+pub fn completions(a: CompletionsArgs) -> Result<ExitCode> {
+    let mut cmd = Cli::command();
+    clap_complete::generate(a.shell, &mut cmd, "heaplab", &mut std::io::stdout());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `heaplab man`.
+pub fn man() -> Result<ExitCode> {
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    for sub in Cli::command().get_subcommands() {
+        let title = format!("heaplab-{}", sub.get_name());
+        clap_mangen::Man::new(sub.clone())
+            .title(title)
+            .render(&mut out)?;
+    }
+    std::io::Write::write_all(&mut std::io::stdout(), &out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,12 +2,12 @@
 //! checkpoint/resume (the files: [`crate::sink`]).
 
 use crate::cli::LosersArgs;
-use crate::output::{
-    print_json, refuse_binary_terminal, resolve_format, same_file_key, secs, Format,
-};
+use crate::files::same_file_key;
+use crate::output::{print_json, refuse_binary_terminal, resolve_format, secs, Format};
 use crate::progress::Progress;
-use crate::sink::{side_path, SavedRun, Sink};
+use crate::sink::{side_path, CheckpointLock, SavedRun, Sink};
 use anyhow::{bail, Context, Result};
+use heaplab_core::Observer;
 use heaplab_core::{count_p_positions, open_stream, p_count_estimate, plan, resume_stream, Task};
 use serde_json::json;
 use std::path::Path;
@@ -28,10 +28,21 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
     if let Some(out) = &a.output {
         check_space(&game, max, out, format)?;
     }
-    if closed.is_none() {
-        plan(&game, Task::PPositions, max, &crate::machine::budget())?;
-    }
-    // A checkpoint from an earlier run of the same command?
+    let planned = match closed {
+        None => Some(plan(
+            &game,
+            Task::PPositions,
+            max,
+            &crate::machine::budget(),
+        )?),
+        Some(_) => None,
+    };
+    // One run per checkpoint; a checkpoint from an earlier run of the same command?
+    let _lock = a
+        .checkpoint
+        .as_deref()
+        .map(CheckpointLock::take)
+        .transpose()?;
     let resume = match &a.checkpoint {
         Some(cp) => SavedRun::load(cp)?,
         None => None,
@@ -41,19 +52,25 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
     }
     if let (Some(cp), None) = (&a.checkpoint, &resume) {
         // an unwritable checkpoint fails now, not minutes into the run
-        crate::output::AtomicFile::check(cp)?;
+        crate::files::AtomicFile::check(cp)?;
     }
     let mut sink = Sink::open(
         a.output.as_deref(),
         format,
         a.count || a.json,
-        a.checkpoint.is_some(),
+        a.checkpoint.as_deref(),
         resume.as_ref(),
     )?;
     let (count, largest, method, files) = match closed.filter(|_| resume.is_none()) {
         Some(c) => (c.count, c.largest, c.method, vec![]),
         None => {
-            let progress = Progress::new("P-positions", max.saturating_add(1));
+            let progress = Progress::new(
+                &format!("P-positions of {game} to {max}"),
+                max.saturating_add(1),
+            );
+            if let Some(p) = &planned {
+                progress.planned(p);
+            }
             let mut stream = match resume {
                 Some(saved) => resume_stream(saved.stream, &progress)?,
                 None => open_stream(&game, max, &progress)?,
@@ -63,15 +80,19 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
                 .as_ref()
                 .map_or("to stdout".to_string(), |p| format!("`{}`", p.display()));
             let cannot_write = || format!("cannot write {target}");
+            // Checkpoints come early (after 10 s), then at doubling intervals up to
+            // --checkpoint-every.
             let (mut buf, mut last_cp) = (Vec::new(), Instant::now());
+            let mut every = a.checkpoint_every.min(10.0);
             while stream.advance(&mut buf) {
                 sink.push(&buf).with_context(cannot_write)?;
                 buf.clear();
                 progress.set(stream.done().min(max.saturating_add(1)));
                 if let Some(cp) = &a.checkpoint {
-                    if last_cp.elapsed().as_secs_f64() >= a.checkpoint_every {
+                    if last_cp.elapsed().as_secs_f64() >= every {
                         sink.checkpoint(cp, stream.checkpoint())?;
                         last_cp = Instant::now();
+                        every = (every * 2.0).min(a.checkpoint_every);
                     }
                 }
             }
@@ -120,8 +141,11 @@ fn check_args(a: &LosersArgs, format: Format, rows_to_stdout: bool) -> Result<()
     if a.format.is_some() && a.output.is_none() && !rows_to_stdout {
         bail!("--format applies to rows, and --count/--json without -o writes none; add -o FILE");
     }
-    if rows_to_stdout && format == Format::Parquet {
-        refuse_binary_terminal()?;
+    if rows_to_stdout {
+        crate::files::check_stdout()?;
+        if format == Format::Parquet {
+            refuse_binary_terminal()?;
+        }
     }
     if let (Some(cp), Some(out)) = (&a.checkpoint, &a.output) {
         let cp = same_file_key(cp);
@@ -133,7 +157,7 @@ fn check_args(a: &LosersArgs, format: Format, rows_to_stdout: bool) -> Result<()
         if sides.iter().any(|p| same_file_key(p) == cp) {
             bail!("--checkpoint must be another file than -o (and its .partial/.spool)");
         }
-        if crate::output::is_special(out) {
+        if crate::files::is_special(out) {
             bail!(
                 "--checkpoint needs a regular file as -o, not the device or pipe `{}`",
                 out.display()

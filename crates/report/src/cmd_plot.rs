@@ -39,8 +39,8 @@ pub fn run(a: PlotArgs) -> Result<ExitCode> {
             dest.display()
         );
     }
-    crate::output::AtomicFile::check(&dest)?; // a bad path fails before any work
-                                              // gaps and density need only the P-positions
+    crate::files::AtomicFile::check(&dest)?; // a bad path fails before any work
+                                             // gaps and density need only the P-positions
     let values = match a.kind {
         k if k.needs_grundy() => Values::Grundy,
         Kind::Fold => a.values.unwrap_or(Values::Grundy),

@@ -5,7 +5,7 @@ use crate::cli::ReportArgs;
 use crate::output::{print_json, secs, write_table, Format, LoserRows};
 use crate::plots::draw_all;
 use crate::report_dir::{check_replaceable, index_html, install, summary_md, CSV_TABLE_MAX};
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use heaplab_analysis::{analyze, check_analysis, AnalysisData};
 use heaplab_core::{Budget, Sequence, Silent};
 use serde_json::json;
@@ -37,19 +37,25 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let dest = a
         .output
         .as_ref()
-        .map(|p| crate::output::resolve_links(&p.components().collect::<PathBuf>()))
+        .map(|p| crate::files::resolve_links(&p.components().collect::<PathBuf>()))
         .unwrap_or_else(|| PathBuf::from("reports").join(format!("{}-{}", game.slug(), max)));
+    if dest.exists() && !dest.is_dir() {
+        bail!("`{}` exists and is not a folder", dest.display());
+    }
     check_analysis(&game, max, Sequence::Grundy, &crate::machine::budget())?;
     check_replaceable(&dest)?;
-    let parent = crate::output::folder_of(&dest);
+    let parent = crate::files::folder_of(&dest);
     // Folders made for the report go again if it fails or is interrupted.
     let made = crate::cleanup::make_dirs(&parent)
         .with_context(|| format!("cannot create `{}`", parent.display()))?;
     let tmp = tempfile::Builder::new()
         .prefix(&format!(
             ".{}.",
-            dest.file_name()
-                .map_or("report".into(), |n| n.to_string_lossy())
+            crate::files::temp_stem(
+                &dest
+                    .file_name()
+                    .map_or("report".into(), |n| n.to_string_lossy())
+            )
         ))
         .tempdir_in(&parent)
         .with_context(|| format!("cannot write in `{}`", parent.display()))?;

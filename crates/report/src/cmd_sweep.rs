@@ -18,7 +18,7 @@ pub fn run(a: SweepArgs) -> Result<ExitCode> {
     space.games()?;
     if let Some(p) = &a.output {
         crate::output::frame_format(p)?;
-        crate::output::AtomicFile::check(p)?;
+        crate::files::AtomicFile::check(p)?;
     }
     let spinner = crate::progress::Spinner::new(format!("sweep of {} games", space.values.len()));
     let rows = sweep(&space, a.max, &crate::machine::budget(), &Silent)?;

@@ -16,12 +16,15 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
     let (game, max) = (a.gm.game, a.gm.max);
     // The format (from --format, else the file name, else CSV on stdout), and the
     // destination opened first: a bad path or format fails before any work.
-    let format = crate::output::resolve_format(a.format, a.output.as_deref())?;
+    let format = crate::output::resolve_format(a.format.map(Format::from), a.output.as_deref())?;
     if format == Format::Bfile {
         bail!("a b-file holds one sequence; write the table as csv or parquet (b-files of P-positions: `heaplab losers -o FILE.txt`)");
     }
-    if format == Format::Parquet && a.output.is_none() && !a.json {
-        crate::output::refuse_binary_terminal()?;
+    if a.output.is_none() && !a.json {
+        crate::files::check_stdout()?;
+        if format == Format::Parquet {
+            crate::output::refuse_binary_terminal()?;
+        }
     }
     let dest = a.output.as_deref().map(AtomicFile::create).transpose()?;
     let progress = Progress::new(&format!("{game} to {max}"), max.saturating_add(1));

@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Runs the command.
 pub fn run(a: WhoArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let progress = Progress::new("positions up to n", a.n.saturating_add(1));
+    let progress = Progress::new(&format!("{} at n = {}", a.game, a.n), a.n.saturating_add(1));
     let d = decide(&a.game, a.n, &crate::machine::budget(), &progress)?;
     progress.finish();
     if a.json {

@@ -30,14 +30,14 @@ pub fn budget_for(dest: &Path) -> Budget {
 /// Bytes free for us in the file system holding `p`; None for a device or pipe, or when
 /// that cannot be read.
 fn free_space(p: &Path) -> Option<u64> {
-    if crate::output::is_special(p) {
+    if crate::files::is_special(p) {
         return None;
     }
-    let p = crate::output::resolve_links(p);
+    let p = crate::files::resolve_links(p);
     let dir = if p.exists() {
         p
     } else {
-        crate::output::folder_of(&p)
+        crate::files::folder_of(&p)
     };
     fs4::available_space(dir).ok()
 }

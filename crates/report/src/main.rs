@@ -19,6 +19,7 @@ mod cmd_sweep;
 mod cmd_table;
 mod cmd_who;
 mod exit;
+mod files;
 mod machine;
 mod output;
 mod plot;
@@ -49,6 +50,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Stone(a) => cmd_stone::run(a),
         Cmd::StoneCheck(a) => cmd_stone::check(a),
         Cmd::Games(a) => cmd_games::run(a),
+        Cmd::Completions(a) => cmd_games::completions(a),
+        Cmd::Man => cmd_games::man(),
     }
 }
 
@@ -62,6 +65,7 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     cleanup::install();
+    files::init_umask();
     match cli::parse() {
         Ok(cli) => exit::report(|| run(cli)),
         Err(code) => code,

@@ -1,8 +1,9 @@
-//! Output files: the atomic writer every file goes through ([`AtomicFile`]), the row
-//! formats (CSV, Parquet, OEIS b-file) and their batched writers for the position table
-//! and the P-position list, whole frames, and JSON on stdout.
+//! Output formats: the row formats (CSV, Parquet, OEIS b-file) and their batched writers
+//! for the position table and the P-position list, whole frames, and JSON on stdout. Every
+//! file goes through [`AtomicFile`].
 
-use anyhow::{bail, Context, Result};
+pub use crate::files::AtomicFile;
+use anyhow::{bail, Result};
 use heaplab_analysis::{
     grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,
 };
@@ -11,9 +12,8 @@ use polars::prelude::*;
 use polars_io::csv::write::{BatchedWriter as CsvBatched, CsvWriter};
 use polars_io::parquet::write::{BatchedWriter as PqBatched, ParquetWriter};
 use polars_io::SerWriter;
-use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The rows of a (short) frame as JSON objects, column by column.
 pub fn rows_json(df: &DataFrame) -> Vec<serde_json::Value> {
@@ -48,172 +48,6 @@ fn any_to_json(v: AnyValue) -> serde_json::Value {
 /// Prints a JSON value on stdout, on one line.
 pub fn print_json(v: &serde_json::Value) {
     println!("{}", serde_json::to_string(v).expect("json"));
-}
-
-/// A file written under a temporary name in the destination folder and renamed into place
-/// by [`AtomicFile::commit`]; dropped uncommitted, it is removed, so no half-written file is
-/// ever left at the destination.
-pub struct AtomicFile {
-    target: Target,
-    dest: PathBuf,
-    _pending: Option<crate::cleanup::Pending>,
-}
-
-/// Where an [`AtomicFile`] writes.
-enum Target {
-    /// A temporary file beside the destination, renamed over `into` (the destination with
-    /// links followed) on commit.
-    Temp {
-        tmp: tempfile::NamedTempFile,
-        into: PathBuf,
-    },
-    /// The destination itself: a device, FIFO or socket (`/dev/stdout`, `/dev/null`, a
-    /// pipe), which a rename would replace by a regular file.
-    Direct(File),
-}
-
-/// `p` with symbolic links followed (a dangling link resolves to the path it names), so a
-/// rename replaces the file a link points to rather than the link.
-pub fn resolve_links(p: &Path) -> PathBuf {
-    let mut cur = p.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&cur) {
-            Ok(m) if m.file_type().is_symlink() => match std::fs::read_link(&cur) {
-                Ok(to) => {
-                    cur = match cur.parent() {
-                        Some(dir) if to.is_relative() => dir.join(to),
-                        _ => to,
-                    }
-                }
-                Err(_) => break,
-            },
-            _ => break,
-        }
-    }
-    cur
-}
-
-/// True when `p` exists and is neither a regular file nor a folder (a device, FIFO or
-/// socket), after following links.
-pub fn is_special(p: &Path) -> bool {
-    std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir())
-}
-
-/// The folder `p` is in (`.` for a bare file name).
-pub fn folder_of(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// One name for a path that may not exist yet: its folder canonicalised, links followed,
-/// so `./a.txt`, `a.txt` and `/abs/dir/a.txt` compare equal.
-pub fn same_file_key(p: &Path) -> PathBuf {
-    let p = resolve_links(p);
-    let dir = folder_of(&p);
-    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-    match p.file_name() {
-        Some(name) => dir.join(name),
-        None => dir,
-    }
-}
-
-impl AtomicFile {
-    /// Creates the temporary file next to `dest` (fails early when the folder is missing or
-    /// not writable). The temporary name keeps `dest`'s extension. A symbolic link is
-    /// followed (its target is replaced, the link kept); a device, FIFO or socket is
-    /// written in place.
-    pub fn create(dest: &Path) -> Result<AtomicFile> {
-        if dest.is_dir() {
-            bail!("cannot write `{}`: it is a directory", dest.display());
-        }
-        if is_special(dest) {
-            let f = std::fs::OpenOptions::new()
-                .write(true)
-                .open(dest)
-                .with_context(|| format!("cannot write `{}`", dest.display()))?;
-            return Ok(AtomicFile {
-                target: Target::Direct(f),
-                dest: dest.to_path_buf(),
-                _pending: None,
-            });
-        }
-        let real = resolve_links(dest);
-        let dir = folder_of(&real);
-        let name = real
-            .file_name()
-            .with_context(|| format!("`{}` is not a file path", dest.display()))?
-            .to_string_lossy()
-            .to_string();
-        let ext = real
-            .extension()
-            .map(|e| format!(".{}", e.to_string_lossy()))
-            .unwrap_or_default();
-        let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(&format!(".tmp{ext}"))
-            .tempfile_in(&dir)
-            // the io error alone: tempfile's message names our temporary file
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "cannot write `{}`: {}",
-                    dest.display(),
-                    e.to_string().split(" at path ").next().unwrap_or_default()
-                )
-            })?;
-        Ok(AtomicFile {
-            _pending: Some(crate::cleanup::Pending::new(tmp.path().to_path_buf())),
-            target: Target::Temp { tmp, into: real },
-            dest: dest.to_path_buf(),
-        })
-    }
-
-    /// Fails now, before any work, when `dest` cannot be written: creates and removes the
-    /// temporary file, or, for a device or pipe, only checks it can be opened without
-    /// opening it (a pipe's reader would see the end of its data).
-    pub fn check(dest: &Path) -> Result<()> {
-        if is_special(dest) {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                let m = std::fs::metadata(dest)?;
-                if m.permissions().mode() & 0o222 == 0 {
-                    bail!("cannot write `{}`: it is not writable", dest.display());
-                }
-            }
-            return Ok(());
-        }
-        drop(AtomicFile::create(dest)?);
-        Ok(())
-    }
-
-    /// The open file to write (the temporary one, or a device itself).
-    pub fn file(&self) -> Result<File> {
-        Ok(match &self.target {
-            Target::Temp { tmp, .. } => tmp.as_file().try_clone()?,
-            Target::Direct(f) => f.try_clone()?,
-        })
-    }
-
-    /// Renames the finished file into place (the target of a link; a device has had the
-    /// bytes already).
-    pub fn commit(self) -> Result<PathBuf> {
-        let dest = self.dest.clone();
-        let (tmp, into) = match self.target {
-            Target::Direct(_) => return Ok(dest),
-            Target::Temp { tmp, into } => (tmp, into),
-        };
-        // Temporary files are created private; the result gets ordinary file permissions.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644));
-        }
-        tmp.persist(into)
-            .with_context(|| format!("cannot write `{}`", dest.display()))?;
-        Ok(dest)
-    }
 }
 
 /// Output formats of row files.

@@ -7,7 +7,7 @@
 //! the `png` crate, which also stores the title (and, for fold maps, the cell layout) as iTXt
 //! metadata; the file is written under a temporary name and renamed into place.
 
-use crate::output::AtomicFile;
+use crate::files::AtomicFile;
 use anyhow::{anyhow, Result};
 use heaplab_analysis::{log_bins, min_max_bins};
 use plotters::coord::Shift;
@@ -147,6 +147,7 @@ pub fn series_png(
         let mut cb = ChartBuilder::on(root);
         cb.caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
             .margin(15)
+            .margin_right(45)
             .x_label_area_size(50)
             .y_label_area_size(80);
         if log {
@@ -431,6 +432,7 @@ pub fn density_png(
         let mut chart = ChartBuilder::on(root)
             .caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
             .margin(15)
+            .margin_right(45)
             .x_label_area_size(50)
             .y_label_area_size(80)
             .build_cartesian_2d((1f64..xmax).log_scale(), (1f64..ymax).log_scale())
@@ -521,6 +523,7 @@ pub fn bars_png(
         let mut cb = ChartBuilder::on(root);
         cb.caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
             .margin(15)
+            .margin_right(45)
             .x_label_area_size(50)
             .y_label_area_size(80);
         let half = 0.4 * width;

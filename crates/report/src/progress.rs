@@ -1,7 +1,7 @@
 //! Progress on stderr for long runs: hidden for the first two seconds (short runs print
 //! nothing), never on stdout, off with `--quiet`.
 
-use heaplab_core::{ControlFlow, Observer};
+use heaplab_core::{duration, ControlFlow, Observer, Plan};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,9 +34,12 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} positions ({per_sec}, ETA {eta})",
+                "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} positions ({rate}, ETA {eta})",
             )
             .expect("template")
+            .with_key("rate", |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{} positions/s", indicatif::HumanCount(st.per_sec() as u64));
+            })
             .progress_chars("=> "),
         );
         bar.set_message(what.to_string());
@@ -100,7 +103,22 @@ impl Observer for Progress {
         self.set(done);
         ControlFlow::Continue(())
     }
+
+    /// Says up front how long a run will take, when that is more than half a minute.
+    fn planned(&self, plan: &Plan) {
+        if !self.quiet && plan.seconds >= ANNOUNCE_AFTER {
+            eprintln!(
+                "heaplab: {} ({}) is estimated at about {} here",
+                self.what,
+                plan.engine.name(),
+                duration(plan.seconds)
+            );
+        }
+    }
 }
+
+/// Runs estimated at more seconds than this are announced with their estimate.
+const ANNOUNCE_AFTER: f64 = 30.0;
 
 static QUIET: AtomicBool = AtomicBool::new(false);
 static SPINNING: AtomicBool = AtomicBool::new(false);
@@ -111,13 +129,9 @@ pub fn set_quiet(quiet: bool) {
     polars::error::set_warning_function(polars_warning);
 }
 
-/// polars' warnings (e.g. deprecations met while evaluating a claim): one line on stderr,
-/// nothing with `--quiet`.
-fn polars_warning(msg: &str, _kind: polars::error::PolarsWarning) {
-    if !QUIET.load(Ordering::Relaxed) {
-        eprintln!("warning: {}", msg.lines().next().unwrap_or(""));
-    }
-}
+/// polars' warnings (deprecations met while evaluating a claim, which then fails with its
+/// own one-line error) are not shown: every message on stderr is heaplab's own.
+fn polars_warning(_msg: &str, _kind: polars::error::PolarsWarning) {}
 
 /// Seconds between plain progress lines when stderr is not a terminal (a log file).
 const LOG_EVERY: Duration = Duration::from_secs(60);

@@ -63,7 +63,8 @@ pub fn check_replaceable(dest: &Path) -> Result<()> {
 }
 
 /// Moves the finished temporary folder to `dest`, replacing an earlier report there (see
-/// [`check_replaceable`]); a replaced folder's permissions carry over.
+/// [`check_replaceable`]); a replaced folder's permissions carry over, a new one gets the
+/// umask's.
 pub fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
     check_replaceable(dest)?;
     #[cfg(unix)]
@@ -76,13 +77,11 @@ pub fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
+        // (its files were made under the umask; only the temporary folder is private)
         let _ = std::fs::set_permissions(
             &path,
-            mode.unwrap_or_else(|| std::fs::Permissions::from_mode(0o755)),
+            mode.unwrap_or_else(|| std::fs::Permissions::from_mode(crate::files::new_dir_mode())),
         );
-        for entry in std::fs::read_dir(&path)?.flatten() {
-            let _ = std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o644));
-        }
     }
     std::fs::rename(&path, dest).with_context(|| {
         let _ = std::fs::remove_dir_all(&path);

@@ -2,12 +2,17 @@
 //!
 //! Rows go out in fixed batches (see [`crate::output::LoserRows`]), so the output depends
 //! on the sequence alone. With `--checkpoint`, CSV and b-file rows go to `FILE.partial`,
-//! whose length is recorded at every checkpoint (a resumed run truncates it there and
-//! appends); Parquet output is spooled as raw 64-bit P-positions to `FILE.spool` and
-//! converted at the end, since a Parquet file cannot be reopened for appending. Either way
-//! the final file is renamed into place only when complete, and is byte-identical to an
-//! uninterrupted run. The checkpoint file holds the core's stream [`Checkpoint`] and the
-//! output's state ([`SavedRun`]).
+//! whose length and checksum are recorded at every checkpoint (a resumed run checks them,
+//! truncates the file there and appends); Parquet output is spooled as raw 64-bit
+//! P-positions to `FILE.spool` and converted at the end, since a Parquet file cannot be
+//! reopened for appending. Either way the final file is renamed into place only when
+//! complete, and is byte-identical to an uninterrupted run.
+//!
+//! The checkpoint file holds the core's stream [`Checkpoint`] and the output's state
+//! ([`SavedRun`]), followed by a checksum of both; a run holds an advisory lock on
+//! `CHECKPOINT.lock` so two runs never share one checkpoint. A checkpoint is resumed only
+//! when its checksum, the side file's length, checksum and last row, and (in the core) the
+//! stream state against the rule all agree; anything else is refused in one line.
 
 use crate::output::{AtomicFile, Format, LoserRows, BATCH_ROWS};
 use anyhow::{bail, Context, Result};
@@ -16,6 +21,8 @@ use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 /// What a checkpoint file holds: the stream's state and the output's.
 #[derive(Serialize, Deserialize)]
@@ -29,12 +36,14 @@ pub struct SavedRun {
     pub format: Format,
     /// Length of the partial/spool file at the checkpoint.
     pub bytes: u64,
+    /// xxh3-64 of those bytes.
+    pub hash: u64,
 }
 
-const CHECKPOINT_VERSION: u32 = 2;
+const CHECKPOINT_VERSION: u32 = 3;
 
 impl SavedRun {
-    /// Reads the checkpoint at `path`; None when there is none.
+    /// Reads the checkpoint at `path`, checking its checksum; None when there is none.
     pub fn load(path: &Path) -> Result<Option<SavedRun>> {
         if !path.exists() {
             return Ok(None);
@@ -43,19 +52,41 @@ impl SavedRun {
         File::open(path)
             .and_then(|mut f| f.read_to_end(&mut buf))
             .with_context(|| format!("cannot read checkpoint `{}`", path.display()))?;
-        let cp: SavedRun = postcard::from_bytes(&buf)
-            .ok()
-            .filter(|c: &SavedRun| c.version == CHECKPOINT_VERSION)
-            .with_context(|| {
-                format!(
-                    "`{}` is not a checkpoint of this heaplab version",
-                    path.display()
-                )
-            })?;
-        Ok(Some(cp))
+        Ok(Some(SavedRun::decode(&buf).map_err(|why| {
+            anyhow::anyhow!(
+                "checkpoint `{}` {why}; remove it to start over",
+                path.display()
+            )
+        })?))
     }
 
-    /// Fails unless this checkpoint belongs to the run of `game` to `max` into `output`.
+    /// The checkpoint in `bytes`: its encoding, then the xxh3-64 of the encoding.
+    fn decode(bytes: &[u8]) -> std::result::Result<SavedRun, &'static str> {
+        let Some(body_len) = bytes.len().checked_sub(8) else {
+            return Err("is too short to be a checkpoint");
+        };
+        let (body, sum) = bytes.split_at(body_len);
+        if xxh3_64(body).to_le_bytes() != sum {
+            return Err("is damaged (its checksum does not match)");
+        }
+        let run: SavedRun =
+            postcard::from_bytes(body).map_err(|_| "is not a heaplab checkpoint")?;
+        if run.version != CHECKPOINT_VERSION {
+            return Err("is from another heaplab version");
+        }
+        Ok(run)
+    }
+
+    /// The checkpoint's bytes: the encoding and its checksum.
+    fn encode(&self) -> Result<Vec<u8>> {
+        let mut bytes = postcard::to_stdvec(self).context("encoding the checkpoint")?;
+        let sum = xxh3_64(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        Ok(bytes)
+    }
+
+    /// Fails unless this checkpoint belongs to the run of `game` to `max` into `output`
+    /// in `format`, naming what differs.
     pub fn check_same(
         &self,
         path: &Path,
@@ -64,32 +95,72 @@ impl SavedRun {
         out: Option<&Path>,
         format: Format,
     ) -> Result<()> {
-        let same = self.stream.game == game
-            && self.stream.max == max
-            && self.output.as_deref() == out
-            && (out.is_none() || self.format == format);
-        if !same {
-            bail!(
-                "checkpoint `{}` belongs to another run (game {}, max {}); remove it or pick another file",
-                path.display(),
-                self.stream.game,
-                self.stream.max
-            );
-        }
-        Ok(())
+        let show = |o: Option<&Path>| o.map_or("no file".into(), |p| format!("`{}`", p.display()));
+        let differs = if self.stream.game != game {
+            format!("game {} (not {game})", self.stream.game)
+        } else if self.stream.max != max {
+            format!("--max {} (not {max})", self.stream.max)
+        } else if self.output.as_deref() != out {
+            format!("-o {} (not {})", show(self.output.as_deref()), show(out))
+        } else if out.is_some() && self.format != format {
+            format!("format {:?} (not {format:?})", self.format).to_lowercase()
+        } else {
+            return Ok(());
+        };
+        bail!(
+            "checkpoint `{}` belongs to another run, with {differs}; remove it or pick another file",
+            path.display()
+        );
     }
 
     /// Writes the checkpoint to `path` atomically.
     fn save(&self, path: &Path) -> Result<()> {
-        let bytes = postcard::to_stdvec(self).context("encoding the checkpoint")?;
+        let bytes = self.encode()?;
         let file = AtomicFile::create(path)?;
         {
             let mut f = file.file()?;
-            f.write_all(&bytes)?;
-            f.sync_data()?;
+            f.write_all(&bytes)
+                .and_then(|_| f.sync_data())
+                .with_context(|| format!("cannot write checkpoint `{}`", path.display()))?;
         }
         file.commit()?;
         Ok(())
+    }
+}
+
+/// The advisory lock a run holds on its checkpoint (on `CHECKPOINT.lock`), released when
+/// dropped (and by the system when the process dies).
+pub struct CheckpointLock {
+    _file: File,
+    path: PathBuf,
+}
+
+impl CheckpointLock {
+    /// Takes the lock of checkpoint `cp`, or fails when another run holds it.
+    pub fn take(cp: &Path) -> Result<CheckpointLock> {
+        let path = side_path(cp, ".lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("cannot write checkpoint `{}`", cp.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(CheckpointLock { _file: file, path }),
+            Err(std::fs::TryLockError::WouldBlock) => bail!(
+                "checkpoint `{}` is in use by another heaplab run; wait for it to end or pick another file",
+                cp.display()
+            ),
+            Err(std::fs::TryLockError::Error(e)) => {
+                bail!("cannot lock checkpoint `{}`: {e}", cp.display())
+            }
+        }
+    }
+}
+
+impl Drop for CheckpointLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -100,24 +171,140 @@ pub fn side_path(out: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// Opens `path` for appending after truncating it to `len` (resume), or creates it empty.
-fn open_truncated(path: &Path, len: u64, resume: bool) -> Result<File> {
+/// The running checksum of what a side file holds: every byte written to it, in order.
+#[derive(Clone)]
+struct Hashed(Arc<Mutex<(Xxh3, u64)>>);
+
+impl Hashed {
+    fn new() -> Hashed {
+        Hashed(Arc::new(Mutex::new((Xxh3::new(), 0))))
+    }
+    fn add(&self, bytes: &[u8]) {
+        let mut h = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        h.0.update(bytes);
+        h.1 += bytes.len() as u64;
+    }
+    /// (bytes so far, their xxh3-64).
+    fn now(&self) -> (u64, u64) {
+        let h = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        (h.1, h.0.digest())
+    }
+}
+
+/// A file that adds every byte written to a [`Hashed`].
+struct HashWrite {
+    file: File,
+    sum: Hashed,
+}
+
+impl Write for HashWrite {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.sum.add(&buf[..n]);
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// Opens the side file `path` to append: fresh (created empty), or resumed — checked
+/// against the checkpoint (at least `saved.bytes` long, those bytes with the saved
+/// checksum and ending in the saved last row), cut there, and its checksum carried on.
+fn open_side(path: &Path, resume: Option<&SavedRun>, cp: &Path) -> Result<(File, Hashed)> {
+    let sum = Hashed::new();
+    let Some(saved) = resume else {
+        let f = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)
+            .with_context(|| format!("cannot open `{}`", path.display()))?;
+        return Ok((f, sum));
+    };
+    let refuse = |why: String| {
+        anyhow::anyhow!(
+            "`{}` does not match checkpoint `{}`: {why}; remove both to start over",
+            path.display(),
+            cp.display()
+        )
+    };
     let mut f = OpenOptions::new()
         .read(true)
         .write(true)
-        .create(!resume)
-        .truncate(false)
         .open(path)
-        .with_context(|| format!("cannot open `{}`", path.display()))?;
-    if resume && f.metadata()?.len() < len {
-        bail!(
-            "`{}` is shorter than the checkpoint says; remove the checkpoint to start over",
-            path.display()
-        );
+        .map_err(|e| refuse(format!("it cannot be opened ({e})")))?;
+    if f.metadata()?.len() < saved.bytes {
+        return Err(refuse(format!(
+            "it is shorter than the {} bytes saved",
+            saved.bytes
+        )));
     }
-    f.set_len(len)?;
-    f.seek(SeekFrom::Start(len))?;
-    Ok(f)
+    // the saved bytes, hashed again; the last 64 KiB kept for the last row
+    let mut r = std::io::BufReader::new(&f).take(saved.bytes);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut tail: Vec<u8> = Vec::new();
+    loop {
+        let n = r.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        sum.add(&buf[..n]);
+        tail.extend_from_slice(&buf[..n]);
+        if tail.len() > 1 << 16 {
+            tail.drain(..tail.len() - (1 << 16));
+        }
+    }
+    if sum.now() != (saved.bytes, saved.hash) {
+        return Err(refuse("its saved part has changed".into()));
+    }
+    last_row_agrees(&tail, saved).map_err(refuse)?;
+    f.set_len(saved.bytes)?;
+    f.seek(SeekFrom::Start(saved.bytes))?;
+    Ok((f, sum))
+}
+
+/// The side file's saved part ends in the checkpoint's last P-position: as the last 8
+/// bytes of a spool, or as the last row (`k,p,…` or `k p`) of a CSV or b-file.
+fn last_row_agrees(tail: &[u8], saved: &SavedRun) -> std::result::Result<(), String> {
+    let (count, last) = (saved.stream.count, saved.stream.last);
+    let (k, p) = if saved.format == Format::Parquet {
+        if saved.bytes != count.saturating_mul(8) {
+            return Err(format!(
+                "it holds {} bytes for {count} P-positions",
+                saved.bytes
+            ));
+        }
+        let p = tail
+            .len()
+            .checked_sub(8)
+            .map(|i| u64::from_le_bytes(tail[i..].try_into().expect("8 bytes")));
+        (count.checked_sub(1), p)
+    } else {
+        let text = String::from_utf8_lossy(tail);
+        let row = text
+            .trim_end_matches('\n')
+            .rsplit('\n')
+            .next()
+            .unwrap_or("");
+        let mut cells = row.split([',', ' ']).map(|c| c.parse::<u64>().ok());
+        match (cells.next().flatten(), cells.next().flatten()) {
+            (Some(k), Some(p)) => (Some(k), Some(p)),
+            _ => (None, None), // the header alone, or nothing
+        }
+    };
+    if (k, p) != (count.checked_sub(1), last) {
+        return Err(format!(
+            "its last row is {} but the checkpoint's last P-position is {}",
+            p.map_or("none".into(), |p| format!(
+                "k = {}, p = {p}",
+                k.unwrap_or(0)
+            )),
+            last.map_or("none".into(), |p| format!("k = {}, p = {p}", count - 1))
+        ));
+    }
+    Ok(())
 }
 
 /// How the P-positions are kept.
@@ -128,7 +315,7 @@ enum Kind {
         probe: Option<File>,
     },
     /// Raw little-endian u64 P-positions (Parquet with checkpoints).
-    Spool { w: BufWriter<File> },
+    Spool { w: BufWriter<HashWrite> },
     /// Count only.
     Count,
 }
@@ -138,8 +325,8 @@ pub struct Sink {
     kind: Kind,
     /// The final file, written under a temporary name (no checkpoint).
     atomic: Option<AtomicFile>,
-    /// The side file (.partial or .spool) of a run with checkpoints.
-    side: Option<PathBuf>,
+    /// The side file (.partial or .spool) of a run with checkpoints, and its checksum.
+    side: Option<(PathBuf, Hashed)>,
     /// Until the first checkpoint of a fresh run refers to it, an interruption removes the
     /// side file.
     unsaved: Option<crate::cleanup::Pending>,
@@ -148,18 +335,17 @@ pub struct Sink {
 }
 
 impl Sink {
-    /// The sink for `output` in `format` (None with `count`: count only; None otherwise:
-    /// rows on stdout), resumed from `resume` when given. With `checkpoint`, a file output
-    /// goes to its side file until the end.
+    /// The sink for `output` in `format` (None with `count_only`: count only; None
+    /// otherwise: rows on stdout), resumed from `resume` when given. With a checkpoint
+    /// (`cp`), a file output goes to its side file until the end.
     pub fn open(
         output: Option<&Path>,
         format: Format,
         count_only: bool,
-        checkpoint: bool,
+        cp: Option<&Path>,
         resume: Option<&SavedRun>,
     ) -> Result<Sink> {
-        let (k0, prev0, bytes0) =
-            resume.map_or((0, None, 0), |c| (c.stream.count, c.stream.last, c.bytes));
+        let (k0, prev0) = resume.map_or((0, None), |c| (c.stream.count, c.stream.last));
         let mut sink = Sink {
             kind: Kind::Count,
             atomic: None,
@@ -168,9 +354,9 @@ impl Sink {
             output: output.map(Path::to_path_buf),
             format,
         };
-        sink.kind = match output {
-            None if count_only => Kind::Count,
-            None => Kind::Rows {
+        sink.kind = match (output, cp) {
+            (None, _) if count_only => Kind::Count,
+            (None, _) => Kind::Rows {
                 rows: Box::new(LoserRows::new(
                     Box::new(std::io::stdout()) as Box<dyn Write + Send>,
                     format,
@@ -180,7 +366,7 @@ impl Sink {
                 )?),
                 probe: None,
             },
-            Some(out) if !checkpoint => {
+            (Some(out), None) => {
                 let f = AtomicFile::create(out)?;
                 let w: Box<dyn Write + Send> = Box::new(f.file()?);
                 sink.atomic = Some(f);
@@ -189,21 +375,22 @@ impl Sink {
                     probe: None,
                 }
             }
-            Some(out) => {
+            (Some(out), Some(cp)) => {
                 let parquet = format == Format::Parquet;
-                let side = side_path(out, if parquet { ".spool" } else { ".partial" });
-                let f = open_truncated(&side, bytes0, resume.is_some())?;
+                let path = side_path(out, if parquet { ".spool" } else { ".partial" });
+                let (file, sum) = open_side(&path, resume, cp)?;
                 if resume.is_none() {
-                    sink.unsaved = Some(crate::cleanup::Pending::new(side.clone()));
+                    sink.unsaved = Some(crate::cleanup::Pending::new(path.clone()));
                 }
-                sink.side = Some(side);
+                sink.side = Some((path, sum.clone()));
+                let probe = file.try_clone()?;
+                let w = HashWrite { file, sum };
                 if parquet {
                     Kind::Spool {
-                        w: BufWriter::new(f),
+                        w: BufWriter::new(w),
                     }
                 } else {
-                    let probe = f.try_clone()?;
-                    let w: Box<dyn Write + Send> = Box::new(f);
+                    let w: Box<dyn Write + Send> = Box::new(w);
                     let rows = LoserRows::new(w, format, k0, prev0, resume.is_none())?;
                     Kind::Rows {
                         rows: Box::new(rows),
@@ -233,33 +420,29 @@ impl Sink {
         Ok(())
     }
 
-    /// Writes everything pending to the side file and saves `stream` with it to
-    /// `path`.
+    /// Writes everything pending to the side file and saves `stream` with it to `path`.
     pub fn checkpoint(&mut self, path: &Path, stream: Checkpoint) -> Result<()> {
-        let bytes = match &mut self.kind {
+        match &mut self.kind {
             Kind::Rows { rows, probe } => {
                 rows.flush_partial()?;
-                match probe {
-                    Some(f) => {
-                        f.sync_data()?;
-                        f.metadata()?.len()
-                    }
-                    None => 0,
+                if let Some(f) = probe {
+                    f.sync_data()?;
                 }
             }
             Kind::Spool { w } => {
                 w.flush()?;
-                w.get_ref().sync_data()?;
-                w.get_ref().metadata()?.len()
+                w.get_ref().file.sync_data()?;
             }
-            Kind::Count => 0,
-        };
+            Kind::Count => {}
+        }
+        let (bytes, hash) = self.side.as_ref().map_or((0, 0), |(_, sum)| sum.now());
         SavedRun {
             version: CHECKPOINT_VERSION,
             stream,
             output: self.output.clone(),
             format: self.format,
             bytes,
+            hash,
         }
         .save(path)?;
         drop(self.unsaved.take()); // the checkpoint now refers to the side file
@@ -269,13 +452,14 @@ impl Sink {
     /// Finishes the file and moves it into place; returns the files written.
     pub fn finish(self) -> Result<Vec<String>> {
         let mut files = vec![];
+        let side = self.side.map(|s| s.0);
         match self.kind {
             Kind::Rows { rows, .. } => {
                 rows.finish()?;
                 if let Some(f) = self.atomic {
                     files.push(f.commit()?.display().to_string());
                 }
-                if let (Some(side), Some(out)) = (&self.side, &self.output) {
+                if let (Some(side), Some(out)) = (&side, &self.output) {
                     std::fs::rename(side, out)
                         .with_context(|| format!("cannot write `{}`", out.display()))?;
                     files.push(out.display().to_string());
@@ -284,7 +468,7 @@ impl Sink {
             Kind::Spool { mut w } => {
                 w.flush()?;
                 drop(w);
-                let (sp, out) = (self.side.as_ref().unwrap(), self.output.as_ref().unwrap());
+                let (sp, out) = (side.as_ref().unwrap(), self.output.as_ref().unwrap());
                 let f = AtomicFile::create(out)?;
                 let mut rows = LoserRows::new(f.file()?, self.format, 0, None, true)?;
                 let mut r = std::io::BufReader::new(File::open(sp)?);
@@ -321,4 +505,74 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> Result<usize> {
         got += n;
     }
     Ok(got)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(count: u64) -> SavedRun {
+        let g = heaplab_core::Game::parse("squares").unwrap();
+        let mut s = heaplab_core::open_stream(&g, 100_000, &heaplab_core::Silent).unwrap();
+        let mut out = vec![];
+        while s.count() < count && s.advance(&mut out) {}
+        SavedRun {
+            version: CHECKPOINT_VERSION,
+            stream: s.checkpoint(),
+            output: Some("x.txt".into()),
+            format: Format::Bfile,
+            bytes: 1234,
+            hash: 99,
+        }
+    }
+
+    #[test]
+    fn any_damage_to_a_checkpoint_file_is_refused() {
+        let bytes = run(1).encode().unwrap();
+        assert!(SavedRun::decode(&bytes).is_ok());
+        // a bit flipped anywhere, at 100 positions spread over the file
+        for i in 0..100 {
+            let at = i * bytes.len() / 100;
+            for bit in [0, 3, 7] {
+                let mut b = bytes.clone();
+                b[at] ^= 1 << bit;
+                assert!(SavedRun::decode(&b).is_err(), "bit {bit} of byte {at}");
+            }
+        }
+        // truncated at every length, and extended
+        for len in 0..bytes.len() {
+            assert!(SavedRun::decode(&bytes[..len]).is_err(), "{len} bytes");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(SavedRun::decode(&longer).is_err());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// Arbitrary bytes never decode as a checkpoint, and never panic.
+        #[test]
+        fn arbitrary_bytes_are_no_checkpoint(b in proptest::collection::vec(0u8..=255, 0..4096)) {
+            proptest::prop_assert!(SavedRun::decode(&b).is_err());
+        }
+    }
+
+    #[test]
+    fn the_last_row_must_be_the_checkpoints() {
+        let mut saved = run(5);
+        let last = saved.stream.last.unwrap();
+        let k = saved.stream.count - 1;
+        saved.format = Format::Csv;
+        let ok = format!("k,p,gap\n0,0,\n{k},{last},3\n");
+        assert!(last_row_agrees(ok.as_bytes(), &saved).is_ok());
+        let wrong = format!("k,p,gap\n0,0,\n{k},{},3\n", last + 1);
+        assert!(last_row_agrees(wrong.as_bytes(), &saved).is_err());
+        saved.format = Format::Bfile;
+        assert!(last_row_agrees(format!("{k} {last}\n").as_bytes(), &saved).is_ok());
+        assert!(last_row_agrees(b"", &saved).is_err());
+        saved.format = Format::Parquet;
+        saved.bytes = 8 * saved.stream.count;
+        assert!(last_row_agrees(&last.to_le_bytes(), &saved).is_ok());
+        assert!(last_row_agrees(&(last + 1).to_le_bytes(), &saved).is_err());
+    }
 }

@@ -525,6 +525,11 @@ impl<M: Moves> SetSieve<M> {
         Ok(s)
     }
 
+    /// The moves.
+    pub fn moves(&self) -> &M {
+        &self.moves
+    }
+
     /// Positions below this are decided.
     pub fn done(&self) -> u64 {
         self.state.lo
