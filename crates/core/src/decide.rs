@@ -334,7 +334,18 @@ fn proven_grundy(
         let g = grundy_table(game, len, obs)?;
         let head: Vec<i64> = g.to_u32_vec().into_iter().map(i64::from).collect();
         if let Some(p) = find_period(&head, true) {
-            if let (true, certificate) = rule.certify(&p) {
+            if let (true, _) = rule.certify(&p) {
+                // the table the proof rests on, and the bound it reaches
+                let need = rule.bound(p.preperiod, p.period, p.saltus).unwrap_or(0);
+                let certificate = format!(
+                    "proven from the values to {len}, past the {need} the rule needs: {}",
+                    match rule {
+                        CertRule::Octal { .. } => "Guy–Smith 1956",
+                        CertRule::FiniteSubtraction { .. } | CertRule::None => {
+                            "each value depends on the largest move's worth before it"
+                        }
+                    }
+                );
                 return Ok(Some(Proven {
                     head,
                     period: p,

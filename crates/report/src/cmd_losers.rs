@@ -128,7 +128,9 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
             format!("; wrote {}", files.join(", "))
         },
     );
-    match rows_to_stdout {
+    // rows on stdout: the summary goes to stderr
+    let rows_there = rows_to_stdout || a.output.as_deref().is_some_and(crate::files::is_stdout);
+    match rows_there {
         true if !crate::progress::quiet() => eprintln!("{line}"),
         true => {}
         false => println!("{line}"),

@@ -58,13 +58,19 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             "seconds": secs(t0),
         }));
     } else if !files.is_empty() {
-        println!(
+        let line = format!(
             "{game}: {count} P-positions in 0..={max} (largest {}){}; wrote {} in {:.2} s",
             largest.map_or("none".into(), |p| p.to_string()),
             max_g.map_or(String::new(), |m| format!(", largest Grundy value {m}")),
             files.join(", "),
             secs(t0)
         );
+        // rows on stdout: the summary goes to stderr
+        match a.output.as_deref().is_some_and(crate::files::is_stdout) {
+            true if !crate::progress::quiet() => eprintln!("{line}"),
+            true => {}
+            false => println!("{line}"),
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

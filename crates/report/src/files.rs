@@ -84,6 +84,12 @@ pub fn open_descriptor(p: &Path) -> Option<i32> {
     None
 }
 
+/// Whether `p` names this process's stdout (`/dev/stdout`, `/dev/fd/1`, …): a summary
+/// line then goes to stderr, so it does not land among the rows.
+pub fn is_stdout(p: &Path) -> bool {
+    open_descriptor(p) == Some(1)
+}
+
 /// The descriptor number a path spells, if it spells one.
 fn descriptor_name(p: &Path) -> Option<i32> {
     let s = p.to_str()?;

@@ -85,7 +85,8 @@ impl Format {
 }
 
 /// The format of a row output: `--format` if given (it must agree with a recognised
-/// extension of `-o`), else the extension of `-o`, else CSV (stdout).
+/// extension of `-o`), else the extension of `-o`, else CSV (stdout, and a device, pipe or
+/// descriptor such as `/dev/stdout`).
 ///
 /// # Errors
 /// An unknown extension without `--format`, or a `--format` that contradicts the extension.
@@ -104,7 +105,14 @@ pub fn resolve_format(format: Option<Format>, output: Option<&Path>) -> Result<F
             Ok(f)
         }
         (Some(f), None) => Ok(f),
-        (None, Some(p)) => Format::from_path(p),
+        // a device, pipe or descriptor without a telling name takes CSV, as stdout does
+        (None, Some(p)) => Format::from_path(p).or_else(|e| {
+            if crate::files::is_special(p) {
+                Ok(Format::Csv)
+            } else {
+                Err(e)
+            }
+        }),
         (None, None) => Ok(Format::Csv),
     }
 }

@@ -1,0 +1,404 @@
+//! Long runs and outputs that can be trusted: damaged checkpoints are refused, outputs
+//! never replace what a descriptor points to, modes follow the umask, two runs never share
+//! a checkpoint, a kill loses at most seconds of work, and hopeless runs are refused up
+//! front with an estimate.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_heaplab");
+
+fn heaplab(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run heaplab")
+}
+
+/// A refusal: exit code 2 and one line on stderr, which contains `says`.
+fn refused(o: &Output, says: &str) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains(says), "expected `{says}` in: {err}");
+}
+
+fn sh(dir: &Path, script: &str) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .env("H", BIN)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// Runs `args` until the checkpoint `cp` exists, then kills it (SIGKILL).
+fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !cp.exists() && t.elapsed() < Duration::from_secs(60) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before a checkpoint"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn damaged_checkpoints_and_partial_files_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let args = [
+        "losers",
+        "--game",
+        "squares",
+        "--max",
+        "1e9",
+        "-o",
+        "X.txt",
+        "--checkpoint",
+        "X.ckpt",
+        "--checkpoint-every",
+        "0.2",
+    ];
+    kill_after_checkpoint(d.path(), &args, &d.path().join("X.ckpt"));
+    let ckpt = std::fs::read(d.path().join("X.ckpt")).unwrap();
+    let partial = std::fs::read(d.path().join("X.txt.partial")).unwrap();
+    let put = |ck: &[u8], pa: &[u8]| {
+        std::fs::write(d.path().join("X.ckpt"), ck).unwrap();
+        std::fs::write(d.path().join("X.txt.partial"), pa).unwrap();
+    };
+    // the checkpoint: a bit flipped at 100 places, truncated at 20 lengths
+    for i in 0..100 {
+        let mut b = ckpt.clone();
+        b[i * ckpt.len() / 100] ^= 1 << (i % 8);
+        put(&b, &partial);
+        refused(&heaplab(d.path(), &args), "checkpoint `X.ckpt`");
+    }
+    for i in 0..20 {
+        put(&ckpt[..i * ckpt.len() / 20], &partial);
+        refused(&heaplab(d.path(), &args), "checkpoint `X.ckpt`");
+    }
+    // the partial output: one digit changed, truncated below the saved length, removed
+    let mut p = partial.clone();
+    let i = (p.len() / 2..p.len())
+        .find(|&i| p[i].is_ascii_digit())
+        .unwrap();
+    p[i] = b'0' + (p[i] - b'0' + 1) % 10;
+    put(&ckpt, &p);
+    refused(&heaplab(d.path(), &args), "does not match checkpoint");
+    put(&ckpt, &partial[..partial.len() / 2]);
+    refused(&heaplab(d.path(), &args), "does not match checkpoint");
+    std::fs::remove_file(d.path().join("X.txt.partial")).unwrap();
+    refused(&heaplab(d.path(), &args), "does not match checkpoint");
+    // a checkpoint of another run
+    put(&ckpt, &partial);
+    let mut other = args;
+    other[2] = "cubes";
+    refused(
+        &heaplab(d.path(), &other),
+        "belongs to another run, with game squares",
+    );
+    // none of this left a final file; the intact pair still resumes, to the end
+    assert!(!d.path().join("X.txt").exists());
+    let o = heaplab(d.path(), &args[..9]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let whole = heaplab(
+        d.path(),
+        &["losers", "--game", "squares", "--max", "1e9", "-o", "Y.txt"],
+    );
+    assert!(whole.status.success());
+    let (x, y) = (
+        std::fs::read(d.path().join("X.txt")).unwrap(),
+        std::fs::read(d.path().join("Y.txt")).unwrap(),
+    );
+    assert!(x == y, "resumed {} bytes, whole {} bytes", x.len(), y.len());
+}
+
+#[test]
+fn descriptors_are_written_through_and_closed_stdout_is_an_error() {
+    let d = tempfile::tempdir().unwrap();
+    let o = sh(
+        d.path(),
+        "echo keep > a.txt; $H losers --game squares --max 10 -o /dev/stdout --format bfile >> a.txt",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let a = std::fs::read_to_string(d.path().join("a.txt")).unwrap();
+    assert!(a.starts_with("keep\n0 0\n1 2\n2 5\n"), "{a}");
+    let o = sh(
+        d.path(),
+        "{ echo header; $H table --game squares --max 3 -o /dev/stdout --format csv; echo footer; } > g.csv",
+    );
+    assert!(o.status.success());
+    let g = std::fs::read_to_string(d.path().join("g.csv")).unwrap();
+    assert!(
+        g.starts_with("header\nn,win\n0,false\n") && g.ends_with("3,true\nfooter\n"),
+        "{g}"
+    );
+    // without --format a descriptor takes CSV, as stdout does
+    let o = sh(
+        d.path(),
+        "$H table --game squares --max 2 -o /dev/stdout > c.csv",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let c = std::fs::read_to_string(d.path().join("c.csv")).unwrap();
+    assert!(c.starts_with("n,win\n0,false\n"), "{c}");
+    for cmd in [
+        "$H table --game squares --max 1000 >&-",
+        "$H losers --game squares --max 1000 >&-",
+    ] {
+        let o = sh(d.path(), cmd);
+        refused(&o, "stdout");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn modes_follow_the_umask_and_replaced_files_keep_theirs() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let mode = |n: &str| {
+        std::fs::metadata(d.path().join(n))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let o = sh(
+        d.path(),
+        "umask 077; $H table --game squares --max 3 -o a.csv",
+    );
+    assert!(o.status.success());
+    assert_eq!(mode("a.csv"), 0o600);
+    let o = sh(
+        d.path(),
+        "umask 022; $H table --game squares --max 3 -o b.csv",
+    );
+    assert!(o.status.success());
+    assert_eq!(mode("b.csv"), 0o644);
+    std::fs::set_permissions(
+        d.path().join("b.csv"),
+        std::fs::Permissions::from_mode(0o640),
+    )
+    .unwrap();
+    let o = sh(
+        d.path(),
+        "umask 022; $H table --game squares --max 5 -o b.csv",
+    );
+    assert!(o.status.success());
+    assert_eq!(mode("b.csv"), 0o640, "a replaced file keeps its mode");
+    let o = sh(
+        d.path(),
+        "umask 027; $H report --game squares --max 30 -o rep",
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(mode("rep"), 0o750);
+    assert_eq!(mode("rep/summary.md"), 0o640);
+}
+
+#[test]
+fn two_runs_never_share_a_checkpoint_and_the_first_save_comes_early() {
+    let d = tempfile::tempdir().unwrap();
+    let args = [
+        "losers",
+        "--game",
+        "squares",
+        "--max",
+        "1e11",
+        "-o",
+        "L.txt",
+        "--checkpoint",
+        "L.ckpt",
+    ];
+    let mut first = Command::new(BIN)
+        .args(args)
+        .current_dir(d.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let lock = d.path().join("L.ckpt.lock");
+    let t = Instant::now();
+    while !lock.exists() && t.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    refused(&heaplab(d.path(), &args), "in use by another heaplab run");
+    // the default interval is 300 s, but the first checkpoint comes after 10 s
+    let cp = d.path().join("L.ckpt");
+    while !cp.exists() && t.elapsed() < Duration::from_secs(40) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let saved = cp.exists();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(saved, "no checkpoint after {:?}", t.elapsed());
+    // the killed run's lock goes with it
+    let o = heaplab(
+        d.path(),
+        &[
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "1e7",
+            "--count",
+            "--checkpoint",
+            "M.ckpt",
+        ],
+    );
+    assert!(o.status.success());
+}
+
+#[test]
+fn hopeless_runs_are_refused_up_front_with_the_largest_n_that_fits() {
+    let d = tempfile::tempdir().unwrap();
+    let sevens = format!("0.{}", "7".repeat(40));
+    let t = Instant::now();
+    for args in [
+        vec!["who", "--game", sevens.as_str(), "1e18"],
+        vec![
+            "table",
+            "--game",
+            sevens.as_str(),
+            "--max",
+            "4194304",
+            "--grundy",
+        ],
+        vec!["losers", "--game", "primes", "--max", "1e9", "--count"],
+        vec![
+            "check",
+            "--game",
+            "primes",
+            "--max",
+            "1e9",
+            "--claim",
+            "n >= 0 AND win",
+        ],
+    ] {
+        let o = heaplab(d.path(), &args);
+        refused(&o, "<=");
+        let err = String::from_utf8_lossy(&o.stderr).to_lowercase();
+        assert!(err.contains("use n <="), "{err}");
+    }
+    assert!(t.elapsed() < Duration::from_secs(120), "{:?}", t.elapsed());
+}
+
+#[test]
+fn messages_stay_one_clear_line() {
+    let d = tempfile::tempdir().unwrap();
+    let long = "x".repeat(100_000);
+    let ctrl = "foo\u{1b}[31mbar\u{7}";
+    let name = format!("{}.csv", "a".repeat(246));
+    for (args, says) in [
+        (
+            vec!["table", "--game", long.as_str(), "--max", "3"],
+            "unknown game family",
+        ),
+        (
+            vec!["table", "--game", ctrl, "--max", "3"],
+            "invalid game spec",
+        ),
+        (
+            vec![
+                "check",
+                "--game",
+                "sub{1,2,3}",
+                "--max",
+                "10",
+                "--claim",
+                "n = 0 OR 1",
+            ],
+            "true/false",
+        ),
+        (
+            vec![
+                "sweep", "--game", "sub{1,k}", "--param", "k=", "--max", "10",
+            ],
+            "no values",
+        ),
+        (
+            vec![
+                "stone-check",
+                "--variant",
+                "1",
+                "--len",
+                "2..3",
+                "--values",
+                "1..2",
+                "--claim",
+                "true",
+                "--random",
+                "0",
+            ],
+            "at least 1",
+        ),
+        (
+            vec![
+                "stone-check",
+                "--variant",
+                "1",
+                "--len",
+                "2..3",
+                "--values",
+                "1..2",
+                "--claim",
+                "true",
+                "--random",
+                "5",
+                "--seed",
+                "-1",
+            ],
+            "negative",
+        ),
+        (
+            vec![
+                "table", "--game", "squares", "--max", "10", "--format", "bfile",
+            ],
+            "invalid value 'bfile'",
+        ),
+    ] {
+        let o = heaplab(d.path(), &args);
+        refused(&o, says);
+        assert!(
+            !String::from_utf8_lossy(&o.stderr)
+                .chars()
+                .any(|c| c.is_control() && c != '\n'),
+            "{args:?}"
+        );
+        assert!(o.stderr.len() < 2000, "{args:?}: {} bytes", o.stderr.len());
+    }
+    // a file name of 250 bytes is written (its temporary name is shorter)
+    let o = heaplab(
+        d.path(),
+        &["table", "--game", "squares", "--max", "3", "-o", &name],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // a claim may start with '-'
+    let o = heaplab(
+        d.path(),
+        &[
+            "check", "--game", "squares", "--max", "10", "--claim", "-n <= 0",
+        ],
+    );
+    assert!(o.status.success());
+    std::fs::write(d.path().join("FILE"), "x").unwrap();
+    refused(
+        &heaplab(
+            d.path(),
+            &["report", "--game", "squares", "--max", "10", "-o", "FILE"],
+        ),
+        "exists and is not a folder",
+    );
+}
