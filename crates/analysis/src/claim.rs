@@ -279,20 +279,27 @@ fn claim_position(msg: &str, expr: &str) -> String {
 }
 
 /// The frame the claim sees: unsigned integer columns become `Int64`, so that `n - 5 < 100`
-/// means what it says for n < 5 instead of wrapping around 2^64.
+/// means what it says for n < 5 instead of wrapping around 2^64 — except in a chunk where a
+/// column holds values at or above 2^63, where they all become `UInt64`.
 fn context(df: DataFrame) -> SQLContext {
-    // (a column with values at or above 2^63 — heaps near 2^64 — stays unsigned)
-    // (only u64 can hold such values; narrower unsigned columns always fit)
+    // Where some column holds values at or above 2^63 (heaps near 2^64), every unsigned
+    // column becomes u64 instead: a claim mixing signed and unsigned columns would be
+    // computed in floating point, inexactly. (Only u64 can hold such values.)
     let fits = |c: &Column| {
         c.as_materialized_series()
             .u64()
             .map_or(true, |a| a.max().is_none_or(|m| m <= i64::MAX as u64))
     };
+    let to = if df.columns().iter().all(fits) {
+        DataType::Int64
+    } else {
+        DataType::UInt64
+    };
     let casts: Vec<Expr> = df
         .columns()
         .iter()
-        .filter(|c| c.dtype().is_unsigned_integer() && fits(c))
-        .map(|c| col(c.name().clone()).strict_cast(DataType::Int64))
+        .filter(|c| c.dtype().is_unsigned_integer())
+        .map(|c| col(c.name().clone()).strict_cast(to.clone()))
         .collect();
     let ctx = SQLContext::new().with_function_registry(Arc::new(Registry));
     ctx.register("t", df.lazy().with_columns(casts));
@@ -748,6 +755,19 @@ mod tests {
         assert_eq!(c.unwrap().failures(t.clone()).unwrap().height(), 0);
         let c = Claim::new("popcount(p) = 64", t.schema()).unwrap();
         assert_eq!(c.failures(t).unwrap().height(), 1); // 2^63 has one bit
+                                                        // exact arithmetic where a column passes 2^63 and another does not (in floating
+                                                        // point p - prev would lose the last bits)
+        let far = df!(
+            "k" => [63u64, 64],
+            "p" => [(1u64 << 63) - 1, u64::MAX],
+            "gap" => [1u64 << 62, 1u64 << 63],
+            "prev" => [(1u64 << 62) - 1, (1u64 << 63) - 1]
+        )
+        .unwrap();
+        let holds = Claim::new("gap = p - prev AND gap = prev + 1", far.schema()).unwrap();
+        assert_eq!(holds.failures(far.clone()).unwrap().height(), 0);
+        let fails = Claim::new("k < 63 OR gap = p - prev + 1", far.schema()).unwrap();
+        assert_eq!(fails.failures(far).unwrap().height(), 2);
     }
 
     #[test]

@@ -56,12 +56,16 @@ pub fn stone_check(
 ) -> Result<StoneCheck, Error> {
     let claim = Claim::new(claim, &stone_schema())?;
     let (total, longest) = (rows.len(), rows.longest());
-    budget
-        .check_time(
-            || format!("{total} rows of up to {longest} piles"),
-            rows.seconds(variant),
-        )
-        .map_err(heaplab_core::Error::from)?;
+    let seconds = rows.seconds(variant);
+    if seconds > budget.seconds {
+        return Err(heaplab_core::RowsError::TooSlow {
+            rows: total,
+            longest,
+            seconds,
+            limit: budget.seconds,
+        }
+        .into());
+    }
     if let Some((limit, what)) = pile_cap(variant, false).filter(|&(cap, _)| longest > cap) {
         return Err(StoneError::TooMany {
             variant: variant.roman(),

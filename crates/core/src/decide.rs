@@ -98,7 +98,7 @@ const WALK_LIMIT: u64 = 200_000_000_000;
 /// Heaps below this are answered from a table itself.
 const DIRECT_LIMIT: u64 = 1 << 22;
 
-/// Seconds one table of the search for a proven period may be estimated at.
+/// Seconds the tables of the search for a proven period may be estimated at, together.
 const PERIOD_SEARCH_SECONDS: f64 = 60.0;
 
 /// Decides position `n` of `game`: outcome, one winning move, the Grundy value when it is
@@ -110,6 +110,7 @@ const PERIOD_SEARCH_SECONDS: f64 = 60.0;
 /// can reach within the budget, naming the largest n it can; [`Error::Cancelled`] when
 /// `obs` stops a table or sieve.
 pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Decision, Error> {
+    let game = &*game.normalized();
     let decision = |win: bool, winning_move: Option<Move>, grundy, method: String| Decision {
         n,
         win,
@@ -161,7 +162,7 @@ pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Resul
                 .copied()
                 .filter(|&s| s <= top)
                 .find(|&s| !per.is_win(n - s));
-            let grundy = proven_grundy(game, budget, obs)?.and_then(|p| p.at(n));
+            let grundy = proven_grundy(game, budget, obs)?.map(|p| p.at(n));
             let method = format!(
                 "outcomes proven periodic (period {} from {})",
                 per.period, per.start
@@ -304,15 +305,17 @@ struct Proven {
 }
 
 impl Proven {
-    /// g(x) for any x.
-    fn at(&self, x: u64) -> Option<u32> {
-        self.period.extend(&self.head, x).map(|v| v as u32)
+    /// g(x) for any x (a proven period has saltus 0: the value repeats).
+    fn at(&self, x: u64) -> u32 {
+        let (n0, p) = (self.period.preperiod, self.period.period);
+        let r = if x < n0 + p { x } else { n0 + (x - n0) % p };
+        self.head[r as usize] as u32
     }
 }
 
 /// The Grundy sequence of `game` proven periodic ([`CertRule`]: finite subtraction sets,
-/// octal codes by Guy–Smith), from tables of 2^12, 2^14, … 2^22 positions, each within
-/// `budget` and estimated at a minute at most; `None` when no period is proven by then.
+/// octal codes by Guy–Smith), from tables of 2^12, 2^14, … 2^22 positions, within `budget`
+/// and estimated at a minute together at most; `None` when no period is proven by then.
 fn proven_grundy(
     game: &Game,
     budget: &Budget,
@@ -322,14 +325,16 @@ fn proven_grundy(
     if rule == CertRule::None {
         return Ok(None);
     }
-    let each = Budget {
-        seconds: budget.seconds.min(PERIOD_SEARCH_SECONDS),
-        ..*budget
-    };
+    let mut left = budget.seconds.min(PERIOD_SEARCH_SECONDS);
     let mut len = 1u64 << 12;
     while len <= DIRECT_LIMIT {
-        if plan(game, Task::Grundy, len, &each).is_err() {
-            return Ok(None);
+        let within = Budget {
+            seconds: left,
+            ..*budget
+        };
+        match plan(game, Task::Grundy, len, &within) {
+            Ok(p) => left -= p.seconds,
+            Err(_) => return Ok(None),
         }
         let g = grundy_table(game, len, obs)?;
         let head: Vec<i64> = g.to_u32_vec().into_iter().map(i64::from).collect();
@@ -362,7 +367,7 @@ fn proven_grundy(
 /// options are searched with splits a + b only for a below n0 + 2p, which covers every pair
 /// of residues.
 fn by_period(game: &Game, n: u64, p: &Proven) -> Decision {
-    let at = |x: u64| p.at(x).unwrap_or(u32::MAX);
+    let at = |x: u64| p.at(x);
     let gn = at(n);
     let (n0, per) = (p.period.preperiod, p.period.period);
     let mut mv = None;

@@ -115,6 +115,14 @@ pub enum Error {
     /// The budget does not allow the run.
     #[error(transparent)]
     Refused(#[from] Refusal),
+    /// The memory a run needs cannot be allocated here (the allocator refused it).
+    #[error("{what} needs about {}, which cannot be allocated here", size(*.bytes))]
+    OutOfMemory {
+        /// What needs it.
+        what: &'static str,
+        /// Bytes.
+        bytes: u64,
+    },
     /// A saved stream state that does not belong to this game's engine.
     #[error("the saved state {reason}")]
     BadState {

@@ -48,7 +48,6 @@ pub use decide::{decide, Decision, Move};
 pub use engines::StreamState;
 pub use error::{duration, Error, Refusal};
 pub use games::allbut::all_but_p_positions;
-pub use games::divisors::divisor_lists;
 pub use games::finite::{finite_outcome_period, PeriodicOutcomes};
 pub use games::interval::IntervalGame;
 pub use games::takebreak::{guy_smith_bound, Breaker};

@@ -47,8 +47,15 @@ impl ValueSet {
     }
 
     /// The least value at least `from` that is not in the set.
+    ///
+    /// # Panics
+    /// When every value from `from` to `u32::MAX` is in the set (the answer would not fit
+    /// in `u32`).
     pub fn next_absent(&self, from: u32) -> u32 {
-        first_gap(&self.0, from).unwrap_or_else(|| (self.0.len() as u32 * 64).max(from))
+        first_gap(&self.0, from).unwrap_or_else(|| {
+            let end = (self.0.len() as u64 * 64).max(u64::from(from));
+            u32::try_from(end).expect("every value up to u32::MAX is in the set")
+        })
     }
 
     /// The mex: the least value not in the set.

@@ -33,7 +33,8 @@ impl Period {
     }
 
     /// a(n) for any n >= 0 from the first n0 + p values (`head`), extending by the period
-    /// and saltus. None if the value would leave i64.
+    /// and saltus. None if the value would leave i64 (never with saltus 0), or `head` is
+    /// shorter than n0 + p.
     pub fn extend(&self, head: &[i64], n: u64) -> Option<i64> {
         let (n0, p) = (self.preperiod, self.period);
         if n < n0 + p {
@@ -42,6 +43,9 @@ impl Period {
         let k = (n - n0) / p;
         let r = n0 + (n - n0) % p;
         let base = *head.get(r as usize)?;
+        if self.saltus == 0 {
+            return Some(base);
+        }
         let k = i64::try_from(k).ok()?;
         base.checked_add(k.checked_mul(self.saltus)?)
     }
@@ -210,5 +214,9 @@ mod tests {
             let expect = 3 * (n as i64 / 5) + ((n % 5) * (n % 5)) as i64;
             assert_eq!(per.extend(&a, n), Some(expect));
         }
+        // saltus 0: every n, however far
+        let b: Vec<i64> = (0..100).map(|n| n % 3).collect();
+        let per = find_period(&b, true).unwrap();
+        assert_eq!(per.extend(&b, u64::MAX), Some((u64::MAX % 3) as i64));
     }
 }

@@ -253,6 +253,7 @@ pub fn plan(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, 
 
 /// [`plan`] without the largest N that fits.
 fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Error> {
+    let game = &*game.normalized();
     let limit = match task {
         Task::Grundy => GRUNDY_MAX,
         Task::Outcomes => BITS_MAX,
@@ -315,6 +316,7 @@ const BITS_MAX: u64 = (usize::MAX as u64) / 2 - 1;
 
 /// Upper estimate of the memory (bytes) `task` of `game` over 0..=max needs at its peak.
 pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
+    let game = &*game.normalized();
     match task {
         Task::Grundy => grundy_memory_estimate(game, max),
         Task::PPositions => stream_memory_estimate(game, max),
@@ -392,6 +394,7 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
 /// Take-and-break codes that may leave three heaps visit every three-way split: about
 /// N^3 / 36 steps at 1.5e9 a second (0.3F to 6000: 4 s).
 pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
+    let game = &*game.normalized();
     let m = max as f64;
     let ln = m.max(2.0).ln();
     match (task, game) {
@@ -588,6 +591,7 @@ pub fn square_segment_bits(max: u64) -> u64 {
 /// both, and finite subtraction sets with an outcome period found within 2^24 positions.
 /// `None` for every other game.
 pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
+    let game = &*game.normalized();
     match game {
         Game::Interval { bound, leave1 } => {
             let ig = IntervalGame {
@@ -616,6 +620,7 @@ pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
 /// estimated for interval games; `None` where it cannot be told in advance (sieve games are
 /// bounded by their work instead).
 pub fn p_count_estimate(game: &Game, max: u64) -> Option<f64> {
+    let game = &*game.normalized();
     if let Some(c) = count_p_positions(game, max) {
         return Some(c.count as f64);
     }
@@ -638,14 +643,22 @@ pub fn p_count_estimate(game: &Game, max: u64) -> Option<f64> {
 /// that holds the values. No budget check (see [`plan`]).
 ///
 /// # Errors
-/// [`Error::TooLarge`] when the table cannot be addressed; [`Error::Cancelled`] when `obs`
-/// stops the run.
+/// [`Error::TooLarge`] when the table cannot be addressed; [`Error::OutOfMemory`] when its
+/// memory cannot be allocated; [`Error::Cancelled`] when `obs` stops the run.
 pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyTable, Error> {
+    let game = &*game.normalized();
     if max > GRUNDY_MAX {
         return Err(Error::TooLarge {
             what: "a Grundy table",
             n: max,
             limit: GRUNDY_MAX,
+        });
+    }
+    let bytes = memory_estimate(game, Task::Grundy, max);
+    if !crate::engines::mem::can_allocate(bytes) {
+        return Err(Error::OutOfMemory {
+            what: "a Grundy table",
+            bytes,
         });
     }
     let watch = &mut Watch::start(obs, max + 1)?;
@@ -683,6 +696,7 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
 /// # Errors
 /// As [`open_stream`].
 pub fn outcome_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<OutcomeTable, Error> {
+    let game = &*game.normalized();
     if max > BITS_MAX {
         return Err(Error::TooLarge {
             what: "an outcome table",
@@ -692,6 +706,13 @@ pub fn outcome_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<Outcom
     }
     // P-positions are marked in a zeroed table (its pages are only touched where marked),
     // then every bit is flipped: set = N-position.
+    let bytes = memory_estimate(game, Task::Outcomes, max);
+    if !crate::engines::mem::can_allocate(bytes) {
+        return Err(Error::OutOfMemory {
+            what: "an outcome table",
+            bytes,
+        });
+    }
     let len = max as usize + 1;
     let mut lose: BitVec<u64, Lsb0> = BitVec::from_vec(vec![0u64; len.div_ceil(64)]);
     lose.truncate(len);
@@ -721,6 +742,7 @@ pub fn tables(
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<(OutcomeTable, Option<GrundyTable>), Error> {
+    let game = &*game.normalized();
     const LIMIT: u64 = (1 << 40) - 1;
     if max > LIMIT {
         return Err(Error::TooLarge {
@@ -858,6 +880,7 @@ fn stream_from(
     resume: Option<&Checkpoint>,
     obs: &dyn Observer,
 ) -> Result<PPositionStream, Error> {
+    let game = &*game.normalized();
     let engine = engine_stream(game, max, resume, obs)?;
     Ok(PPositionStream {
         game: game.clone(),
@@ -1291,5 +1314,97 @@ mod tests {
         let now = |_: u64, _: u64| std::ops::ControlFlow::Break(());
         let r = grundy_table(&Game::parse("0.77").unwrap(), 10, &now);
         assert_eq!(r, Err(Error::Cancelled { done: 0 }));
+    }
+
+    #[test]
+    fn hostile_arguments_get_errors_or_right_answers_never_a_crash() {
+        use crate::sets::MoveSet;
+        // a table beyond memory: an error, not an abort
+        let sq = Game::parse("squares").unwrap();
+        assert!(matches!(
+            grundy_table(&sq, GRUNDY_MAX, &Silent),
+            Err(Error::OutOfMemory { .. })
+        ));
+        // a set built by hand, unsorted, with a 0 and a repeat: the same as the parsed one
+        let hand = Game::Subtraction {
+            set: MoveSet::Union {
+                named: vec![],
+                finite: vec![4, 0, 1, 3, 3],
+            },
+            leave1: false,
+        };
+        assert_eq!(
+            collect(&hand, 5000),
+            collect(&Game::parse("sub{1,3,4}").unwrap(), 5000)
+        );
+        assert_eq!(
+            grundy_table(&hand, 100, &Silent).unwrap().to_u32_vec(),
+            grundy_by_definition(&Game::parse("sub{1,3,4}").unwrap(), 100)
+        );
+        // a code of no moves decided at any heap: a P-position of value 0
+        for (spec, n) in [("0.0", 1u64 << 63), ("0.1", u64::MAX), ("0.001", u64::MAX)] {
+            let d = crate::decide(
+                &Game::parse(spec).unwrap(),
+                n,
+                &Budget::new(1 << 30),
+                &Silent,
+            )
+            .unwrap();
+            let expect = spec == "0.1" && n == 1; // 0.1: only heap 1 has a move
+            assert_eq!(
+                (d.win, d.grundy),
+                (expect, Some(u32::from(expect))),
+                "{spec} {n}"
+            );
+        }
+        // the sieve with a segment past any size: clamped, and it ends
+        let mut s = crate::engines::SetSieve::new(
+            crate::engines::SquareMoves::new(100),
+            100,
+            false,
+            u64::MAX,
+        );
+        let mut out = vec![];
+        while s.advance(&mut out) {}
+        assert_eq!(out.len(), 21);
+        assert!(crate::engines::SetSieve::resume(
+            crate::engines::SquareMoves::new(100),
+            100,
+            false,
+            64,
+            crate::engines::SieveState {
+                lo: u64::MAX,
+                ps: vec![]
+            }
+        )
+        .is_err());
+        assert!(crate::finite_outcome_period(&[0], false, 100).is_none());
+        assert!(crate::finite_outcome_period(&[3, 1], false, 100).is_none());
+        let ig = IntervalGame {
+            bound: crate::Bound::Half,
+            leave1: false,
+        };
+        assert_eq!(ig.next_p_search(u64::MAX - 1), None);
+    }
+
+    #[test]
+    fn marks_past_2_to_the_64_are_no_marks() {
+        use crate::engines::{ListMoves, Moves, SquareMoves};
+        let mut w = [0u64; 1];
+        // p + s beyond 2^64 reaches nothing below b
+        let m = ListMoves::new(vec![1, 2, (1 << 62) - 1]);
+        m.mark_range(
+            u64::MAX - 91,
+            u64::MAX - 90,
+            u64::MAX - 30,
+            u64::MAX - 90,
+            &mut w,
+        );
+        assert_eq!(w, [0b11]);
+        let mut w = [0u64; 1];
+        SquareMoves::new(u64::MAX).mark_range(1, u64::MAX - 64, u64::MAX, u64::MAX - 64, &mut w);
+        assert_eq!(w, [0]);
+        let r = std::panic::catch_unwind(|| ListMoves::new(vec![1, u64::MAX - 5]));
+        assert!(r.is_err(), "moves past the sieve's range are refused");
     }
 }

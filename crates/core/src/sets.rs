@@ -360,6 +360,21 @@ impl MoveSet {
         }
     }
 
+    /// The same set in normal form: positive moves, sorted and without repeats, no finite
+    /// move that a named set already holds (what the constructors and [`MoveSet::union`]
+    /// give; a set built by hand may not be).
+    pub fn normalized(&self) -> MoveSet {
+        let positive = |v: &[u64]| v.iter().copied().filter(|&x| x > 0).collect::<Vec<_>>();
+        match self {
+            MoveSet::Union { named, finite } => named
+                .iter()
+                .fold(MoveSet::finite(positive(finite)), |acc, &n| {
+                    acc.union(MoveSet::named(n))
+                }),
+            MoveSet::AllBut { excluded } => MoveSet::all_but(positive(excluded)),
+        }
+    }
+
     /// Is `s` a move?
     pub fn contains(&self, s: u64) -> bool {
         match self {
@@ -373,7 +388,7 @@ impl MoveSet {
     /// The largest move when the set is finite.
     pub fn max_finite(&self) -> Option<u64> {
         match self {
-            MoveSet::Union { named, finite } if named.is_empty() => finite.last().copied(),
+            MoveSet::Union { named, finite } if named.is_empty() => finite.iter().max().copied(),
             MoveSet::Union { .. } | MoveSet::AllBut { .. } => None,
         }
     }

@@ -145,10 +145,16 @@ impl TakeBreak {
 }
 
 impl fmt::Display for TakeBreak {
+    /// `d0.d1d2…` in hexadecimal digits (of four bits: higher bits, which no move uses,
+    /// are not shown), `0.0` for a code without digits.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hex = |d: u8| char::from_digit(d as u32, 16).unwrap().to_ascii_uppercase();
-        write!(f, "{}.", hex(self.digits[0]))?;
-        if self.digits.len() == 1 {
+        let hex = |d: u8| {
+            char::from_digit(u32::from(d & 15), 16)
+                .unwrap_or('0')
+                .to_ascii_uppercase()
+        };
+        write!(f, "{}.", hex(self.digits.first().copied().unwrap_or(0)))?;
+        if self.digits.len() <= 1 {
             return write!(f, "0");
         }
         for &d in &self.digits[1..] {
@@ -208,6 +214,29 @@ impl Game {
             return Err(p.err(&format!("unexpected '{c}'")));
         }
         Ok(g.into_game())
+    }
+
+    /// The same game in normal form ([`Game::parse`] always gives one; a game built by hand
+    /// may not be): subtraction sets normalised ([`MoveSet::normalized`]), take-and-break
+    /// digits of four bits without trailing zeros. Every engine call takes its game through
+    /// this first.
+    pub fn normalized(&self) -> std::borrow::Cow<'_, Game> {
+        use std::borrow::Cow;
+        let owned = match self {
+            Game::Subtraction { set, leave1 } => {
+                let n = set.normalized();
+                (n != *set).then_some(Game::Subtraction {
+                    set: n,
+                    leave1: *leave1,
+                })
+            }
+            Game::TakeBreak(code) => {
+                let n = TakeBreak::new(code.digits.iter().map(|d| d & 15).collect());
+                (n != *code).then_some(Game::TakeBreak(n))
+            }
+            Game::Divisors { .. } | Game::Interval { .. } | Game::GrundyGame => None,
+        };
+        owned.map_or(Cow::Borrowed(self), Cow::Owned)
     }
 
     /// The subtraction set, for set-based subtraction games.
@@ -493,7 +522,19 @@ impl Parser<'_> {
             "nim" => Term::Set(MoveSet::all_but(vec![])),
             "upto" => {
                 self.expect('{', "after `upto`")?;
-                let k = self.number()?;
+                // upto{0} allows no move at all: a game still
+                self.ws();
+                let k = if self.peek() == Some('0')
+                    && !self
+                        .chars
+                        .get(self.i + 1)
+                        .is_some_and(|c| c.is_ascii_digit())
+                {
+                    self.i += 1;
+                    0
+                } else {
+                    self.number()?
+                };
                 self.expect('}', "after the bound of `upto`")?;
                 Term::Game(Game::Interval {
                     bound: Bound::Upto(k),
@@ -699,6 +740,22 @@ mod tests {
         assert_eq!(canon("allbut{7,2,3}"), "allbut{2,3,7}");
         assert_eq!(canon("allbut{2}|sub{2}"), "nim");
         assert_eq!(canon("grundy-game"), "grundy-game");
+        assert_eq!(canon("upto{0}"), "upto{0}");
+        // built by hand, shown and normalised without a panic
+        let g = Game::TakeBreak(TakeBreak { digits: vec![] });
+        assert_eq!(g.to_string(), "0.0");
+        let g = Game::TakeBreak(TakeBreak {
+            digits: vec![0, 23, 0],
+        });
+        assert_eq!(g.normalized().to_string(), "0.7");
+        let g = Game::Subtraction {
+            set: MoveSet::Union {
+                named: vec![],
+                finite: vec![5, 0, 2, 2],
+            },
+            leave1: false,
+        };
+        assert_eq!(g.normalized().to_string(), "sub{2,5}");
     }
 
     #[test]

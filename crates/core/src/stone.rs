@@ -344,7 +344,7 @@ pub struct StoneRows {
 }
 
 /// Why a set of rows cannot be enumerated.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
 pub enum RowsError {
     /// Lengths or values that give no row.
@@ -363,6 +363,26 @@ pub enum RowsError {
     /// Values beyond ±2^40 (sums of a million piles must stay far inside 64 bits).
     #[error("pile values must lie within -2^40..2^40")]
     ValueRange,
+    /// Rows longer than a row in memory may be.
+    #[error("rows of {len} piles are longer than the {limit} a row may have")]
+    TooLong {
+        /// The longest row asked for.
+        len: usize,
+        /// [`StoneRows::MAX_LEN`].
+        limit: usize,
+    },
+    /// Rows whose solving is estimated at more than the budget allows.
+    #[error("{rows} rows of up to {longest} piles would take about {} here, more than the {} allowed; use fewer or shorter rows", crate::error::duration(*.seconds), crate::error::duration(*.limit))]
+    TooSlow {
+        /// Rows.
+        rows: u64,
+        /// The longest row.
+        longest: usize,
+        /// Estimated seconds.
+        seconds: f64,
+        /// Seconds allowed.
+        limit: f64,
+    },
     /// More rows of one length than can be enumerated.
     #[error("{base}^{len} rows are too many to enumerate; use random rows")]
     TooMany {
@@ -377,9 +397,18 @@ impl StoneRows {
     /// Largest pile value in size.
     const VMAX: i64 = 1 << 40;
 
+    /// The longest row (10^7 piles: 80 MB).
+    pub const MAX_LEN: usize = 10_000_000;
+
     fn check(lens: (usize, usize), values: (i64, i64)) -> Result<(), RowsError> {
         if lens.0 < 1 {
             return Err(RowsError::ZeroLength);
+        }
+        if lens.1 > Self::MAX_LEN {
+            return Err(RowsError::TooLong {
+                len: lens.1,
+                limit: Self::MAX_LEN,
+            });
         }
         if lens.0 > lens.1 {
             return Err(RowsError::Empty {
@@ -617,6 +646,10 @@ mod tests {
             assert!((2..=4).contains(&row.len()) && row.iter().all(|v| (-3..=3).contains(v)));
         }
         assert!(StoneRows::all((0, 2), (1, 2)).is_err());
+        assert!(matches!(
+            StoneRows::random(1, 1, (2_000_000_000, 2_000_000_000), (5, 5)),
+            Err(RowsError::TooLong { .. })
+        ));
         assert!(StoneRows::all((1, 2), (1, 1 << 41)).is_err());
     }
 

@@ -67,7 +67,11 @@ pub enum GrundyTable {
 
 impl GrundyTable {
     /// Narrows a `u32` table to the smallest type that holds its largest value.
+    ///
+    /// # Panics
+    /// If `v` is empty (a table always holds position 0).
     pub fn from_u32(v: Vec<u32>) -> GrundyTable {
+        assert!(!v.is_empty(), "a Grundy table holds at least position 0");
         let m = v.iter().copied().max().unwrap_or(0);
         if m < 256 {
             GrundyTable::U8(v.into_iter().map(|x| x as u8).collect())
@@ -79,7 +83,11 @@ impl GrundyTable {
     }
 
     /// Narrows a `u16` table when every value fits in `u8`.
+    ///
+    /// # Panics
+    /// If `v` is empty (a table always holds position 0).
     pub fn from_u16(v: Vec<u16>) -> GrundyTable {
+        assert!(!v.is_empty(), "a Grundy table holds at least position 0");
         if v.iter().all(|&x| x < 256) {
             GrundyTable::U8(v.into_iter().map(|x| x as u8).collect())
         } else {

@@ -456,9 +456,15 @@ pub fn parse_piles(s: &str) -> anyhow::Result<Vec<i64>> {
         if text.len() as u64 > LIMIT {
             bail!("`{path}` holds more than 64 MiB of piles");
         }
-        let joined = text.split_whitespace().collect::<Vec<_>>().join(",");
-        let joined = joined.replace(",,", ",");
-        return parse_piles(joined.trim_matches(','));
+        // values between commas or whitespace, any mix of them
+        let values: Vec<&str> = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|v| !v.is_empty())
+            .collect();
+        if values.is_empty() {
+            bail!("`{path}` holds no piles");
+        }
+        return parse_piles(&values.join(","));
     }
     if s.trim().is_empty() {
         bail!("--piles is empty: give the piles as a comma-separated list such as 5,3,4,5");

@@ -99,7 +99,9 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
             progress.finish();
             let files = sink.finish().with_context(cannot_write)?;
             if let Some(cp) = a.checkpoint.as_ref().filter(|cp| cp.exists()) {
-                std::fs::remove_file(cp)?;
+                // the checkpoint a link points to goes, and the link with it
+                std::fs::remove_file(crate::files::resolve_links(cp))?;
+                let _ = std::fs::remove_file(cp);
             }
             let method = stream.method().to_string();
             (stream.count(), stream.last(), method, files)

@@ -34,12 +34,16 @@ fn is_report_file(name: &str) -> bool {
 /// put in place.
 pub fn check_replaceable(dest: &Path) -> Result<()> {
     if dest.exists() {
-        let is_report = dest.join("summary.md").exists();
+        let is_report = dest.join("summary.md").is_file();
+        // (name, is a plain file)
         let names = dest
             .read_dir()
             .and_then(|d| {
-                d.map(|e| e.map(|e| e.file_name()))
-                    .collect::<Result<Vec<_>, _>>()
+                d.map(|e| {
+                    let e = e?;
+                    Ok((e.file_name(), e.file_type()?.is_file()))
+                })
+                .collect::<Result<Vec<_>, std::io::Error>>()
             })
             .with_context(|| format!("cannot read `{}`", dest.display()))?;
         if !is_report && !names.is_empty() {
@@ -48,9 +52,10 @@ pub fn check_replaceable(dest: &Path) -> Result<()> {
                 dest.display()
             );
         }
-        for name in &names {
+        for (name, file) in &names {
             let name = name.to_string_lossy();
-            if !is_report_file(&name) {
+            // a report's name that is a folder (or a link) may hold anything
+            if !file || !is_report_file(&name) {
                 bail!(
                     "`{}` holds `{name}`, which is not part of a report and would be lost \
                      when the report is replaced; move it away or choose another -o folder",

@@ -45,12 +45,21 @@ const CHECKPOINT_VERSION: u32 = 3;
 impl SavedRun {
     /// Reads the checkpoint at `path`, checking its checksum; None when there is none.
     pub fn load(path: &Path) -> Result<Option<SavedRun>> {
-        if !path.exists() {
-            return Ok(None);
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => bail!("cannot read checkpoint `{}`: {e}", path.display()),
+        };
+        if !meta.is_file() {
+            bail!(
+                "checkpoint `{}` is not a regular file; pick a file path",
+                path.display()
+            );
         }
+        // no more than the file's length, whatever it is linked to
         let mut buf = vec![];
         File::open(path)
-            .and_then(|mut f| f.read_to_end(&mut buf))
+            .and_then(|f| f.take(meta.len()).read_to_end(&mut buf))
             .with_context(|| format!("cannot read checkpoint `{}`", path.display()))?;
         Ok(Some(SavedRun::decode(&buf).map_err(|why| {
             anyhow::anyhow!(
@@ -327,9 +336,9 @@ pub struct Sink {
     atomic: Option<AtomicFile>,
     /// The side file (.partial or .spool) of a run with checkpoints, and its checksum.
     side: Option<(PathBuf, Hashed)>,
-    /// Until the first checkpoint of a fresh run refers to it, an interruption removes the
-    /// side file.
-    unsaved: Option<crate::cleanup::Pending>,
+    /// Until the first checkpoint of a fresh run refers to it, the side file goes again
+    /// when the run fails or is interrupted.
+    unsaved: Option<Unsaved>,
     output: Option<PathBuf>,
     format: Format,
 }
@@ -380,7 +389,10 @@ impl Sink {
                 let path = side_path(out, if parquet { ".spool" } else { ".partial" });
                 let (file, sum) = open_side(&path, resume, cp)?;
                 if resume.is_none() {
-                    sink.unsaved = Some(crate::cleanup::Pending::new(path.clone()));
+                    sink.unsaved = Some(Unsaved {
+                        _pending: crate::cleanup::Pending::new(path.clone()),
+                        path: Some(path.clone()),
+                    });
                 }
                 sink.side = Some((path, sum.clone()));
                 let probe = file.try_clone()?;
@@ -422,16 +434,18 @@ impl Sink {
 
     /// Writes everything pending to the side file and saves `stream` with it to `path`.
     pub fn checkpoint(&mut self, path: &Path, stream: Checkpoint) -> Result<()> {
+        let side = self.side.as_ref().map(|s| s.0.display().to_string());
+        let cannot = || format!("cannot write `{}`", side.clone().unwrap_or_default());
         match &mut self.kind {
             Kind::Rows { rows, probe } => {
-                rows.flush_partial()?;
+                rows.flush_partial().with_context(cannot)?;
                 if let Some(f) = probe {
-                    f.sync_data()?;
+                    f.sync_data().with_context(cannot)?;
                 }
             }
             Kind::Spool { w } => {
-                w.flush()?;
-                w.get_ref().file.sync_data()?;
+                w.flush().with_context(cannot)?;
+                w.get_ref().file.sync_data().with_context(cannot)?;
             }
             Kind::Count => {}
         }
@@ -445,7 +459,10 @@ impl Sink {
             hash,
         }
         .save(path)?;
-        drop(self.unsaved.take()); // the checkpoint now refers to the side file
+        // the checkpoint now refers to the side file: it stays
+        if let Some(u) = self.unsaved.take() {
+            u.keep();
+        }
         Ok(())
     }
 
@@ -491,6 +508,29 @@ impl Sink {
             Kind::Count => {}
         }
         Ok(files)
+    }
+}
+
+/// A side file no checkpoint refers to yet: removed when dropped (the run failed), unless
+/// kept.
+struct Unsaved {
+    /// None once kept.
+    path: Option<PathBuf>,
+    _pending: crate::cleanup::Pending,
+}
+
+impl Unsaved {
+    /// A checkpoint refers to the file now: it stays.
+    fn keep(mut self) {
+        self.path = None;
+    }
+}
+
+impl Drop for Unsaved {
+    fn drop(&mut self) {
+        if let Some(p) = &self.path {
+            let _ = std::fs::remove_file(p);
+        }
     }
 }
 

@@ -402,3 +402,137 @@ fn messages_stay_one_clear_line() {
         "exists and is not a folder",
     );
 }
+
+#[test]
+fn attack_pass_reproductions_are_fixed() {
+    let d = tempfile::tempdir().unwrap();
+    // a report folder whose report-named entry is a folder holding notes is refused
+    assert!(heaplab(
+        d.path(),
+        &["report", "--game", "sub{1,2,3}", "--max", "100", "-o", "r"]
+    )
+    .status
+    .success());
+    std::fs::remove_file(d.path().join("r/table.csv")).unwrap();
+    std::fs::create_dir(d.path().join("r/table.csv")).unwrap();
+    std::fs::write(d.path().join("r/table.csv/notes.txt"), "notes").unwrap();
+    refused(
+        &heaplab(
+            d.path(),
+            &["report", "--game", "sub{1,2,3}", "--max", "100", "-o", "r"],
+        ),
+        "not part of a report",
+    );
+    assert!(d.path().join("r/table.csv/notes.txt").exists());
+    // checkpoints that are no regular files are refused at once, whatever they hold
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/dev/zero", d.path().join("z.ckpt")).unwrap();
+        let t = Instant::now();
+        let o = heaplab(
+            d.path(),
+            &[
+                "losers",
+                "--game",
+                "squares",
+                "--max",
+                "1e6",
+                "-o",
+                "l.csv",
+                "--checkpoint",
+                "z.ckpt",
+            ],
+        );
+        refused(&o, "not a regular file");
+        assert!(t.elapsed() < Duration::from_secs(10));
+        let fifo = d.path().join("f.ckpt");
+        assert!(Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let o = heaplab(
+            d.path(),
+            &[
+                "losers",
+                "--game",
+                "squares",
+                "--max",
+                "1e6",
+                "-o",
+                "l.csv",
+                "--checkpoint",
+                "f.ckpt",
+            ],
+        );
+        refused(&o, "not a regular file");
+    }
+    // a row of two billion piles is refused, not allocated
+    let o = heaplab(
+        d.path(),
+        &[
+            "stone-check",
+            "--variant",
+            "3",
+            "--len",
+            "2e9",
+            "--values",
+            "5..5",
+            "--claim",
+            "true",
+            "--random",
+            "1",
+        ],
+    );
+    refused(&o, "longer than");
+    let t = Instant::now();
+    let o = heaplab(
+        d.path(),
+        &[
+            "stone-check",
+            "--variant",
+            "3",
+            "--len",
+            "1..1e9",
+            "--values",
+            "5..5",
+            "--claim",
+            "true",
+        ],
+    );
+    refused(&o, "longer than");
+    assert!(t.elapsed() < Duration::from_secs(10));
+    // piles between commas and spaces, in any mix
+    std::fs::write(d.path().join("piles.txt"), "1 , 2\n3,4  5\n").unwrap();
+    let o = heaplab(
+        d.path(),
+        &["stone", "--variant", "3", "--piles", "@piles.txt", "--json"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\"piles\":[1,2,3,4,5]"));
+    // a checkpoint behind a link goes with the link when the run ends
+    #[cfg(unix)]
+    {
+        std::fs::create_dir(d.path().join("cps")).unwrap();
+        std::os::unix::fs::symlink("cps/real.ckpt", d.path().join("link.ckpt")).unwrap();
+        let args = [
+            "losers",
+            "--game",
+            "squares",
+            "--max",
+            "3e8",
+            "-o",
+            "m.txt",
+            "--checkpoint",
+            "link.ckpt",
+            "--checkpoint-every",
+            "0.1",
+        ];
+        let o = heaplab(d.path(), &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            !d.path().join("cps/real.ckpt").exists(),
+            "the checkpoint is gone"
+        );
+    }
+}

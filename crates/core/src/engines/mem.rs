@@ -12,6 +12,17 @@ pub fn huge_zeroed<T: Copy + Default>(len: usize) -> Vec<T> {
     v
 }
 
+/// Whether `bytes` can be allocated now: a reservation the allocator grants (and that is
+/// given back at once, no page touched). Engines ask before they allocate their tables,
+/// since an allocation that fails inside them aborts the process.
+pub(crate) fn can_allocate(bytes: u64) -> bool {
+    let Ok(n) = usize::try_from(bytes) else {
+        return false;
+    };
+    let mut v: Vec<u8> = Vec::new();
+    v.try_reserve_exact(n).is_ok()
+}
+
 /// Asks for huge pages over the 2 MiB-aligned part of `v` (advice only; errors ignored).
 fn advise_huge<T>(v: &[T]) {
     #[cfg(target_os = "linux")]

@@ -78,14 +78,15 @@ pub unsafe trait Moves: Sync + Send {
         let (mut lo, mut hi) = (0usize, n);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if p + self.get(mid) < a {
+            if p.saturating_add(self.get(mid)) < a {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
         for j in lo..n {
-            let t = p + self.get(j);
+            // (p + s beyond 2^64 is beyond b too)
+            let t = p.saturating_add(self.get(j));
             if t >= b {
                 break;
             }
@@ -143,8 +144,12 @@ unsafe impl Moves for SquareMoves {
         check_range(p, a, b, base, words);
         let k = isqrt_ceil(a - p).max(1);
         let len = b - base;
-        // p + k² >= a >= base: the first square reaching a
-        let mut o = p + k * k - base;
+        // p + k² >= a >= base: the first square reaching a (none before b when it passes
+        // 2^64)
+        let Some(t) = k.checked_mul(k).and_then(|q| p.checked_add(q)) else {
+            return;
+        };
+        let mut o = t - base;
         let mut d = 2 * k + 1;
         while o + d < len {
             // SAFETY: o < o + d < len <= 64 * words.len().
@@ -172,11 +177,14 @@ impl ListMoves {
     /// From an increasing list of positive moves.
     ///
     /// # Panics
-    /// When the list holds 0 or is not strictly increasing.
+    /// When the list holds 0 or a move beyond [`MAX_SIEVE_N`], or is not strictly
+    /// increasing.
     pub fn new(v: Vec<u64>) -> ListMoves {
         assert!(
-            v.first() != Some(&0) && v.windows(2).all(|w| w[0] < w[1]),
-            "moves must be positive and strictly increasing"
+            v.first() != Some(&0)
+                && v.last().is_none_or(|&s| s <= MAX_SIEVE_N)
+                && v.windows(2).all(|w| w[0] < w[1]),
+            "moves must be positive, at most 2^62 - 1 and strictly increasing"
         );
         ListMoves { v }
     }
@@ -476,11 +484,14 @@ pub struct SetSieve<M: Moves> {
 
 impl<M: Moves> SetSieve<M> {
     /// A sieve for positions 0..=max (max <= [`MAX_SIEVE_N`]); `leave1` forbids taking the
-    /// whole heap (so position 0 is never an option). `seg_bits` is rounded up to a multiple
-    /// of 64.
+    /// whole heap (so position 0 is never an option). `seg_bits` is kept between 64 and
+    /// 2^36 and rounded up to a multiple of 64.
+    ///
+    /// # Panics
+    /// When max exceeds [`MAX_SIEVE_N`].
     pub fn new(moves: M, max: u64, leave1: bool, seg_bits: u64) -> SetSieve<M> {
         assert!(max <= MAX_SIEVE_N);
-        let seg_bits = seg_bits.max(64).div_ceil(64) * 64;
+        let seg_bits = seg_bits.clamp(64, 1 << 36).div_ceil(64) * 64;
         SetSieve {
             moves,
             max,
@@ -513,7 +524,10 @@ impl<M: Moves> SetSieve<M> {
         state: SieveState,
     ) -> Result<Self, crate::Error> {
         let sorted = state.ps.windows(2).all(|w| w[0] < w[1]);
-        if !sorted || state.ps.last().is_some_and(|&p| p >= state.lo) || state.lo > max + 1 {
+        if !sorted
+            || state.ps.last().is_some_and(|&p| p >= state.lo)
+            || state.lo > max.saturating_add(1)
+        {
             return Err(crate::Error::BadState {
                 reason: "is not a sieve state for this N: its P-positions are not increasing \
                          below its first undecided position"

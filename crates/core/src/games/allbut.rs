@@ -9,6 +9,10 @@ use crate::observe::{Stopped, Watch};
 /// P-position (0, or 1 with leave1), every larger P-position n has n - q0 excluded, so the
 /// candidates are the finitely many q0 + e, each tested against the P-positions below it.
 pub fn all_but_p_positions(excluded: &[u64], leave1: bool) -> Vec<u64> {
+    let mut sorted = excluded.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let excluded = &sorted[..];
     let mut ps: Vec<u64> = vec![0];
     let q0 = if leave1 {
         ps.push(1);
@@ -16,7 +20,7 @@ pub fn all_but_p_positions(excluded: &[u64], leave1: bool) -> Vec<u64> {
     } else {
         0
     };
-    let mut cands: Vec<u64> = excluded.iter().map(|&e| q0 + e).collect();
+    let mut cands: Vec<u64> = excluded.iter().filter_map(|&e| e.checked_add(q0)).collect();
     cands.sort_unstable();
     cands.dedup();
     for n in cands {
@@ -83,5 +87,8 @@ mod tests {
     fn all_but_sets_have_finitely_many_p_positions() {
         assert_eq!(all_but_p_positions(&[2, 3, 7], false), vec![0, 2]);
         assert_eq!(all_but_p_positions(&[], false), vec![0]);
+        // in any order
+        assert_eq!(all_but_p_positions(&[5, 3, 1], false), vec![0, 1]);
+        assert_eq!(all_but_p_positions(&[u64::MAX], true), vec![0, 1]);
     }
 }

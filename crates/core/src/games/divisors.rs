@@ -11,7 +11,7 @@ use crate::num::isqrt;
 /// Proper divisors of every n in [lo, hi) (d >= 2 when `nontrivial`), as CSR lists: the
 /// divisors of n are `divs[start[n - lo]..start[n - lo + 1]]`, unordered. Found by pairs
 /// d·m = n with d <= sqrt(n), so a segment of S positions costs O(S log hi + sqrt hi).
-pub fn divisor_lists(lo: u64, hi: u64, nontrivial: bool) -> (Vec<u32>, Vec<u64>) {
+pub(crate) fn divisor_lists(lo: u64, hi: u64, nontrivial: bool) -> (Vec<u32>, Vec<u64>) {
     let len = hi.saturating_sub(lo) as usize;
     let mut start = vec![0u32; len + 1];
     if hi <= 1 || len == 0 {
@@ -22,7 +22,9 @@ pub fn divisor_lists(lo: u64, hi: u64, nontrivial: bool) -> (Vec<u32>, Vec<u64>)
     let each = |f: &mut dyn FnMut(usize, u64)| {
         for d in 1..=top {
             // multiples n = m·d with m >= d (so d <= sqrt n), n in [lo, hi)
-            let mut n = lo.div_ceil(d).max(d) * d;
+            let Some(mut n) = lo.div_ceil(d).max(d).checked_mul(d) else {
+                continue;
+            };
             while n < hi {
                 let i = (n - lo) as usize;
                 let m = n / d;
@@ -32,7 +34,8 @@ pub fn divisor_lists(lo: u64, hi: u64, nontrivial: bool) -> (Vec<u32>, Vec<u64>)
                 if m != d && m >= first_d && m < n {
                     f(i, m);
                 }
-                n += d;
+                let Some(next) = n.checked_add(d) else { break };
+                n = next;
             }
         }
     };

@@ -70,8 +70,12 @@ pub fn finite_p_count(finite: &[u64], leave1: bool, max: u64) -> Option<PCount> 
 /// the window of the last k outcomes (which determines every later outcome once all moves
 /// are legal): equal windows at m < n prove win(x + n - m) = win(x) for all x >= m - k.
 /// Windows are compared by a rolling hash mod 2^61 - 1, then bit for bit. Examines at most
-/// `limit` positions; `None` when no repeat shows up by then.
+/// `limit` positions; `None` when no repeat shows up by then, or when `moves` is not
+/// positive and strictly increasing.
 pub fn finite_outcome_period(moves: &[u64], leave1: bool, limit: u64) -> Option<PeriodicOutcomes> {
+    if moves.first() == Some(&0) || !moves.windows(2).all(|w| w[0] < w[1]) {
+        return None; // not a set of positive moves, increasing
+    }
     const P: u128 = (1 << 61) - 1;
     const B: u128 = 1_000_003;
     if *moves.last()? >= limit {

@@ -87,7 +87,7 @@ impl IntervalGame {
         let mut step = 1u64;
         let mut hi = lo;
         while self.low(hi) <= p {
-            lo = hi + 1;
+            lo = hi.checked_add(1)?;
             hi = hi.checked_add(step)?;
             step = step.saturating_mul(2);
         }
