@@ -210,7 +210,7 @@ pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Resul
 
 /// Refuses n beyond `limit` or beyond what [`plan`] accepts for `task` within the budget,
 /// naming the largest n that is accepted (found by bisection only then).
-fn reachable(
+pub(crate) fn reachable(
     game: &Game,
     task: Task,
     n: u64,
@@ -298,15 +298,15 @@ fn by_table(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<
 
 /// A Grundy sequence proven periodic: its first values, the period, and the sentence that
 /// says why it is proven.
-struct Proven {
-    head: Vec<i64>,
-    period: Period,
-    certificate: String,
+pub(crate) struct Proven {
+    pub head: Vec<i64>,
+    pub period: Period,
+    pub certificate: String,
 }
 
 impl Proven {
     /// g(x) for any x (a proven period has saltus 0: the value repeats).
-    fn at(&self, x: u64) -> u32 {
+    pub fn at(&self, x: u64) -> u32 {
         let (n0, p) = (self.period.preperiod, self.period.period);
         let r = if x < n0 + p { x } else { n0 + (x - n0) % p };
         self.head[r as usize] as u32
@@ -316,7 +316,7 @@ impl Proven {
 /// The Grundy sequence of `game` proven periodic ([`CertRule`]: finite subtraction sets,
 /// octal codes by Guy–Smith), from tables of 2^12, 2^14, … 2^22 positions, within `budget`
 /// and estimated at a minute together at most; `None` when no period is proven by then.
-fn proven_grundy(
+pub(crate) fn proven_grundy(
     game: &Game,
     budget: &Budget,
     obs: &dyn Observer,

@@ -42,6 +42,7 @@ mod sets;
 mod space;
 mod spec;
 mod stone;
+mod sums;
 mod table;
 
 pub use decide::{decide, Decision, Move};
@@ -71,5 +72,8 @@ pub use spec::{substitute_param, Bound, Game, SpecError, TakeBreak, SLUG_MAX};
 pub use stone::{
     margin_by_minimax, pile_cap, solve, RowsError, StoneError, StoneMove, StoneResult, StoneRows,
     Variant, Winner, MAX_PILES,
+};
+pub use sums::{
+    count_sums, decide_sum, grundy_value, HeapValue, Sum, SumCount, SumDecision, SumError, SumMove,
 };
 pub use table::{GrundyTable, OutcomeTable};

@@ -386,7 +386,7 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
 /// | blocked mex | N·#moves / 2 / 2e9 | squares to 1e7: 2.6 s, to 3e7: 60 s; primes to 3e6: 17 s |
 /// | sliding window, all-but counts | N / 3.7e7 + N·V / 2.6e5 / 1e9 (V: values) | `sqrt` to 1e9: 27 s |
 /// | divisor mex | N ln N / 5.8e7 | 1e8: 31 s |
-/// | sparse space | measured: a pilot run, extrapolated ([`sparse_seconds`]) | `.6` to 1e7: 15 s |
+/// | sparse space | measured: a pilot run, extrapolated (`sparse_seconds`) | `.6` to 1e7: 15 s |
 ///
 /// The number of P-positions of a sieve game is not known in advance (except for squares,
 /// about 0.9·n^0.7, Eppstein 2018): a pilot sieve to min(max, 2^16) fits a power law to

@@ -127,11 +127,16 @@ pub enum Cmd {
     /// A folder with tables, P-positions, plots and a summary for one game.
     #[command(after_help = "Example:\n  heaplab report --game squares --max 1e6")]
     Report(ReportArgs),
-    /// Outcome of one position and, when it wins, one winning move.
+    /// Outcome of one heap or of a sum of heaps and, when it wins, one winning move.
     #[command(
-        after_help = "Examples:\n  heaplab who --game 0.77 1e18\n  heaplab who --game squares 1000000 --json"
+        after_help = "Examples:\n  heaplab who --game 0.77 1e18\n  heaplab who --game squares 1000000 --json\n  heaplab who --game squares 5 7 9\n  heaplab who 'squares:5 + 0.77:12 + sub{1,2}:7'"
     )]
     Who(WhoArgs),
+    /// How many positions of k heaps of one game are lost (P) and won (N).
+    #[command(
+        after_help = "Examples:\n  heaplab count --game squares --heaps 3 --max 29 --sorted\n  heaplab count --game 0.07 --heaps 1 --min 1 --max 50\n  heaplab count --game divisors --heaps 3 --min 1 --max 1e14 --sorted --mod 1234567891"
+    )]
+    Count(CountArgs),
     /// Periodicity (with certificate), P-position gaps and growth, Grundy values and runs.
     #[command(
         after_help = "Examples:\n  heaplab analyze --game 0.77 --max 200\n  heaplab analyze --game squares --max 1e6 --values outcome -o data/squares"
@@ -250,12 +255,41 @@ pub struct ReportArgs {
 /// `heaplab who`.
 #[derive(Args, Debug)]
 pub struct WhoArgs {
-    /// Game spec.
+    /// Game spec of every heap; without it, the heaps are a sum `SPEC:HEAP + SPEC:HEAP …`.
+    #[arg(long, short = 'g', value_parser = game_arg)]
+    pub game: Option<Game>,
+    /// The heap sizes (with --game), or the sum, e.g. 'squares:5 + 0.77:12 + sub{1,2}:7'.
+    #[arg(required = true, num_args = 1..)]
+    pub heaps: Vec<String>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab count`.
+#[derive(Args, Debug)]
+pub struct CountArgs {
+    /// Game spec of every heap.
     #[arg(long, short = 'g', value_parser = game_arg)]
     pub game: Game,
-    /// The position (heap size).
-    #[arg(value_parser = count_arg, allow_hyphen_values = true)]
-    pub n: u64,
+    /// Heaps in a position (k).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub heaps: u32,
+    /// Largest heap N.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+    /// Smallest heap.
+    #[arg(long, default_value_t = 0, value_parser = count_arg, allow_hyphen_values = true)]
+    pub min: u64,
+    /// Count multisets a <= b <= … instead of ordered tuples.
+    #[arg(long)]
+    pub sorted: bool,
+    /// Print the counts modulo M.
+    #[arg(long = "mod", value_name = "M", value_parser = positive_count_arg)]
+    pub modulus: Option<u64>,
+    /// Lead with the N-positions (first-player wins) instead of the P-positions.
+    #[arg(long)]
+    pub n_positions: bool,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

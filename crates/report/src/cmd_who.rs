@@ -1,25 +1,52 @@
-//! `heaplab who`: the outcome of one position and one winning move
-//! ([`heaplab_core::decide`]).
+//! `heaplab who`: the outcome of one position or of a sum of heaps, and one winning move
+//! ([`heaplab_core::decide`], [`heaplab_core::decide_sum`]).
 
 use crate::cli::WhoArgs;
 use crate::output::{print_json, secs};
 use crate::progress::Progress;
-use anyhow::Result;
-use heaplab_core::decide;
+use anyhow::{anyhow, Result};
+use heaplab_core::{decide, decide_sum, parse_count, Game, Sum, SumDecision};
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// Runs the command.
 pub fn run(a: WhoArgs) -> Result<ExitCode> {
+    let sum = match &a.game {
+        Some(game) => {
+            let heaps = a
+                .heaps
+                .iter()
+                .enumerate()
+                .map(|(i, h)| {
+                    parse_count(h).map_err(|e| anyhow!("heap {} (`{}`): {e}", i + 1, short(h)))
+                })
+                .collect::<Result<Vec<u64>>>()?;
+            Sum::of_heaps(game, &heaps)
+        }
+        None => Sum::parse(&a.heaps.join(" ")).map_err(|e| anyhow!("{e}"))?,
+    };
+    match &sum.heaps[..] {
+        [(game, n)] => one_heap(game, *n, a.json),
+        _ => several(&sum, a.json),
+    }
+}
+
+/// At most 40 characters of a user's text.
+fn short(s: &str) -> String {
+    s.chars().take(40).flat_map(char::escape_default).collect()
+}
+
+/// One heap: the decision as today's `who` prints it.
+fn one_heap(game: &Game, n: u64, as_json: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let progress = Progress::new(&format!("{} at n = {}", a.game, a.n), a.n.saturating_add(1));
-    let d = decide(&a.game, a.n, &crate::machine::budget(), &progress)?;
+    let progress = Progress::new(&format!("{game} at n = {n}"), n.saturating_add(1));
+    let d = decide(game, n, &crate::machine::budget(), &progress)?;
     progress.finish();
-    if a.json {
+    if as_json {
         let mut v = json!({
-            "game": a.game.to_string(),
-            "n": a.n,
+            "game": game.to_string(),
+            "n": n,
             "win": d.win,
             "winning_move": d.winning_move.as_ref().map(|m| m.removed),
             "leaves": d.winning_move.as_ref().map(|m| &m.leaves),
@@ -31,7 +58,85 @@ pub fn run(a: WhoArgs) -> Result<ExitCode> {
         }
         print_json(&v);
     } else {
-        println!("{} at n = {}: {d}", a.game, a.n);
+        println!("{game} at n = {n}: {d}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `spec:n + spec:n …`, or "nothing" for no heaps.
+fn sum_text(heaps: &[(String, u64)]) -> String {
+    if heaps.is_empty() {
+        return "nothing".into();
+    }
+    let terms: Vec<String> = heaps.iter().map(|(g, n)| format!("{g}:{n}")).collect();
+    terms.join(" + ")
+}
+
+/// Several heaps: each heap's value, their XOR, the outcome and one winning move.
+fn several(sum: &Sum, as_json: bool) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let top = sum.heaps.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let progress = Progress::new(&format!("{sum}"), top.saturating_add(1));
+    let d = decide_sum(sum, &crate::machine::budget(), &progress)?;
+    progress.finish();
+    let grundy = |v: Option<u64>| v.expect("a sum of several heaps knows every value");
+    if as_json {
+        print_json(&json!({
+            "sum": sum.to_string(),
+            "heaps": d.heaps,
+            "grundy": grundy(d.grundy),
+            "win": d.win,
+            "winning_move": d.winning_move.as_ref().map(|m| json!({
+                "heap": m.heap,
+                "removed": m.step.removed,
+                "leaves": m.step.leaves,
+                "result": m.result.iter().map(|(g, n)| json!({"game": g, "n": n})).collect::<Vec<_>>(),
+            })),
+            "seconds": secs(t0),
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    print!("{}", sum_report(sum, &d));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text report of a decided sum.
+fn sum_report(sum: &Sum, d: &SumDecision) -> String {
+    let terms: Vec<String> = d
+        .heaps
+        .iter()
+        .map(|h| format!("{}:{}", h.game, h.n))
+        .collect();
+    let width = terms.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    let mut out = format!("{sum}\n");
+    let mut values = vec![];
+    for (i, (h, t)) in d.heaps.iter().zip(&terms).enumerate() {
+        let g = h.grundy.unwrap_or_default();
+        values.push(g.to_string());
+        out += &format!(
+            "  heap {:<3} {t:<width$}  Grundy value {g}  [{}]\n",
+            i + 1,
+            h.method
+        );
+    }
+    let x = d.grundy.unwrap_or_default();
+    out += &format!(
+        "sum: Grundy value {} = {x}: {}\n",
+        values.join(" xor "),
+        if d.win {
+            "win (N-position)"
+        } else {
+            "lose (P-position): every move leaves a win"
+        }
+    );
+    if let Some(m) = &d.winning_move {
+        out += &format!(
+            "winning move: heap {} ({}): {}; the sum becomes {}\n",
+            m.heap + 1,
+            terms[m.heap],
+            m.step,
+            sum_text(&m.result)
+        );
+    }
+    out
 }

@@ -10,6 +10,7 @@ mod cleanup;
 mod cli;
 mod cmd_analyze;
 mod cmd_check;
+mod cmd_count;
 mod cmd_games;
 mod cmd_losers;
 mod cmd_plot;
@@ -43,6 +44,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Losers(a) => cmd_losers::run(a),
         Cmd::Report(a) => cmd_report::run(a),
         Cmd::Who(a) => cmd_who::run(a),
+        Cmd::Count(a) => cmd_count::run(a),
         Cmd::Analyze(a) => cmd_analyze::run(a),
         Cmd::Sweep(a) => cmd_sweep::run(a),
         Cmd::Check(a) => cmd_check::run(a),

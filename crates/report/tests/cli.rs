@@ -1460,3 +1460,167 @@ fn a_report_replaces_only_a_report() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a heaplab report"));
 }
+
+#[test]
+fn sums_of_heaps_and_counts() {
+    let d = tempfile::tempdir().unwrap();
+    // squares (A014586 begins 0, 1, 0, 1, 2, 0, 1, 0, 1, 2): g(5) = 0, g(7) = 0,
+    // g(9) = 2; the winning move is in the heap of 9, to a heap of value 0
+    let v = json(
+        d.path(),
+        &["who", "--game", "squares", "5", "7", "9", "--json"],
+    );
+    let gs: Vec<u64> = v["heaps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["grundy"].as_u64().unwrap())
+        .collect();
+    assert_eq!(gs, [0, 0, 2]);
+    assert_eq!(
+        (v["grundy"].as_u64(), v["win"].as_bool()),
+        (Some(2), Some(true))
+    );
+    let m = &v["winning_move"];
+    assert_eq!(m["heap"], 2);
+    let removed = m["removed"].as_u64().unwrap();
+    assert!([1, 4, 9].contains(&removed), "{v}");
+    // the same sum in the mixed notation, with the same facts
+    let t = ok(d.path(), &["who", "squares:5 + squares:7 + squares:9"]);
+    assert!(
+        t.contains("Grundy value 0 xor 0 xor 2 = 2: win (N-position)"),
+        "{t}"
+    );
+    assert!(t.contains("winning move: heap 3 (squares:9)"), "{t}");
+    // a lost sum has no move
+    let v = json(d.path(), &["who", "--game", "squares", "5", "7", "--json"]);
+    assert_eq!(
+        (v["win"].as_bool(), v["winning_move"].is_null()),
+        (Some(false), true)
+    );
+    // far heaps of mixed games: v2(10^18) = 18, (10^18 - 1) mod 6 = 3
+    let v = json(
+        d.path(),
+        &[
+            "who",
+            "divisors:1e18 + upto{5}:999999999999999999 + nim:7",
+            "--json",
+        ],
+    );
+    assert_eq!(v["grundy"], 18 ^ 3 ^ 7);
+    let m = &v["winning_move"];
+    let result: u64 = m["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            let n = h["n"].as_u64().unwrap();
+            match h["game"].as_str().unwrap() {
+                "divisors" => u64::from(n.trailing_zeros()),
+                "upto{5}" => n % 6,
+                "nim" => n,
+                g => panic!("{g}"),
+            }
+        })
+        .fold(0, |a, g| a ^ g);
+    assert_eq!(result, 0, "{v}");
+    // one heap: today's answer
+    let one = ok(d.path(), &["who", "squares:1000"]);
+    assert_eq!(one, ok(d.path(), &["who", "--game", "squares", "1000"]));
+    // counts: Project Euler 310 (1160 losing triples 0 <= a <= b <= c <= 29) and 306
+    // (0.07: 3 first-player wins for 1 <= n <= 5, 40 for 1 <= n <= 50)
+    let c = json(
+        d.path(),
+        &[
+            "count", "--game", "squares", "--heaps", "3", "--max", "29", "--sorted", "--json",
+        ],
+    );
+    assert_eq!(
+        (c["p_positions"].as_str(), c["total"].as_str()),
+        (Some("1160"), Some("4960"))
+    );
+    for (max, wins) in [("5", "3"), ("50", "40")] {
+        let c = json(
+            d.path(),
+            &[
+                "count", "--game", "0.07", "--heaps", "1", "--min", "1", "--max", max, "--json",
+            ],
+        );
+        assert_eq!(c["n_positions"].as_str(), Some(wins));
+    }
+    // divisors to 10^14: at once, exact past 2^64, and modulo M
+    let c = json(
+        d.path(),
+        &[
+            "count", "--game", "divisors", "--heaps", "3", "--min", "1", "--max", "1e14", "--json",
+        ],
+    );
+    assert_eq!(
+        c["total"].as_str(),
+        Some("1000000000000000000000000000000000000000000")
+    );
+    let p: num_bigint::BigUint = c["p_positions"].as_str().unwrap().parse().unwrap();
+    let m = json(
+        d.path(),
+        &[
+            "count",
+            "--game",
+            "divisors",
+            "--heaps",
+            "3",
+            "--min",
+            "1",
+            "--max",
+            "1e14",
+            "--mod",
+            "1000000007",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        m["p_positions"].as_str(),
+        Some((p % 1_000_000_007u32).to_string().as_str())
+    );
+    let t = ok(
+        d.path(),
+        &[
+            "count", "--game", "0.07", "--heaps", "1", "--min", "1", "--max", "5",
+        ],
+    );
+    assert!(
+        t.contains("P-positions (lost) 2, N-positions (won) 3, of 5"),
+        "{t}"
+    );
+    // bad input: one line, exit code 2
+    for args in [
+        vec!["who", "--game", "squares", "5", "x"],
+        vec!["who", "squares:5 +"],
+        vec!["who", "+"],
+        vec!["who", "squares:5 + foo:3"],
+        vec!["who", "squares:5 + 0.77"],
+        vec!["who", "squares:1e12 + 0.77:5"],
+        vec!["count", "--game", "squares", "--heaps", "0", "--max", "5"],
+        vec![
+            "count", "--game", "squares", "--heaps", "2", "--max", "5", "--min", "7",
+        ],
+        vec!["count", "--game", "squares", "--heaps", "2", "--max", "x"],
+        vec![
+            "count", "--game", "squares", "--heaps", "2", "--max", "5", "--mod", "0",
+        ],
+        vec![
+            "count",
+            "--game",
+            "upto{0}",
+            "--heaps",
+            "2",
+            "--max",
+            "18446744073709551615",
+        ],
+    ] {
+        let o = heaplab(d.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
