@@ -7,7 +7,7 @@
 //!
 //! polars SQL's `/` is float division; use `//` or `DIV` for integer division.
 
-use heaplab_core as num;
+use crate::functions::{ClaimFunction, ClaimValue};
 use polars::prelude::*;
 use polars::sql::FunctionRegistry;
 use polars::sql::SQLContext;
@@ -28,40 +28,22 @@ pub enum ClaimError {
     NotBoolean(String),
 }
 
-/// Our numeric functions.
+/// Our numeric functions ([`ClaimFunction`]) as polars column functions.
 #[derive(Clone, Copy, Debug)]
-enum Fun {
-    Isqrt,
-    V2,
-    Popcount,
-    IsSquare,
-    IsPrime,
-    Xor,
-}
+struct Fun(ClaimFunction);
 
 impl Fun {
     fn from_name(name: &str) -> Option<Fun> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "isqrt" => Fun::Isqrt,
-            "v2" => Fun::V2,
-            "popcount" => Fun::Popcount,
-            "is_square" => Fun::IsSquare,
-            "is_prime" => Fun::IsPrime,
-            "xor" => Fun::Xor,
-            _ => return None,
-        })
+        ClaimFunction::from_name(name).map(Fun)
     }
     fn arity(self) -> usize {
-        if matches!(self, Fun::Xor) {
-            2
-        } else {
-            1
-        }
+        self.0.arity()
     }
     fn dtype(self) -> DataType {
-        match self {
-            Fun::IsSquare | Fun::IsPrime => DataType::Boolean,
-            _ => DataType::Int64,
+        if self.0.is_boolean() {
+            DataType::Boolean
+        } else {
+            DataType::Int64
         }
     }
 }
@@ -93,46 +75,32 @@ fn as_u64(c: &Column) -> PolarsResult<Vec<Option<u64>>> {
 
 impl ColumnsUdf for Fun {
     fn call_udf(&self, s: &mut [Column]) -> PolarsResult<Column> {
-        polars_ensure!(s.len() == self.arity(), ComputeError: "{:?} takes {} argument(s)", self, self.arity());
+        polars_ensure!(s.len() == self.arity(), ComputeError: "{} takes {} argument(s)", self.0.name(), self.arity());
         let name = s[0].name().clone();
-        let a = as_u64(&s[0])?;
-        let len = a.len().max(if s.len() > 1 { s[1].len() } else { 0 });
+        let args = s.iter().map(as_u64).collect::<PolarsResult<Vec<_>>>()?;
+        let len = args.iter().map(Vec::len).max().unwrap_or(0);
+        // a literal argument is one value for every row
         let pick = |v: &Vec<Option<u64>>, k: usize| if v.len() == 1 { v[0] } else { v[k] };
-        Ok(match self {
-            Fun::IsSquare | Fun::IsPrime => {
-                let out: Vec<Option<bool>> = (0..len)
-                    .map(|k| {
-                        pick(&a, k).map(|x| {
-                            if matches!(self, Fun::IsSquare) {
-                                num::is_square(x)
-                            } else {
-                                num::is_prime(x)
-                            }
-                        })
-                    })
-                    .collect();
-                Column::new(name, out)
-            }
-            Fun::Xor => {
-                let b = as_u64(&s[1])?;
-                let out: Vec<Option<u64>> = (0..len)
-                    .map(|k| Some(pick(&a, k)? ^ pick(&b, k)?))
-                    .collect();
-                Column::new(name, out)
-            }
-            _ => {
-                let out: Vec<Option<u64>> = (0..len)
-                    .map(|k| {
-                        let x = pick(&a, k)?;
-                        match self {
-                            Fun::Isqrt => Some(num::isqrt(x)),
-                            Fun::V2 => (x != 0).then(|| num::v2(x) as u64),
-                            _ => Some(x.count_ones() as u64),
-                        }
-                    })
-                    .collect();
-                Column::new(name, out)
-            }
+        let value = |k: usize| {
+            let row: Vec<Option<u64>> = args.iter().map(|a| pick(a, k)).collect();
+            self.0.apply(&row)
+        };
+        Ok(if self.0.is_boolean() {
+            let out: Vec<Option<bool>> = (0..len)
+                .map(|k| match value(k)? {
+                    ClaimValue::Bool(b) => Some(b),
+                    ClaimValue::Int(_) => None,
+                })
+                .collect();
+            Column::new(name, out)
+        } else {
+            let out: Vec<Option<u64>> = (0..len)
+                .map(|k| match value(k)? {
+                    ClaimValue::Int(x) => Some(x),
+                    ClaimValue::Bool(_) => None,
+                })
+                .collect();
+            Column::new(name, out)
         })
     }
 }

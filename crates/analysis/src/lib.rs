@@ -23,31 +23,45 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+#[cfg(feature = "polars")]
 mod check;
+#[cfg(feature = "polars")]
 mod claim;
+#[cfg(feature = "polars")]
 mod frames;
+mod functions;
 mod periodicity;
 mod record;
 mod stats;
+#[cfg(feature = "polars")]
 mod stone_check;
 mod sweep;
 
+#[cfg(feature = "polars")]
 pub use check::{check_claim, claim_schema, CheckReport, On, TABLE_CHECK_MAX};
+#[cfg(feature = "polars")]
 pub use claim::{identifiers, Claim, ClaimError};
+#[cfg(feature = "polars")]
 pub use frames::{
     grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,
 };
+pub use functions::{ClaimFunction, ClaimValue};
 pub use periodicity::{periodicity, Periodicity};
 pub use record::{
     analyze, check as check_analysis, Analysis, AnalysisData, Gaps, GrundyStats, PStats,
     ANALYSIS_MAX,
 };
+#[cfg(feature = "polars")]
+pub use stats::{gap_histogram, gap_records, residues, runs};
 pub use stats::{
-    gap_histogram, gap_records, growth_fit, grundy_summary, log_bins, min_max_bins, p_summary,
-    residues, run_length_histogram, run_list, runs, GrundySummary, PSummary, Run,
+    growth_fit, grundy_summary, log_bins, min_max_bins, p_summary, run_length_histogram, run_list,
+    GrundySummary, PSummary, Run,
 };
+#[cfg(feature = "polars")]
 pub use stone_check::{stone_check, stone_schema, StoneCheck};
-pub use sweep::{sweep, sweep_frame, sweep_row, SweepRow};
+#[cfg(feature = "polars")]
+pub use sweep::sweep_frame;
+pub use sweep::{sweep, sweep_row, SweepRow};
 
 use thiserror::Error;
 
@@ -59,6 +73,7 @@ pub enum Error {
     #[error(transparent)]
     Core(#[from] heaplab_core::Error),
     /// A claim that does not compile or evaluate.
+    #[cfg(feature = "polars")]
     #[error(transparent)]
     Claim(#[from] ClaimError),
     /// A family of games that cannot be enumerated.
@@ -71,10 +86,12 @@ pub enum Error {
     #[error(transparent)]
     Stone(#[from] heaplab_core::StoneError),
     /// polars, while building or filtering a frame.
+    #[cfg(feature = "polars")]
     #[error("{0}")]
     Polars(String),
 }
 
+#[cfg(feature = "polars")]
 impl From<polars::prelude::PolarsError> for Error {
     fn from(e: polars::prelude::PolarsError) -> Error {
         Error::Polars(e.to_string().lines().next().unwrap_or("").to_string())

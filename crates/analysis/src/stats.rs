@@ -2,6 +2,7 @@
 //! occurrences, frequencies, runs): plain structs for summaries and polars DataFrames for
 //! the tables.
 
+#[cfg(feature = "polars")]
 use polars::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -75,6 +76,7 @@ pub fn growth_fit(ps: &[u64], max: u64) -> Option<(f64, f64)> {
     Some((c, alpha))
 }
 
+#[cfg(feature = "polars")]
 /// Gap records: the P-positions whose gap to the previous one exceeds every earlier gap.
 /// Columns `k` (index), `p`, `gap`.
 pub fn gap_records(ps: &[u64]) -> PolarsResult<DataFrame> {
@@ -92,6 +94,7 @@ pub fn gap_records(ps: &[u64]) -> PolarsResult<DataFrame> {
     df!("k" => k, "p" => p, "gap" => gap)
 }
 
+#[cfg(feature = "polars")]
 /// How often each gap occurs. Columns `gap`, `count`, increasing gap.
 pub fn gap_histogram(ps: &[u64]) -> PolarsResult<DataFrame> {
     let mut h = std::collections::BTreeMap::<u64, u64>::new();
@@ -101,6 +104,7 @@ pub fn gap_histogram(ps: &[u64]) -> PolarsResult<DataFrame> {
     df!("gap" => h.keys().copied().collect::<Vec<_>>(), "count" => h.values().copied().collect::<Vec<_>>())
 }
 
+#[cfg(feature = "polars")]
 /// P-positions by residue mod m for each m in `moduli`. Columns `m`, `residue`, `count`.
 pub fn residues(ps: &[u64], moduli: std::ops::RangeInclusive<u64>) -> PolarsResult<DataFrame> {
     let (mut ms, mut rs, mut cs) = (vec![], vec![], vec![]);
@@ -150,6 +154,7 @@ pub fn grundy_summary(values: &[u32]) -> GrundySummary {
 }
 
 impl GrundySummary {
+    #[cfg(feature = "polars")]
     /// Columns `value`, `first`, `frequency`.
     pub fn frame(&self) -> PolarsResult<DataFrame> {
         let values: Vec<u32> = (0..=self.max).collect();
@@ -201,6 +206,7 @@ pub fn run_length_histogram(values: &[u32]) -> Vec<(u64, u64)> {
     h.into_iter().collect()
 }
 
+#[cfg(feature = "polars")]
 /// Runs of equal consecutive values: the histogram of run lengths (columns `length`,
 /// `count`) and the `top` longest runs (columns `start`, `length`, `value`; longest first,
 /// then earliest).

@@ -4,6 +4,7 @@
 use crate::record::{analyze, analyze_unchecked, check, Analysis};
 use crate::Error;
 use heaplab_core::{time_estimate, Budget, Game, Observer, Refusal, Sequence, Space, Task};
+#[cfg(feature = "polars")]
 use polars::prelude::*;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -102,6 +103,7 @@ pub fn sweep(
         .collect()
 }
 
+#[cfg(feature = "polars")]
 /// The rows as a frame: the parameter's column (named `name`), then `game`, `preperiod`,
 /// `period`, `saltus`, `certified`, `p_positions`, `max_grundy`.
 ///

@@ -62,8 +62,8 @@ pub use observe::{ControlFlow, Observer, Silent};
 pub use period::{find_period, z_function, Period};
 pub use plan::{
     count_p_positions, feasible_max, grundy_table, memory_estimate, open_stream, outcome_table,
-    p_count_estimate, plan, resume_stream, square_segment_bits, tables, time_estimate, Budget,
-    Checkpoint, Engine, PPositionStream, Plan, Task, TIME_LIMIT,
+    p_count_estimate, p_position_list, plan, resume_stream, square_segment_bits, tables,
+    time_estimate, Budget, Checkpoint, Engine, PPositionStream, Plan, Task, TIME_LIMIT,
 };
 pub use rule::{grundy_by_definition, outcome_by_definition, Rule, SubtractionRule};
 pub use sets::{MoveSet, NamedSet};

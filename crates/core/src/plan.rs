@@ -849,6 +849,38 @@ impl PPositionStream {
     }
 }
 
+/// Every P-position of `game` in 0..=max, increasing, in memory: the fastest stream
+/// ([`open_stream`]) collected, after [`plan`] has accepted the run within `budget` and,
+/// where their number can be told in advance ([`p_count_estimate`]), the list's 8 bytes a
+/// P-position fit in its memory.
+///
+/// # Errors
+/// As [`plan`] and [`open_stream`]; [`Error::Cancelled`] when `obs` stops the run.
+pub fn p_position_list(
+    game: &Game,
+    max: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Vec<u64>, Error> {
+    let game = &*game.normalized();
+    let p = plan(game, Task::PPositions, max, budget)?;
+    if let Some(count) = p_count_estimate(game, max) {
+        let bytes = (count * 8.0).min(u64::MAX as f64) as u64;
+        budget.check_memory(
+            || format!("a list of {count:.0} P-positions"),
+            p.memory.saturating_add(bytes),
+        )?;
+    }
+    obs.planned(&p);
+    let mut s = open_stream(game, max, obs)?;
+    let watch = &mut Watch::start(obs, max.saturating_add(1))?;
+    let mut out = Vec::new();
+    while s.advance(&mut out) {
+        watch.at(s.done())?;
+    }
+    Ok(out)
+}
+
 /// Opens the fastest P-position stream for `game` over 0..=max. Families whose
 /// P-positions come from a Grundy table build it here (observed by `obs`).
 ///

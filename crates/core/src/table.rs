@@ -23,6 +23,12 @@ impl OutcomeTable {
         OutcomeTable { win }
     }
 
+    /// The bits (set = N-position), one per position 0..=N, in `u64` words, least
+    /// significant bit first (Arrow's and NumPy's `packbits(bitorder="little")` order).
+    pub fn into_bits(self) -> BitVec<u64, Lsb0> {
+        self.win
+    }
+
     /// N, the largest position held.
     pub fn max(&self) -> u64 {
         self.win.len() as u64 - 1

@@ -1,0 +1,531 @@
+"""heaplab: impartial games on one heap, from a notebook.
+
+Grundy values, outcomes and P-positions of subtraction games, octal and hexadecimal
+take-and-break codes, divisor and interval games, computed by heaplab's Rust engines (the
+same library calls as the ``heaplab`` command line) and handed over as NumPy arrays (the
+engine's buffer, not a copy) or Arrow tables (the PyCapsule interface, so
+``polars.from_arrow`` and ``pyarrow.table`` take them without a copy).
+
+>>> import heaplab
+>>> g = heaplab.Game("0.77")            # Kayles
+>>> g.grundy(12).tolist()
+[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]
+>>> a = g.analyze(300)
+>>> (a.periodicity.preperiod, a.periodicity.period, a.periodicity.certified)
+(71, 12, True)
+
+Specs are the command line's (``heaplab.games()`` lists the families). Sizes are
+positions 0..=n_max inclusive. Long calls release the GIL, stop with ``KeyboardInterrupt``
+on Ctrl-C within a second, and take ``progress=callable(done, total)``. Runs that would need
+more memory than this machine has free, or more than a day, raise :class:`RefusedError`
+before any work, naming the largest N that fits.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Iterator, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _heaplab
+from ._heaplab import ArrowTable, HeaplabError, RefusedError
+
+__all__ = [
+    "Game",
+    "games",
+    "who",
+    "count",
+    "sweep",
+    "check",
+    "stone",
+    "ArrowTable",
+    "HeaplabError",
+    "RefusedError",
+    "Family",
+    "Move",
+    "Decision",
+    "HeapValue",
+    "SumMove",
+    "SumDecision",
+    "Count",
+    "Periodicity",
+    "PStats",
+    "Gaps",
+    "GrundyStats",
+    "Analysis",
+    "CheckResult",
+    "StoneMove",
+    "StoneResult",
+]
+
+Progress = Optional[Callable[[int, int], Any]]
+
+
+def _size(name: str, value: Any) -> int:
+    """A size argument as a non-negative int below 2^64, else TypeError / ValueError."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    value = int(value)
+    if value < 0:
+        raise ValueError(f"{name} must not be negative (got {value})")
+    if value >= 1 << 64:
+        raise ValueError(f"{name} = {value} is too large (at most 2^64 - 1)")
+    return value
+
+
+def _build(cls, data: Optional[dict]):
+    """A dataclass from a dict of its fields (extra keys ignored)."""
+    if data is None:
+        return None
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class Family:
+    """A game family: an example spec and what its moves are."""
+
+    spec: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move in one heap: tokens removed and the non-empty heaps it leaves (increasing)."""
+
+    removed: int
+    leaves: list
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who wins one heap: ``win`` is True for an N-position (the player to move wins)."""
+
+    n: int
+    win: bool
+    winning_move: Optional[Move]
+    grundy: Optional[int]
+    method: str
+
+
+@dataclass(frozen=True)
+class HeapValue:
+    """One heap of a sum: its game, size, Grundy value and how that was found."""
+
+    game: str
+    n: int
+    grundy: Optional[int]
+    method: str
+
+
+@dataclass(frozen=True)
+class SumMove:
+    """A winning move in a sum: the heap (0-based), the move in it, the sum it leaves."""
+
+    heap: int
+    removed: int
+    leaves: list
+    result: list
+
+
+@dataclass(frozen=True)
+class SumDecision:
+    """Who wins a sum of heaps: each heap's value, their XOR, the outcome, one winning move."""
+
+    heaps: list
+    grundy: Optional[int]
+    win: bool
+    winning_move: Optional[SumMove]
+
+
+@dataclass(frozen=True)
+class Count:
+    """P- and N-positions among k-heap positions (exact Python ints)."""
+
+    total: int
+    p_positions: int
+    n_positions: int
+    method: str
+    max_grundy: int
+
+
+@dataclass(frozen=True)
+class Periodicity:
+    """Preperiod (leading terms before the periodic part), period, saltus and certificate."""
+
+    preperiod: int
+    last_exception: Optional[int]
+    period: int
+    saltus: int
+    certified: bool
+    certificate: str
+    periods_seen: float
+
+
+@dataclass(frozen=True)
+class PStats:
+    """The P-positions in 0..=N: count, largest, density and the growth fit c·n^alpha."""
+
+    count: int
+    largest: Optional[int]
+    density: float
+    alpha: Optional[float]
+    c: Optional[float]
+
+
+@dataclass(frozen=True)
+class Gaps:
+    """The largest gap between consecutive P-positions and the P-position it ends at."""
+
+    max: Optional[int]
+    max_at: Optional[int]
+
+
+@dataclass(frozen=True)
+class GrundyStats:
+    """Grundy values: the largest, and where each value first occurs (index = value)."""
+
+    max: int
+    first_occurrence: list
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis record of a game over 0..=N (as ``heaplab analyze --json``)."""
+
+    game: str
+    max: int
+    values: str
+    periodicity: Optional[Periodicity]
+    p_positions: PStats
+    gaps: Gaps
+    grundy: Optional[GrundyStats]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A claim checked on every row: rows, failures (false or null), first counterexamples."""
+
+    holds: bool
+    rows: int
+    failures: int
+    counterexamples: Any
+
+
+@dataclass(frozen=True)
+class StoneMove:
+    """One move of an optimal line: the player (1 first, 2 second), what was taken
+    (``first``/``last`` in game I, the number of piles from the front in II and III) and
+    the values taken."""
+
+    player: int
+    took: str
+    values: list
+
+
+@dataclass(frozen=True)
+class StoneResult:
+    """A stone-game row solved: totals, margin, winner, and an optimal line when asked."""
+
+    first_total: int
+    second_total: int
+    margin: int
+    winner: str
+    line: list
+
+
+def _move(d: Optional[dict]) -> Optional[Move]:
+    return None if d is None else Move(d["removed"], list(d["leaves"]))
+
+
+def _decision(d: dict) -> Decision:
+    return Decision(d["n"], d["win"], _move(d["winning_move"]), d.get("grundy"), d["method"])
+
+
+def _sum_decision(d: dict) -> SumDecision:
+    m = d["winning_move"]
+    move = None
+    if m is not None:
+        move = SumMove(m["heap"], m["removed"], list(m["leaves"]), [tuple(x) for x in m["result"]])
+    return SumDecision([_build(HeapValue, h) for h in d["heaps"]], d["grundy"], d["win"], move)
+
+
+def _check_progress(progress: Progress) -> Progress:
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be a callable(done, total) or None")
+    return progress
+
+
+class Game:
+    """A game from its spec, e.g. ``Game("squares")``, ``Game("sub{1,3,4}")``,
+    ``Game("0.77")`` (Kayles). Raises ``ValueError`` naming the problem for a bad spec."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, spec: str):
+        if not isinstance(spec, str):
+            raise TypeError(f"a spec is a str, not {type(spec).__name__}")
+        self._raw = _heaplab.RawGame(spec)
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec (parses back to the same game)."""
+        return self._raw.spec
+
+    def __repr__(self) -> str:
+        return f"Game({self.spec!r})"
+
+    def __str__(self) -> str:
+        return self.spec
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and other.spec == self.spec
+
+    def __hash__(self) -> int:
+        return hash(self.spec)
+
+    def grundy(self, n_max: int, progress: Progress = None) -> np.ndarray:
+        """Grundy values g(0..=n_max) as a NumPy array of the smallest unsigned dtype
+        (uint8, uint16 or uint32) holding them; the engine's buffer, not a copy."""
+        return self._raw.grundy(_size("n_max", n_max), _check_progress(progress))
+
+    def outcomes(self, n_max: int, progress: Progress = None) -> np.ndarray:
+        """Outcomes of 0..=n_max as a bool array: True for an N-position (the player to
+        move wins), False for a P-position."""
+        return self._raw.outcomes(_size("n_max", n_max), _check_progress(progress))
+
+    def losers(self, n_max: int, progress: Progress = None) -> np.ndarray:
+        """The P-positions in 0..=n_max, increasing, as a uint64 array (by the family's
+        fastest engine: closed forms, the segmented sieve, tables)."""
+        return self._raw.losers(_size("n_max", n_max), _check_progress(progress))
+
+    def iter_losers(self, n_max: int, progress: Progress = None) -> Iterator[np.ndarray]:
+        """The P-positions in 0..=n_max as a stream of increasing uint64 arrays, one per
+        engine segment, for lists larger than memory: ``sum(c.size for c in ...)``."""
+        return iter(self._raw.iter_losers(_size("n_max", n_max), _check_progress(progress)))
+
+    def who(self, n: int, *more: int) -> Union[Decision, SumDecision]:
+        """Who wins the heap ``n`` (a :class:`Decision`, heaps up to 2^64 - 1 where the
+        family has a closed form or proven period) or, with more heaps, the sum of heaps
+        of this game (a :class:`SumDecision` with each heap's Grundy value and one winning
+        move)."""
+        heaps = [_size("n", n)] + [_size("heap", h) for h in more]
+        d = json.loads(self._raw.who(heaps))
+        return _decision(d) if not more else _sum_decision(d)
+
+    def analyze(self, n_max: int, values: str = "grundy", progress: Progress = None) -> Analysis:
+        """Periodicity (preperiod, period, saltus, certificate), P-position statistics,
+        gaps and Grundy statistics of 0..=n_max; ``values="outcome"`` analyses the
+        win/lose sequence."""
+        if not isinstance(values, str):
+            raise TypeError("values is \"grundy\" or \"outcome\"")
+        d = json.loads(self._raw.analyze(_size("n_max", n_max), values, _check_progress(progress)))
+        return Analysis(
+            game=d["game"],
+            max=d["max"],
+            values=d["values"],
+            periodicity=_build(Periodicity, d["periodicity"]),
+            p_positions=_build(PStats, d["p_positions"]),
+            gaps=_build(Gaps, d["gaps"]),
+            grundy=_build(GrundyStats, d["grundy"]),
+        )
+
+    def table(self, n_max: int, grundy: bool = True, progress: Progress = None) -> Any:
+        """Columns ``n`` (uint64), ``win`` (bool) and, with ``grundy``, ``grundy``
+        (smallest unsigned) of 0..=n_max as an Arrow table, without a copy: a
+        ``pyarrow.Table`` when pyarrow is installed (so ``polars.from_arrow(t)`` is a
+        DataFrame), else an :class:`ArrowTable` that any consumer of the Arrow PyCapsule
+        interface takes (``polars.DataFrame(t)``, ``pyarrow.table(t)``, DuckDB)."""
+        return _arrow(self._raw.table(_size("n_max", n_max), bool(grundy), _check_progress(progress)))
+
+
+def _arrow(t: ArrowTable) -> Any:
+    """A pyarrow.Table of the same buffers when pyarrow is installed, else ``t``."""
+    try:
+        import pyarrow
+    except ImportError:
+        return t
+    return pyarrow.table(t)
+
+
+def games() -> list:
+    """Every game family with an example spec."""
+    return [Family(**f) for f in json.loads(_heaplab.games())]
+
+
+def who(sum_text: str) -> Union[Decision, SumDecision]:
+    """Who wins a sum written ``"SPEC:HEAP + SPEC:HEAP ..."``, e.g.
+    ``who("squares:5 + 0.77:12 + sub{1,2}:7")``: each heap's Grundy value, their XOR, the
+    outcome and one winning move (a one-heap sum gives the heap's :class:`Decision`)."""
+    if not isinstance(sum_text, str):
+        raise TypeError(f"a sum is a str, not {type(sum_text).__name__}")
+    d = json.loads(_heaplab.who_sum(sum_text))
+    return _sum_decision(d) if "heaps" in d else _decision(d)
+
+
+def count(
+    spec: str,
+    heaps: int,
+    n_max: int,
+    n_min: int = 0,
+    sorted: bool = False,
+    progress: Progress = None,
+) -> Count:
+    """P-positions (XOR of the Grundy values 0) among positions of ``heaps`` heaps of one
+    game, each heap in n_min..=n_max: ordered tuples, or multisets a <= b <= ... with
+    ``sorted=True``. Exact; at once for closed forms and proven periods at any n_max.
+    Project Euler 310: ``count("squares", 3, 29, sorted=True).p_positions == 1160``."""
+    if not isinstance(spec, str):
+        raise TypeError(f"a spec is a str, not {type(spec).__name__}")
+    k = _size("heaps", heaps)
+    if not 1 <= k <= 64:
+        raise ValueError(f"heaps must be 1 to 64, not {k}")
+    d = json.loads(
+        _heaplab.count(
+            spec,
+            k,
+            _size("n_max", n_max),
+            _size("n_min", n_min),
+            bool(sorted),
+            _check_progress(progress),
+        )
+    )
+    return Count(
+        int(d["total"]), int(d["p_positions"]), int(d["n_positions"]), d["method"], d["max_grundy"]
+    )
+
+
+def sweep(spec: str, param: str, n_max: int, progress: Progress = None) -> Any:
+    """One row per value of a parameter of the spec (``sweep("sub{1,2,k}", "k=3..40",
+    1000)``): the value (a column named after the parameter), ``game``, ``preperiod``,
+    ``period``, ``saltus``, ``certified``, ``p_positions``, ``max_grundy``, as an Arrow
+    table (as :meth:`Game.table`)."""
+    if not isinstance(spec, str) or not isinstance(param, str):
+        raise TypeError("spec and param are str")
+    return _arrow(_heaplab.sweep_table(spec, param, _size("n_max", n_max), _check_progress(progress)))
+
+
+def stone(variant: int, piles: Sequence[int], line: bool = False) -> StoneResult:
+    """Solves one row of stone game I, II or III (``variant`` 1, 2 or 3); with ``line``,
+    also one optimal line of play."""
+    if isinstance(variant, bool) or not isinstance(variant, int):
+        raise TypeError("variant is 1, 2 or 3")
+    if not 1 <= variant <= 3:
+        raise ValueError(f"variant must be 1, 2 or 3, not {variant}")
+    d = json.loads(_heaplab.stone(variant, [int(p) for p in piles], bool(line)))
+    r = d["result"]
+    return StoneResult(
+        r["first_total"],
+        r["second_total"],
+        r["margin"],
+        r["winner"],
+        [_build(StoneMove, m) for m in d["line"]],
+    )
+
+
+# Claims: the command line's number-theory functions, evaluated by the engines' own code.
+_CLAIM_FUNCTIONS = {"isqrt": 1, "v2": 1, "popcount": 1, "is_square": 1, "is_prime": 1, "xor": 2}
+_CALL = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(_CLAIM_FUNCTIONS) + r")\s*\(", re.IGNORECASE)
+
+
+def _innermost_call(text: str):
+    """The first call of one of our functions whose arguments call none of them:
+    (start, end, name, [argument texts]), or None."""
+    for m in _CALL.finditer(text):
+        depth, i, args, start_arg, quote = 1, m.end(), [], m.end(), None
+        while i < len(text) and depth:
+            c = text[i]
+            if quote:
+                if c == quote:
+                    quote = None
+            elif c in "'\"":
+                quote = c
+            elif c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+            elif c == "," and depth == 1:
+                args.append(text[start_arg:i])
+                start_arg = i + 1
+            i += 1
+        if depth:
+            raise ValueError(f"invalid claim: unbalanced parentheses after {m.group(1)}(")
+        args.append(text[start_arg : i - 1])
+        if any(_CALL.search(a) for a in args):
+            continue
+        return m.start(), i, m.group(1).lower(), args
+    return None
+
+
+def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progress = None) -> CheckResult:
+    """Checks a claim (a true/false polars SQL expression, as ``heaplab check``) on every
+    position (``on="table"``: columns ``n``, ``win``, ``grundy``) or every P-position
+    (``on="losers"``: ``k``, ``p``, ``gap``, ``prev``). The functions ``isqrt``, ``v2``,
+    ``popcount``, ``is_square``, ``is_prime`` and ``xor`` are the command line's, computed
+    by the engines (null for a negative argument). A row fails when the claim is false or
+    null. Needs the ``polars`` package (``pip install polars``)."""
+    try:
+        import polars as pl
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("heaplab.check needs polars: pip install polars") from e
+    if not isinstance(claim, str) or not claim.strip():
+        raise ValueError("the claim is empty: give a true/false expression such as 'win = (n % 4 <> 0)'")
+    if on not in ("table", "losers"):
+        raise ValueError(f'on must be "table" or "losers", not {on!r}')
+    game = Game(spec)
+    n_max = _size("n_max", n_max)
+    if on == "table":
+        df = pl.DataFrame(game._raw.table(n_max, True, _check_progress(progress)))
+    else:
+        ps = game.losers(n_max, progress=progress)
+        p = pl.Series("p", ps, dtype=pl.UInt64)
+        df = pl.DataFrame({"k": np.arange(ps.size, dtype=np.uint64), "p": p}).with_columns(
+            prev=pl.col("p").shift(1)
+        ).with_columns(gap=pl.col("p") - pl.col("prev")).select("k", "p", "gap", "prev")
+    # integer columns are signed 64-bit inside a claim, as on the command line
+    work = df.with_columns(
+        [pl.col(c).cast(pl.Int64) for c, t in df.schema.items() if t.is_integer()]
+    )
+    text = claim
+    made = 0
+    while (call := _innermost_call(text)) is not None:
+        start, end, name, args = call
+        if len(args) != _CLAIM_FUNCTIONS[name]:
+            raise ValueError(f"invalid claim: {name} takes {_CLAIM_FUNCTIONS[name]} argument(s), not {len(args)}")
+        try:
+            names = [f"__heaplab_arg{j}" for j in range(len(args))]
+            cols = work.with_columns(
+                [pl.sql_expr(a).alias(c) for a, c in zip(args, names)]
+            ).select(names)
+        except Exception as e:
+            raise ValueError(f"invalid claim: {e}".splitlines()[0]) from None
+        ints, nulls = [], []
+        for c in cols.columns:
+            col = cols[c]
+            if col.dtype.is_float():
+                frac = (col - col.floor()).fill_nan(0).fill_null(0)
+                if ((frac != 0) & (col.abs() <= 9e15).fill_null(False)).any():
+                    raise ValueError(f"invalid claim: {', '.join(_CLAIM_FUNCTIONS)} take integers")
+            col = col.cast(pl.Int64, strict=False)
+            nulls.append(col.is_null().to_numpy())
+            ints.append(col.fill_null(0).to_numpy().astype(np.int64))
+        values, valid = _heaplab.claim_function(name, ints, nulls)
+        column = f"__heaplab_{made}"
+        made += 1
+        series = pl.Series(column, values)
+        if not valid.all():
+            series = series.scatter(np.flatnonzero(~valid), None)
+        work = work.with_columns(series)
+        text = text[:start] + column + text[end:]
+    try:
+        ok = work.select(pl.sql_expr(text).alias("ok"))["ok"]
+    except Exception as e:
+        raise ValueError(f"invalid claim: {e}".splitlines()[0]) from None
+    if ok.dtype != pl.Boolean:
+        raise ValueError(f"the claim must be a true/false expression, but it gives {ok.dtype}")
+    failing = ~ok.fill_null(False)
+    failures = int(failing.sum())
+    return CheckResult(failures == 0, df.height, failures, df.filter(failing).head(10))

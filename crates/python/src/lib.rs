@@ -1,0 +1,671 @@
+//! `heaplab._heaplab`: the Rust half of the Python package `heaplab`.
+//!
+//! Every function here is one library call of `heaplab-core` or `heaplab-analysis` with the
+//! GIL released while it runs; the Python half (`python/heaplab/`) turns the records into
+//! dataclasses and documents the API. Arrays are handed to NumPy without a copy (the
+//! engine's `Vec` becomes the array's buffer) and tables cross as Arrow through the
+//! PyCapsule interface (`__arrow_c_stream__`), so `polars.from_arrow` and `pyarrow.table`
+//! take them without a copy either. No polars in here.
+
+use arrow_array::ffi_stream::FFI_ArrowArrayStream;
+use arrow_array::{
+    ArrayRef, BooleanArray, RecordBatch, RecordBatchIterator, StringArray, UInt16Array,
+    UInt32Array, UInt64Array, UInt8Array,
+};
+use arrow_buffer::{BooleanBuffer, Buffer, ScalarBuffer};
+use heaplab_analysis::{analyze, sweep, ClaimFunction, ClaimValue, Error as AnalysisError};
+use heaplab_core::{
+    count_sums, decide, decide_sum, grundy_table, open_stream, p_position_list, plan, solve,
+    tables, Budget, Error, Game, GrundyTable, Observer, PPositionStream, Sequence, Space, Sum,
+    Task, Variant, FAMILIES,
+};
+use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
+use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyMemoryError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+use std::ops::ControlFlow;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pyo3::create_exception!(
+    _heaplab,
+    HeaplabError,
+    PyException,
+    "An error of heaplab's engines: a run that was cancelled, or a state it cannot use."
+);
+pyo3::create_exception!(
+    _heaplab,
+    RefusedError,
+    HeaplabError,
+    "A run refused up front: it needs more memory than this machine has free, or more \
+     than a day of work. The message names the estimate and the largest N that fits."
+);
+
+/// The budget of this machine: 80% of the memory available now, a day of work (as the
+/// command line's).
+fn budget() -> Budget {
+    let sys = sysinfo::System::new_with_specifics(
+        sysinfo::RefreshKind::nothing().with_memory(sysinfo::MemoryRefreshKind::everything()),
+    );
+    Budget::new(sys.available_memory() / 10 * 8)
+}
+
+/// How often a running engine looks at Ctrl-C and calls the progress callback.
+const SIGNAL_EVERY: Duration = Duration::from_millis(50);
+const CALLBACK_EVERY: Duration = Duration::from_millis(200);
+
+/// An [`Observer`] that takes the GIL briefly, at most every 50 ms, to run Python's signal
+/// handlers (so Ctrl-C raises `KeyboardInterrupt` within a second) and, at most every
+/// 200 ms, the caller's `progress(done, total)`; an exception from either stops the run
+/// and is raised once the engine has returned.
+struct PyWatch {
+    callback: Option<Py<PyAny>>,
+    state: Mutex<WatchState>,
+}
+
+struct WatchState {
+    last_signal: Instant,
+    last_call: Option<Instant>,
+    /// The total of the last call (0 before any).
+    total: u64,
+    error: Option<PyErr>,
+}
+
+impl PyWatch {
+    fn new(callback: Option<Py<PyAny>>) -> PyWatch {
+        PyWatch {
+            callback,
+            state: Mutex::new(WatchState {
+                last_signal: Instant::now(),
+                last_call: None,
+                total: 0,
+                error: None,
+            }),
+        }
+    }
+
+    /// After a run that finished: the callback's last call, `progress(total, total)`.
+    fn finish(&self, py: Python<'_>) -> PyResult<()> {
+        let total = self.state.lock().map(|s| s.total).unwrap_or(0);
+        match &self.callback {
+            Some(cb) if total > 0 => cb.call1(py, (total, total)).map(drop),
+            _ => Ok(()),
+        }
+    }
+
+    /// The exception that stopped the run, if one did.
+    fn take_error(&self) -> Option<PyErr> {
+        self.state.lock().ok().and_then(|mut s| s.error.take())
+    }
+}
+
+impl Observer for PyWatch {
+    fn observe(&self, done: u64, total: u64) -> ControlFlow<()> {
+        let Ok(mut st) = self.state.lock() else {
+            return ControlFlow::Break(());
+        };
+        if st.error.is_some() {
+            return ControlFlow::Break(());
+        }
+        st.total = total;
+        let now = Instant::now();
+        let call = self.callback.is_some()
+            && (st.last_call.is_none_or(|t| now - t >= CALLBACK_EVERY) || done == total);
+        if !call && now - st.last_signal < SIGNAL_EVERY {
+            return ControlFlow::Continue(());
+        }
+        st.last_signal = now;
+        let result = Python::attach(|py| -> PyResult<()> {
+            py.check_signals()?;
+            if call {
+                if let Some(cb) = &self.callback {
+                    cb.call1(py, (done, total))?;
+                }
+            }
+            Ok(())
+        });
+        if call {
+            st.last_call = Some(now);
+        }
+        match result {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                st.error = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+}
+
+/// An engine error as a Python exception: bad sizes `ValueError`, memory `MemoryError`,
+/// refusals [`RefusedError`], the rest [`HeaplabError`]; one line each.
+struct Raised(PyErr);
+
+impl From<Raised> for PyErr {
+    fn from(r: Raised) -> PyErr {
+        r.0
+    }
+}
+
+impl From<Error> for Raised {
+    fn from(e: Error) -> Raised {
+        let msg = e.to_string();
+        Raised(match e {
+            Error::TooLarge { .. } | Error::TooManyMoves { .. } => PyValueError::new_err(msg),
+            Error::OutOfMemory { .. } => PyMemoryError::new_err(msg),
+            Error::Refused(_) => RefusedError::new_err(msg),
+            Error::Cancelled { .. } => PyKeyboardInterrupt::new_err(msg),
+            _ => HeaplabError::new_err(msg),
+        })
+    }
+}
+
+impl From<AnalysisError> for Raised {
+    fn from(e: AnalysisError) -> Raised {
+        match e {
+            AnalysisError::Core(e) => e.into(),
+            AnalysisError::Space(e) => Raised(PyValueError::new_err(e.to_string())),
+            other => Raised(HeaplabError::new_err(other.to_string())),
+        }
+    }
+}
+
+/// Runs `f` with the GIL released, observed by a [`PyWatch`] around `progress`.
+fn run<T: Send, E: Into<Raised> + Send>(
+    py: Python<'_>,
+    progress: Option<Py<PyAny>>,
+    f: impl FnOnce(&PyWatch) -> Result<T, E> + Send,
+) -> PyResult<T> {
+    let watch = PyWatch::new(progress);
+    let out = py.detach(|| f(&watch));
+    if let Some(e) = watch.take_error() {
+        // a progress callback or Ctrl-C stopped the run (or it finished as they fired)
+        return Err(e);
+    }
+    let out = out.map_err(|e| PyErr::from(e.into()))?;
+    watch.finish(py)?;
+    Ok(out)
+}
+
+/// A spec's game, or `ValueError` with the parser's one-line message.
+fn parse_game(spec: &str) -> PyResult<Game> {
+    Game::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A record as JSON text for the Python half (serde's output of our own types).
+fn to_json<T: serde::Serialize>(v: &T) -> PyResult<String> {
+    serde_json::to_string(v).map_err(|e| HeaplabError::new_err(e.to_string()))
+}
+
+/// A game: its spec parsed once.
+#[pyclass(frozen, module = "heaplab._heaplab")]
+struct RawGame {
+    game: Game,
+}
+
+#[pymethods]
+impl RawGame {
+    #[new]
+    fn new(spec: &str) -> PyResult<RawGame> {
+        Ok(RawGame {
+            game: parse_game(spec)?,
+        })
+    }
+
+    /// The canonical spec.
+    #[getter]
+    fn spec(&self) -> String {
+        self.game.to_string()
+    }
+
+    /// g(0..=n_max) in the smallest unsigned dtype (the engine's buffer, not a copy).
+    #[pyo3(signature = (n_max, progress=None))]
+    fn grundy<'py>(
+        &self,
+        py: Python<'py>,
+        n_max: u64,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let game = &self.game;
+        let t = run(py, progress, |w| -> Result<GrundyTable, Error> {
+            w.planned(&plan(game, Task::Grundy, n_max, &budget())?);
+            grundy_table(game, n_max, w)
+        })?;
+        Ok(grundy_array(py, t))
+    }
+
+    /// Outcomes of 0..=n_max as one bool a position (true = N-position).
+    #[pyo3(signature = (n_max, progress=None))]
+    fn outcomes<'py>(
+        &self,
+        py: Python<'py>,
+        n_max: u64,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let game = &self.game;
+        let (o, _) = run(py, progress, |w| tables(game, n_max, false, &budget(), w))?;
+        let bits = o.into_bits();
+        let v: Vec<bool> = py.detach(|| bits.iter().by_vals().collect());
+        Ok(v.into_pyarray(py))
+    }
+
+    /// The P-positions in 0..=n_max, increasing.
+    #[pyo3(signature = (n_max, progress=None))]
+    fn losers<'py>(
+        &self,
+        py: Python<'py>,
+        n_max: u64,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+        let game = &self.game;
+        let ps = run(py, progress, |w| p_position_list(game, n_max, &budget(), w))?;
+        Ok(ps.into_pyarray(py))
+    }
+
+    /// A stream of the P-positions in 0..=n_max, a NumPy chunk at a time.
+    #[pyo3(signature = (n_max, progress=None))]
+    fn iter_losers(
+        &self,
+        py: Python<'_>,
+        n_max: u64,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<LoserChunks> {
+        let game = &self.game;
+        let stream = run(py, progress.as_ref().map(|p| p.clone_ref(py)), |w| {
+            let p = plan(game, Task::PPositions, n_max, &budget())?;
+            w.planned(&p);
+            open_stream(game, n_max, w)
+        })?;
+        Ok(LoserChunks {
+            stream: Mutex::new(Some(stream)),
+            progress,
+        })
+    }
+
+    /// Who wins the heap n, or the sum of heaps `[n, *more]` of this game: JSON.
+    fn who(&self, py: Python<'_>, heaps: Vec<u64>) -> PyResult<String> {
+        let game = &self.game;
+        match heaps[..] {
+            [] => Err(PyValueError::new_err(
+                "no heap given: who(n) or who(n, m, ...)",
+            )),
+            [n] => to_json(&run(py, None, |w| decide(game, n, &budget(), w))?),
+            _ => {
+                let sum = Sum::of_heaps(game, &heaps);
+                to_json(&run(py, None, |w| decide_sum(&sum, &budget(), w))?)
+            }
+        }
+    }
+
+    /// The analysis record of 0..=n_max (`values`: "grundy" or "outcome"): JSON.
+    #[pyo3(signature = (n_max, values="grundy", progress=None))]
+    fn analyze(
+        &self,
+        py: Python<'_>,
+        n_max: u64,
+        values: &str,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<String> {
+        let seq = sequence(values)?;
+        let game = &self.game;
+        let a = run(py, progress, |w| analyze(game, n_max, seq, &budget(), w))?;
+        to_json(&a.analysis)
+    }
+
+    /// Columns `n` (uint64), `win` (bool) and, with `grundy`, `grundy` (smallest unsigned)
+    /// of 0..=n_max, as an Arrow table.
+    #[pyo3(signature = (n_max, grundy=true, progress=None))]
+    fn table(
+        &self,
+        py: Python<'_>,
+        n_max: u64,
+        grundy: bool,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<ArrowTable> {
+        let game = &self.game;
+        let (o, g) = run(py, progress, |w| tables(game, n_max, grundy, &budget(), w))?;
+        let batch = py.detach(|| {
+            let len = o.max() as usize + 1;
+            let n: ArrayRef = Arc::new(UInt64Array::from_iter_values(0..=n_max));
+            let words = o.into_bits().into_vec();
+            let win: ArrayRef = Arc::new(BooleanArray::new(
+                BooleanBuffer::new(Buffer::from_vec(words), 0, len),
+                None,
+            ));
+            let mut cols = vec![("n", n), ("win", win)];
+            if let (true, Some(g)) = (grundy, g) {
+                let g: ArrayRef = match g {
+                    GrundyTable::U8(v) => Arc::new(UInt8Array::new(ScalarBuffer::from(v), None)),
+                    GrundyTable::U16(v) => Arc::new(UInt16Array::new(ScalarBuffer::from(v), None)),
+                    GrundyTable::U32(v) => Arc::new(UInt32Array::new(ScalarBuffer::from(v), None)),
+                };
+                cols.push(("grundy", g));
+            }
+            RecordBatch::try_from_iter(cols)
+        });
+        ArrowTable::new(batch)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Game({:?})", self.game.to_string())
+    }
+}
+
+/// Reads "grundy" or "outcome".
+fn sequence(values: &str) -> PyResult<Sequence> {
+    match values {
+        "grundy" => Ok(Sequence::Grundy),
+        "outcome" | "outcomes" => Ok(Sequence::Outcome),
+        v => Err(PyValueError::new_err(format!(
+            "values must be \"grundy\" or \"outcome\", not {v:?}"
+        ))),
+    }
+}
+
+/// A Grundy table as a NumPy array of its own type, its buffer moved.
+fn grundy_array(py: Python<'_>, t: GrundyTable) -> Bound<'_, PyAny> {
+    match t {
+        GrundyTable::U8(v) => v.into_pyarray(py).into_any(),
+        GrundyTable::U16(v) => v.into_pyarray(py).into_any(),
+        GrundyTable::U32(v) => v.into_pyarray(py).into_any(),
+    }
+}
+
+/// The P-positions of a stream, one NumPy array a segment.
+#[pyclass(module = "heaplab._heaplab")]
+struct LoserChunks {
+    stream: Mutex<Option<PPositionStream>>,
+    progress: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl LoserChunks {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray1<u64>>>> {
+        let progress = self.progress.as_ref().map(|p| p.clone_ref(py));
+        let stream = &self.stream;
+        let chunk = run(py, progress, |w| -> Result<Option<Vec<u64>>, Error> {
+            let mut guard = stream.lock().map_err(|_| Error::BadState {
+                reason: "a stream poisoned by an earlier failure".into(),
+            })?;
+            let Some(s) = guard.as_mut() else {
+                return Ok(None);
+            };
+            let mut out = Vec::new();
+            // segments without P-positions are passed over
+            loop {
+                let more = s.advance(&mut out);
+                if w.observe(s.done(), s.max().saturating_add(1)).is_break() {
+                    return Err(Error::Cancelled { done: s.done() });
+                }
+                if !more {
+                    *guard = None;
+                    break;
+                }
+                if !out.is_empty() {
+                    break;
+                }
+            }
+            Ok(if out.is_empty() { None } else { Some(out) })
+        })?;
+        Ok(chunk.map(|v| v.into_pyarray(py)))
+    }
+}
+
+/// An Arrow table that crosses to Python through the PyCapsule interface.
+#[pyclass(frozen, module = "heaplab._heaplab")]
+struct ArrowTable {
+    batch: RecordBatch,
+}
+
+impl ArrowTable {
+    fn new(batch: Result<RecordBatch, arrow_schema::ArrowError>) -> PyResult<ArrowTable> {
+        batch
+            .map(|batch| ArrowTable { batch })
+            .map_err(|e| HeaplabError::new_err(e.to_string()))
+    }
+}
+
+#[pymethods]
+impl ArrowTable {
+    /// The Arrow C stream of the table (one record batch), for `pyarrow.table`,
+    /// `polars.from_arrow` and any other consumer of the PyCapsule interface.
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_stream__<'py>(
+        &self,
+        py: Python<'py>,
+        requested_schema: Option<Py<PyAny>>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let _ = requested_schema; // the table's own schema is the only one offered
+        let schema = self.batch.schema();
+        let reader = RecordBatchIterator::new(vec![Ok(self.batch.clone())], schema);
+        let stream = FFI_ArrowArrayStream::new(Box::new(reader));
+        PyCapsule::new_with_value(py, stream, c"arrow_array_stream")
+    }
+
+    /// Rows.
+    #[getter]
+    fn num_rows(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    /// Column names, in order.
+    #[getter]
+    fn column_names(&self) -> Vec<String> {
+        self.batch
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ArrowTable({} rows: {})",
+            self.batch.num_rows(),
+            self.column_names().join(", ")
+        )
+    }
+}
+
+/// Every game family as JSON: `spec`, `description`.
+#[pyfunction]
+fn games() -> PyResult<String> {
+    to_json(&FAMILIES)
+}
+
+/// Who wins a sum written `SPEC:HEAP + SPEC:HEAP …`: JSON.
+#[pyfunction]
+fn who_sum(py: Python<'_>, text: &str) -> PyResult<String> {
+    let sum = Sum::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    match &sum.heaps[..] {
+        [(game, n)] => to_json(&run(py, None, |w| decide(game, *n, &budget(), w))?),
+        _ => to_json(&run(py, None, |w| decide_sum(&sum, &budget(), w))?),
+    }
+}
+
+/// P- and N-positions among k-heap positions of one game: JSON (counts as decimal text).
+#[pyfunction]
+#[pyo3(signature = (spec, heaps, n_max, n_min=0, sorted=false, progress=None))]
+fn count(
+    py: Python<'_>,
+    spec: &str,
+    heaps: u32,
+    n_max: u64,
+    n_min: u64,
+    sorted: bool,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    if !(1..=64).contains(&heaps) {
+        return Err(PyValueError::new_err(format!(
+            "heaps must be 1 to 64, not {heaps}"
+        )));
+    }
+    let game = parse_game(spec)?;
+    let c = run(py, progress, |w| {
+        count_sums(&game, heaps, n_min, n_max, sorted, &budget(), w)
+    })?;
+    to_json(&c)
+}
+
+/// One sweep row per value of the parameter (`param` as `k=3..40` or `k=3,5,8`), as an
+/// Arrow table.
+#[pyfunction]
+#[pyo3(signature = (spec, param, n_max, progress=None))]
+fn sweep_table(
+    py: Python<'_>,
+    spec: &str,
+    param: &str,
+    n_max: u64,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<ArrowTable> {
+    let space = Space::parse(spec, param).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let rows = run(py, progress, |w| sweep(&space, n_max, &budget(), w))?;
+    let u = |f: fn(&heaplab_analysis::SweepRow) -> Option<u64>| -> ArrayRef {
+        Arc::new(rows.iter().map(f).collect::<UInt64Array>())
+    };
+    let saltus: ArrayRef = Arc::new(
+        rows.iter()
+            .map(|r| r.saltus)
+            .collect::<arrow_array::Int64Array>(),
+    );
+    let name = space.name.clone();
+    ArrowTable::new(RecordBatch::try_from_iter(vec![
+        (name.as_str(), u(|r| Some(r.value))),
+        (
+            "game",
+            Arc::new(
+                rows.iter()
+                    .map(|r| Some(r.game.as_str()))
+                    .collect::<StringArray>(),
+            ) as ArrayRef,
+        ),
+        ("preperiod", u(|r| r.preperiod)),
+        ("period", u(|r| r.period)),
+        ("saltus", saltus),
+        (
+            "certified",
+            Arc::new(
+                rows.iter()
+                    .map(|r| Some(r.certified))
+                    .collect::<BooleanArray>(),
+            ) as ArrayRef,
+        ),
+        ("p_positions", u(|r| Some(r.p_positions))),
+        ("max_grundy", u(|r| r.max_grundy)),
+    ]))
+}
+
+/// A stone game row solved (variant 1, 2 or 3), with one optimal line when asked: JSON.
+#[pyfunction]
+#[pyo3(signature = (variant, piles, line=false))]
+fn stone(py: Python<'_>, variant: u8, piles: Vec<i64>, line: bool) -> PyResult<String> {
+    let v = match variant {
+        1 => Variant::I,
+        2 => Variant::II,
+        3 => Variant::III,
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "variant must be 1, 2 or 3, not {variant}"
+            )))
+        }
+    };
+    let (result, moves) = py
+        .detach(|| solve(v, &piles, line))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    to_json(&serde_json::json!({"result": result, "line": moves}))
+}
+
+/// A claim function (`isqrt`, `v2`, `popcount`, `is_square`, `is_prime`, `xor`) over
+/// int64 argument columns with null masks: (values, valid) — int64 or bool values, and
+/// false where the result is null (a null or negative argument, `v2(0)`).
+#[pyfunction]
+fn claim_function<'py>(
+    py: Python<'py>,
+    name: &str,
+    args: Vec<PyReadonlyArray1<'py, i64>>,
+    nulls: Vec<PyReadonlyArray1<'py, bool>>,
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<bool>>)> {
+    let f = ClaimFunction::from_name(name)
+        .ok_or_else(|| PyValueError::new_err(format!("no claim function {name:?}")))?;
+    if args.len() != f.arity() || nulls.len() != f.arity() {
+        return Err(PyValueError::new_err(format!(
+            "{} takes {} argument(s)",
+            f.name(),
+            f.arity()
+        )));
+    }
+    let args: Vec<&[i64]> = args
+        .iter()
+        .map(|a| a.as_slice())
+        .collect::<Result<_, _>>()?;
+    let nulls: Vec<&[bool]> = nulls
+        .iter()
+        .map(|a| a.as_slice())
+        .collect::<Result<_, _>>()?;
+    let len = args[0].len();
+    if args.iter().chain([&args[0]]).any(|a| a.len() != len) || nulls.iter().any(|m| m.len() != len)
+    {
+        return Err(PyValueError::new_err(
+            "argument columns of different lengths",
+        ));
+    }
+    let (values, valid): (Vec<i64>, Vec<bool>) = py.detach(|| {
+        (0..len)
+            .map(|k| {
+                let row: Vec<Option<u64>> = args
+                    .iter()
+                    .zip(&nulls)
+                    .map(|(a, m)| {
+                        if m[k] {
+                            None
+                        } else {
+                            ClaimFunction::argument(a[k])
+                        }
+                    })
+                    .collect();
+                match f.apply(&row) {
+                    Some(ClaimValue::Int(x)) => (x as i64, true),
+                    Some(ClaimValue::Bool(b)) => (i64::from(b), true),
+                    None => (0, false),
+                }
+            })
+            .unzip()
+    });
+    let values = if f.is_boolean() {
+        values
+            .into_iter()
+            .map(|x| x != 0)
+            .collect::<Vec<bool>>()
+            .into_pyarray(py)
+            .into_any()
+    } else {
+        values.into_pyarray(py).into_any()
+    };
+    Ok((values, valid.into_pyarray(py)))
+}
+
+/// The module.
+#[pymodule]
+fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RawGame>()?;
+    m.add_class::<LoserChunks>()?;
+    m.add_class::<ArrowTable>()?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(who_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep_table, m)?)?;
+    m.add_function(wrap_pyfunction!(stone, m)?)?;
+    m.add_function(wrap_pyfunction!(claim_function, m)?)?;
+    m.add("HeaplabError", m.py().get_type::<HeaplabError>())?;
+    m.add("RefusedError", m.py().get_type::<RefusedError>())?;
+    Ok(())
+}

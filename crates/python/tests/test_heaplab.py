@@ -1,0 +1,267 @@
+"""The Python package against published sequences, the command line and brute force."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from functools import lru_cache
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import heaplab
+
+# A030193: P-positions of subtract-a-square (first 30 terms)
+A030193 = [0, 2, 5, 7, 10, 12, 15, 17, 20, 22, 34, 39, 44, 52, 57, 62, 65, 67, 72, 85, 95,
+           109, 119, 124, 127, 130, 132, 137, 142, 147]
+# A014586: Grundy values of subtract-a-square (first 40 terms)
+A014586 = [0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 0, 1, 0, 1, 2, 3, 2,
+           3, 4, 5, 3, 2, 3, 4, 0, 1, 2, 3, 2, 0]
+# A002186: Kayles (0.77), g(0..12)
+KAYLES = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4]
+
+
+def mex(values):
+    m = 0
+    while m in values:
+        m += 1
+    return m
+
+
+@lru_cache(maxsize=None)
+def squares_grundy(n):
+    """Subtract-a-square by the definition."""
+    return mex({squares_grundy(n - s * s) for s in range(1, int(n ** 0.5) + 1) if s * s <= n})
+
+
+def test_the_readme_line():
+    assert heaplab.Game("squares").losers(10**6).size == 13952
+
+
+def test_published_sequences():
+    g = heaplab.Game("squares")
+    assert g.losers(147).tolist() == A030193
+    values = g.grundy(39)
+    assert values.tolist() == A014586 and values.dtype == np.uint8
+    assert heaplab.Game("0.77").grundy(12).tolist() == KAYLES
+    assert heaplab.Game("kayles").spec == "0.77"
+    wins = heaplab.Game("squares").outcomes(147)
+    assert wins.dtype == np.bool_ and np.flatnonzero(~wins).tolist() == A030193
+
+
+def test_grundy_is_the_smallest_type_and_not_a_copy():
+    g = heaplab.Game("squares").grundy(10**7)
+    assert g.dtype == np.uint16 and g.size == 10**7 + 1 and g.max() == 376
+    # values below 256 up to 10^6: uint8
+    assert heaplab.Game("squares").grundy(10**6).dtype == np.uint8
+    # the engine's buffer, owned by the Rust side (no NumPy copy)
+    assert not g.flags.owndata and g.base is not None
+    brute = [squares_grundy(n) for n in range(2000)]
+    assert g[:2000].tolist() == brute
+    assert heaplab.Game("grundy-game").grundy(100).dtype == np.uint8
+
+
+def test_iter_losers_streams_the_same_list():
+    g = heaplab.Game("squares")
+    chunks = list(g.iter_losers(3 * 10**6))
+    assert len(chunks) > 1 and all(c.dtype == np.uint64 for c in chunks)
+    assert np.array_equal(np.concatenate(chunks), g.losers(3 * 10**6))
+
+
+def test_analyze_kayles():
+    a = heaplab.Game("0.77").analyze(300)
+    p = a.periodicity
+    assert (p.preperiod, p.period, p.saltus, p.certified) == (71, 12, 0, True)
+    assert "Guy" in p.certificate
+    assert a.grundy.max == 8 and a.grundy.first_occurrence[:5] == [0, 1, 2, 3, 5]
+    assert a.p_positions.count == 1  # Kayles loses only at 0
+    o = heaplab.Game("sub{1,2,3}").analyze(1000, values="outcome")
+    assert (o.periodicity.period, o.p_positions.count) == (4, 251)
+
+
+def test_who_one_heap_and_sums():
+    d = heaplab.Game("0.77").who(10**18)
+    assert d.win and d.grundy == [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7][10**18 % 12]
+    assert d.winning_move.removed + sum(d.winning_move.leaves) == 10**18
+    s = heaplab.Game("squares").who(5, 7, 9)
+    assert [h.grundy for h in s.heaps] == [0, 0, 2] and s.grundy == 2 and s.win
+    after = s.winning_move.result
+    assert squares_grundy(after[0][1]) ^ squares_grundy(after[1][1]) ^ squares_grundy(after[2][1]) == 0
+    lost = heaplab.Game("squares").who(5, 7)
+    assert not lost.win and lost.winning_move is None
+    mixed = heaplab.who("divisors:1e18 + upto{5}:999999999999999999 + nim:7")
+    assert mixed.grundy == 18 ^ 3 ^ 7
+    one = heaplab.who("squares:1000")
+    assert one == heaplab.Game("squares").who(1000)
+
+
+def test_counts_project_euler():
+    c = heaplab.count("squares", 3, 29, sorted=True)
+    assert (c.p_positions, c.total) == (1160, 4960)
+    assert heaplab.count("0.07", 1, 5, n_min=1).n_positions == 3
+    assert heaplab.count("0.07", 1, 50, n_min=1).n_positions == 40
+    big = heaplab.count("divisors", 3, 10**14, n_min=1)
+    assert big.total == 10**42 and isinstance(big.p_positions, int)
+    # ordered pairs from enumeration
+    g = [squares_grundy(n) for n in range(31)]
+    pairs = sum(1 for a in range(31) for b in range(31) if g[a] == g[b])
+    assert heaplab.count("squares", 2, 30).p_positions == pairs
+
+
+def test_arrow_round_trip():
+    g = heaplab.Game("squares")
+    t = g.table(10**6)
+    df = pl.from_arrow(t)
+    assert df.columns == ["n", "win", "grundy"]
+    assert df.schema["n"] == pl.UInt64 and df.schema["win"] == pl.Boolean
+    assert df.schema["grundy"] == pl.UInt8  # values below 256 up to 10^6
+    assert np.array_equal(df["grundy"].to_numpy(), g.grundy(10**6))
+    assert np.array_equal(df["win"].to_numpy(), g.outcomes(10**6))
+    assert df["n"][-1] == 10**6
+    # any PyCapsule consumer takes the raw table too
+    raw = heaplab.Game("0.77")._raw.table(100, False, None)
+    assert isinstance(raw, heaplab.ArrowTable) and raw.column_names == ["n", "win"]
+    assert pa.table(raw).num_rows == 101 and pl.DataFrame(raw).height == 101
+    rows = pl.from_arrow(heaplab.sweep("sub{1,2,k}", "k=3..6", 1000))
+    assert rows["period"].to_list() == [4, 3, 3, 7] and rows.columns[0] == "k"
+
+
+def _command_line():
+    """The heaplab binary `cargo test` built (HEAPLAB_BIN, else the target folder)."""
+    if os.environ.get("HEAPLAB_BIN"):
+        return os.environ["HEAPLAB_BIN"]
+    root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "target"))
+    for profile in ("debug", "release"):
+        path = os.path.join(target, profile, "heaplab")
+        if os.path.exists(path):
+            return path
+    return None
+
+
+HEAPLAB_BIN = _command_line()
+
+
+@pytest.mark.skipif(not HEAPLAB_BIN, reason="no heaplab binary built (cargo test builds it)")
+def test_arrow_matches_the_command_lines_parquet(tmp_path):
+    out = tmp_path / "t.parquet"
+    subprocess.run(
+        [HEAPLAB_BIN, "--quiet", "table", "--game", "squares", "--max", "1e6", "--grundy", "-o", str(out)],
+        check=True,
+    )
+    cli = pl.read_parquet(out)
+    ours = pl.from_arrow(heaplab.Game("squares").table(10**6))
+    assert cli.schema == ours.schema and cli.equals(ours)
+    check = json.loads(
+        subprocess.run(
+            [HEAPLAB_BIN, "check", "--game", "squares", "--max", "1e4", "--claim",
+             "n = 0 OR win = is_square(n)", "--json"],
+            capture_output=True, text=True,
+        ).stdout
+    )
+    assert heaplab.check("squares", 10**4, "n = 0 OR win = is_square(n)").failures == check["failures"]
+
+
+def test_check_claims():
+    assert heaplab.check("sub{1,2,3}", 10**6, "win = (n % 4 <> 0)").holds
+    assert heaplab.check("divisors", 10**5, "n = 0 OR grundy = v2(n)").holds
+    r = heaplab.check("squares", 10**4, "n = 0 OR win = is_square(n)")
+    assert (r.holds, r.rows, r.failures) == (False, 10001, 9322)
+    assert r.counterexamples["n"].to_list()[:3] == [3, 6, 8]
+    assert heaplab.check(
+        "sqrt", 10**12, "k = 0 OR gap = floor((1 + isqrt(1 + 4 * prev)) / 2) + 1", on="losers"
+    ).holds
+    # null for v2(0) and negative arguments; nested calls; xor
+    assert heaplab.check("squares", 100, "n = 0 OR v2(n) >= 0").holds
+    assert heaplab.check("squares", 100, "isqrt(n - 3) IS NULL OR n >= 3").holds
+    assert heaplab.check("squares", 1000, "popcount(xor(n, n)) = 0 AND is_prime(2)").holds
+    assert heaplab.check("squares", 100, "n < 2 OR NOT is_prime(isqrt(n) * isqrt(n) + isqrt(n) * 0) OR is_square(n) = false").failures == 0
+
+
+def test_stone_games():
+    r = heaplab.stone(2, [2, 7, 9, 4, 4], line=True)
+    assert (r.first_total, r.second_total, r.margin, r.winner) == (10, 16, -6, "second")
+    assert [m.values for m in r.line] == [[2], [7, 9], [4, 4]]
+
+
+def test_games_list():
+    specs = [f.spec for f in heaplab.games()]
+    assert "squares" in specs and "0.77" in specs or "kayles" in " ".join(specs)
+
+
+def test_progress_callback_sees_the_run():
+    seen = []
+    heaplab.Game("squares").grundy(2 * 10**6, progress=lambda d, t: seen.append((d, t)))
+    assert seen and seen[-1] == (2 * 10**6 + 1, 2 * 10**6 + 1)
+    assert all(d <= t for d, t in seen)
+
+    class Stop(Exception):
+        pass
+
+    def stop(done, total):
+        if done > 0:
+            raise Stop()
+
+    with pytest.raises(Stop):
+        heaplab.Game("squares").grundy(5 * 10**7, progress=stop)
+
+
+def test_keyboard_interrupt_within_a_second():
+    code = (
+        "import heaplab, sys\n"
+        "print('ready', flush=True)\n"
+        "try:\n"
+        "    heaplab.Game('squares').grundy(10**9)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    sys.exit(0)\n"
+        "sys.exit(3)\n"
+    )
+    p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(2.0)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    rc = p.wait(timeout=30)
+    took = time.monotonic() - t0
+    assert rc == 0 and p.stdout.read().strip() == "interrupted"
+    assert took < 1.0, took
+
+
+@pytest.mark.parametrize(
+    "call, error",
+    [
+        (lambda: heaplab.Game("foo"), ValueError),
+        (lambda: heaplab.Game("sub{1,-2}"), ValueError),
+        (lambda: heaplab.Game(5), TypeError),
+        (lambda: heaplab.Game("squares").grundy(-1), ValueError),
+        (lambda: heaplab.Game("squares").grundy(2**64), ValueError),
+        (lambda: heaplab.Game("squares").grundy(1.5), TypeError),
+        (lambda: heaplab.Game("squares").grundy("10"), TypeError),
+        (lambda: heaplab.Game("squares").grundy(10, progress=5), TypeError),
+        (lambda: heaplab.Game("squares").grundy(10**15), (ValueError, heaplab.RefusedError)),
+        (lambda: heaplab.Game("primes").losers(10**12), heaplab.RefusedError),
+        (lambda: heaplab.Game("squares").who(10**18), heaplab.RefusedError),
+        (lambda: heaplab.who(""), ValueError),
+        (lambda: heaplab.who("squares:5 + foo:3"), ValueError),
+        (lambda: heaplab.who("squares:x"), ValueError),
+        (lambda: heaplab.count("squares", 0, 5), ValueError),
+        (lambda: heaplab.count("squares", 65, 5), ValueError),
+        (lambda: heaplab.check("squares", 10, ""), ValueError),
+        (lambda: heaplab.check("squares", 10, "nosuch = 1"), ValueError),
+        (lambda: heaplab.check("squares", 10, "isqrt(n / 3) = 1"), ValueError),
+        (lambda: heaplab.check("squares", 10, "n + 1"), ValueError),
+        (lambda: heaplab.stone(4, [1, 2]), ValueError),
+        (lambda: heaplab.stone(1, []), ValueError),
+        (lambda: heaplab.sweep("sub{1,k}", "k=", 10), ValueError),
+        (lambda: heaplab.Game("squares").analyze(10, values="nope"), ValueError),
+    ],
+)
+def test_bad_input_raises(call, error):
+    with pytest.raises(error) as e:
+        call()
+    assert str(e.value) and "\n" not in str(e.value).strip()
