@@ -17,6 +17,7 @@ use crate::plan::{
 };
 use crate::sets::MoveSet;
 use crate::spec::Game;
+use crate::sums::closed_values;
 use serde::Serialize;
 use std::ops::ControlFlow;
 
@@ -67,8 +68,8 @@ pub struct Decision {
     pub win: bool,
     /// One winning move, when the position wins.
     pub winning_move: Option<Move>,
-    /// g(n), when the method computed it.
-    pub grundy: Option<u32>,
+    /// g(n), when the method computed it or the family has a closed form for it.
+    pub grundy: Option<u64>,
     /// How the answer was found ("closed form", "outcomes proven periodic (period 4 from
     /// 0)", "segmented sieve", …).
     pub method: String,
@@ -111,13 +112,16 @@ const PERIOD_SEARCH_SECONDS: f64 = 60.0;
 /// `obs` stops a table or sieve.
 pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Decision, Error> {
     let game = &*game.normalized();
-    let decision = |win: bool, winning_move: Option<Move>, grundy, method: String| Decision {
-        n,
-        win,
-        winning_move,
-        grundy,
-        method,
-    };
+    // families with a closed form for g(n) report it whatever the method for the outcome
+    let closed = closed_values(game);
+    let decision =
+        |win: bool, winning_move: Option<Move>, grundy: Option<u64>, method: String| Decision {
+            n,
+            win,
+            winning_move,
+            grundy: grundy.or_else(|| closed.as_ref().map(|v| v.at(n))),
+            method,
+        };
     match game {
         Game::Interval { bound, leave1 } => {
             let ig = IntervalGame {
@@ -162,7 +166,7 @@ pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Resul
                 .copied()
                 .filter(|&s| s <= top)
                 .find(|&s| !per.is_win(n - s));
-            let grundy = proven_grundy(game, budget, obs)?.map(|p| p.at(n));
+            let grundy = proven_grundy(game, budget, obs)?.map(|p| u64::from(p.at(n)));
             let method = format!(
                 "outcomes proven periodic (period {} from {})",
                 per.period, per.start
@@ -291,7 +295,7 @@ fn by_table(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<
         n,
         win: gn != 0,
         winning_move: mv,
-        grundy: Some(gn),
+        grundy: Some(u64::from(gn)),
         method: "grundy table".into(),
     })
 }
@@ -387,7 +391,7 @@ fn by_period(game: &Game, n: u64, p: &Proven) -> Decision {
         n,
         win: gn != 0,
         winning_move: mv,
-        grundy: Some(gn),
+        grundy: Some(u64::from(gn)),
         method: format!(
             "Grundy values proven periodic (period {per} from {n0}; {})",
             p.certificate
@@ -435,7 +439,7 @@ mod tests {
                 let a = d(spec, n);
                 assert_eq!(a.win, gv[n as usize] != 0, "{spec} {n}");
                 if let Some(x) = a.grundy {
-                    assert_eq!(x, gv[n as usize], "{spec} {n}");
+                    assert_eq!(x, u64::from(gv[n as usize]), "{spec} {n}");
                 }
                 match &a.winning_move {
                     None => assert!(!a.win, "{spec} {n}: no move"),
@@ -462,6 +466,14 @@ mod tests {
         assert!(a.method.contains("proven") && a.grundy.is_some());
         let a = d("divisors", (1 << 40) + 1);
         assert!(!a.win && a.method.starts_with("parity"));
+        // closed forms give g(n) with any method: v2(n), g(2m) = m, n mod (k + 1)
+        assert_eq!(d("divisors", 3 << 40).grundy, Some(40));
+        assert_eq!(
+            d("half", 1_000_000_000_000_000_000).grundy,
+            Some(500_000_000_000_000_000)
+        );
+        assert_eq!(d("half", 23).grundy, Some(1)); // g(23) = g(11) = g(5) = g(2) = 1
+        assert_eq!(d("upto{3}", 1_000_000_000_000_000_002).grundy, Some(2));
         let a = d("sqrt", 1_000_000_000_000_000_000);
         assert_eq!(a.method, "closed form");
         // beyond the budget: refused with the largest n that fits

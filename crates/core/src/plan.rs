@@ -1385,7 +1385,7 @@ mod tests {
             let expect = spec == "0.1" && n == 1; // 0.1: only heap 1 has a move
             assert_eq!(
                 (d.win, d.grundy),
-                (expect, Some(u32::from(expect))),
+                (expect, Some(u64::from(expect))),
                 "{spec} {n}"
             );
         }

@@ -18,8 +18,8 @@ use crate::decide::{decide, proven_grundy, reachable, Move, Proven};
 use crate::error::Error;
 use crate::games::takebreak::Breaker;
 use crate::num::{parse_count, CountError};
-use crate::observe::Observer;
-use crate::plan::{grundy_table, Budget, Task};
+use crate::observe::{Observer, Watch};
+use crate::plan::{grundy_table, open_stream, plan, Budget, Task};
 use crate::sets::MoveSet;
 use crate::spec::{Bound, Game, SpecError};
 use crate::table::GrundyTable;
@@ -38,6 +38,17 @@ pub enum SumError {
     /// A term without `:HEAP`.
     #[error("term {term} (`{text}`) has no heap: write it as SPEC:HEAP, e.g. `squares:5`")]
     NoHeap {
+        /// 1-based term number.
+        term: usize,
+        /// The term.
+        text: String,
+    },
+    /// A term with more than one `:HEAP`.
+    #[error(
+        "term {term} (`{text}`) has more than one `:HEAP`: write one term per heap, e.g. \
+         `sub{{1,2}}:7 + sub{{1,2}}:3`"
+    )]
+    SeveralHeaps {
         /// 1-based term number.
         term: usize,
         /// The term.
@@ -92,14 +103,11 @@ impl Sum {
             .map(|(i, t)| {
                 let term = i + 1;
                 let parts = split_top(t, ':');
+                let text = || t.trim().chars().take(60).collect();
                 let (spec, heap) = match parts.len() {
                     2 => (parts[0].trim(), parts[1].trim()),
-                    _ => {
-                        return Err(SumError::NoHeap {
-                            term,
-                            text: t.trim().chars().take(60).collect(),
-                        })
-                    }
+                    1 => return Err(SumError::NoHeap { term, text: text() }),
+                    _ => return Err(SumError::SeveralHeaps { term, text: text() }),
                 };
                 let game = Game::parse(spec).map_err(|source| SumError::Spec { term, source })?;
                 let n = parse_count(heap).map_err(|source| SumError::Heap { term, source })?;
@@ -142,7 +150,7 @@ fn split_top(text: &str, sep: char) -> Vec<&str> {
 }
 
 /// How the Grundy values of a game are known up to some heap.
-enum Values {
+pub(crate) enum Values {
     /// g(n) = v2(n) (`divisors`; g(0) = 0): an odd heap has only odd divisors, and from
     /// n = 2^a·m the moves reach every valuation below a and none equal to it.
     V2,
@@ -163,7 +171,7 @@ enum Values {
 
 impl Values {
     /// g(x) (x within the table for [`Values::Table`]).
-    fn at(&self, x: u64) -> u64 {
+    pub(crate) fn at(&self, x: u64) -> u64 {
         match self {
             Values::V2 => u64::from(if x == 0 { 0 } else { x.trailing_zeros() }),
             Values::Mod { m, shift } => x.checked_sub(*shift).map_or(0, |y| y % m),
@@ -190,10 +198,10 @@ impl Values {
     }
 }
 
-/// The Grundy values of `game` up to heap `n` by the fastest known path: a closed form, a
-/// proven period, or a table up to n within `budget`.
-fn values_upto(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Values, Error> {
-    let closed = match game {
+/// The Grundy values of a family with a closed form (`divisors`: v2(n); `upto{k}`:
+/// n mod (k + 1); `half`; all-but with nothing excluded: nim), whatever the heap.
+pub(crate) fn closed_values(game: &Game) -> Option<Values> {
+    match game {
         Game::Divisors { nontrivial: false } => Some(Values::V2),
         Game::Interval {
             bound: Bound::Upto(k),
@@ -217,16 +225,40 @@ fn values_upto(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Resu
         | Game::Interval { .. }
         | Game::TakeBreak(_)
         | Game::GrundyGame => None,
-    };
-    if let Some(v) = closed {
-        return Ok(v);
+    }
+}
+
+/// The Grundy values of `game` up to heap `n` by the fastest known path: a closed form, a
+/// proven period, or a table up to n within `budget`.
+fn values_upto(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Values, Error> {
+    match known_values(game, n, budget, obs)? {
+        Some(v) => Ok(v),
+        None => table_values(game, n, budget, obs),
+    }
+}
+
+/// The Grundy values of `game` up to heap `n` without a table up to n: a closed form, or
+/// (for n past 2^22, where a table would be large) a proven period. `None` when neither.
+fn known_values(
+    game: &Game,
+    n: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Option<Values>, Error> {
+    if let Some(v) = closed_values(game) {
+        return Ok(Some(v));
     }
     // small heaps straight from a table; beyond, a proven period first
     if n > 1 << 22 {
         if let Some(p) = proven_grundy(game, budget, obs)? {
-            return Ok(Values::Periodic(p));
+            return Ok(Some(Values::Periodic(p)));
         }
     }
+    Ok(None)
+}
+
+/// A Grundy table up to heap `n`, within `budget`.
+fn table_values(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Values, Error> {
     let p = reachable(game, Task::Grundy, n, u64::MAX, budget, || {
         format!("has no known Grundy value at n = {n} short of a table up to it")
     })?;
@@ -306,7 +338,7 @@ pub struct SumDecision {
 pub fn decide_sum(sum: &Sum, budget: &Budget, obs: &dyn Observer) -> Result<SumDecision, Error> {
     if let [(game, n)] = &sum.heaps[..] {
         let d = decide(game, *n, budget, obs)?;
-        let value = d.grundy.map(u64::from);
+        let value = d.grundy;
         let winning_move = d.winning_move.map(|m| SumMove {
             heap: 0,
             result: m.leaves.iter().map(|&h| (game.to_string(), h)).collect(),
@@ -490,8 +522,9 @@ pub struct SumCount {
     pub n_positions: BigUint,
     /// How the Grundy values were found.
     pub method: String,
-    /// The largest Grundy value among the heaps.
-    pub max_grundy: u64,
+    /// The largest Grundy value among the heap sizes; `None` when no value was needed
+    /// (no heap sizes, or one heap counted from its P-positions).
+    pub max_grundy: Option<u64>,
 }
 
 /// A big count as its decimal digits.
@@ -538,7 +571,7 @@ pub fn count_sums(
             p_positions: BigUint::from(0u32),
             n_positions: BigUint::from(0u32),
             method: "no heap sizes (min > max)".into(),
-            max_grundy: 0,
+            max_grundy: None,
         });
     }
     if max - min == u64::MAX {
@@ -548,10 +581,15 @@ pub fn count_sums(
             limit: u64::MAX - 1,
         });
     }
-    let values = values_upto(game, max, budget, obs)?;
+    let values = match known_values(game, max, budget, obs)? {
+        Some(v) => v,
+        // one heap: its P-positions by the fastest stream (a sieve needs no Grundy table)
+        None if heaps == 1 => return count_p_positions(game, min, max, budget, obs),
+        None => table_values(game, max, budget, obs)?,
+    };
     let hist = histogram(&values, min, max)?;
     let m = hist.len();
-    let max_grundy = hist.iter().rposition(|&c| c > 0).unwrap_or(0) as u64;
+    let max_grundy = hist.iter().rposition(|&c| c > 0).map(|g| g as u64);
     let t = BigUint::from(max - min) + 1u32;
     // Ĥ(w), exact in i128: |Ĥ(w)| <= T <= 2^64
     let mut h: Vec<i128> = hist.iter().map(|&c| c as i128).collect();
@@ -597,6 +635,40 @@ pub fn count_sums(
         p_positions: p,
         method: values.method(),
         max_grundy,
+    })
+}
+
+/// The P-positions of one heap of `game` in min..=max, counted from the fastest
+/// P-position stream ([`open_stream`]) after [`plan`] has accepted it within `budget`.
+fn count_p_positions(
+    game: &Game,
+    min: u64,
+    max: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<SumCount, Error> {
+    let plan = plan(game, Task::PPositions, max, budget)?;
+    obs.planned(&plan);
+    let mut stream = open_stream(game, max, obs)?;
+    let watch = &mut Watch::start(obs, max.saturating_add(1))?;
+    let (mut buf, mut p) = (Vec::new(), 0u64);
+    loop {
+        let more = stream.advance(&mut buf);
+        p += buf.iter().filter(|&&x| x >= min).count() as u64;
+        buf.clear();
+        if !more {
+            break;
+        }
+        watch.at(stream.done())?;
+    }
+    let total = BigUint::from(max - min) + 1u32;
+    let p = BigUint::from(p);
+    Ok(SumCount {
+        n_positions: &total - &p,
+        total,
+        p_positions: p,
+        method: format!("P-positions by {}", plan.engine.name()),
+        max_grundy: None,
     })
 }
 
@@ -885,6 +957,10 @@ mod tests {
             count("0.07", 1, 1, 50, false).n_positions,
             BigUint::from(40u32)
         );
+        // one heap: its P-positions by the sieve, no Grundy table (A030193: 26 in 10..=147)
+        let c = count("squares", 1, 10, 147, false);
+        assert_eq!(c.p_positions, BigUint::from(26u32));
+        assert!(c.method.contains("sieve") && c.max_grundy.is_none());
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub fn run(a: CountArgs) -> Result<ExitCode> {
         );
     }
     let t0 = Instant::now();
-    let what = format!("{} heaps of {} up to {}", a.heaps, a.game, a.max);
+    let plural = if a.heaps == 1 { "heap" } else { "heaps" };
+    let what = format!("{} {plural} of {} up to {}", a.heaps, a.game, a.max);
     let progress = Progress::new(&what, a.max.saturating_add(1));
     let c = count_sums(
         &a.game,

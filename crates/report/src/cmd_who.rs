@@ -24,12 +24,43 @@ pub fn run(a: WhoArgs) -> Result<ExitCode> {
                 .collect::<Result<Vec<u64>>>()?;
             Sum::of_heaps(game, &heaps)
         }
-        None => Sum::parse(&a.heaps.join(" ")).map_err(|e| anyhow!("{e}"))?,
+        None => parse_sum(&a.heaps)?,
     };
     match &sum.heaps[..] {
         [(game, n)] => one_heap(game, *n, a.json),
         _ => several(&sum, a.json),
     }
+}
+
+/// The positional words as a sum: joined with ` + ` when each is a term of its own
+/// (`squares:5 0.77:3`), else as written (`'squares:5 + 0.77:3'` or `squares:5 + 0.77:3`).
+/// A game followed by bare heaps (`squares 5 7`) gets a hint towards `--game`.
+fn parse_sum(words: &[String]) -> Result<Sum> {
+    let separate = words.len() > 1 && words.iter().all(|w| w.contains(':') && !w.contains('+'));
+    let text = words.join(if separate { " + " } else { " " });
+    Sum::parse(&text).map_err(|e| {
+        let game_then_heaps = words.len() > 1
+            && !text.contains(':')
+            && Game::parse(&words[0]).is_ok()
+            && words[1..].iter().all(|h| parse_count(h).is_ok());
+        if game_then_heaps {
+            anyhow!(
+                "`{}` is a game and heaps: write `heaplab who --game {} {}`, or a sum as \
+                 `{}:{}`",
+                short(&text),
+                short(&words[0]),
+                words[1..]
+                    .iter()
+                    .map(|h| short(h))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                short(&words[0]),
+                short(&words[1])
+            )
+        } else {
+            anyhow!("{e}")
+        }
+    })
 }
 
 /// At most 40 characters of a user's text.

@@ -1524,6 +1524,18 @@ fn sums_of_heaps_and_counts() {
         })
         .fold(0, |a, g| a ^ g);
     assert_eq!(result, 0, "{v}");
+    // terms as separate words are one sum
+    assert_eq!(
+        ok(d.path(), &["who", "squares:5", "0.77:3"]),
+        ok(d.path(), &["who", "squares:5 + 0.77:3"])
+    );
+    // a game and bare heaps: pointed to --game; two heaps in one term: named
+    let o = heaplab(d.path(), &["who", "squares", "5", "7"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("heaplab who --game squares 5 7"), "{err}");
+    let o = heaplab(d.path(), &["who", "sub{1,2}:7:3"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("more than one `:HEAP`"), "{err}");
     // one heap: today's answer
     let one = ok(d.path(), &["who", "squares:1000"]);
     assert_eq!(one, ok(d.path(), &["who", "--game", "squares", "1000"]));
@@ -1591,6 +1603,15 @@ fn sums_of_heaps_and_counts() {
         t.contains("P-positions (lost) 2, N-positions (won) 3, of 5"),
         "{t}"
     );
+    // one heap of squares far out: its P-positions by the sieve, no Grundy table
+    let c = json(
+        d.path(),
+        &[
+            "count", "--game", "squares", "--heaps", "1", "--max", "1e6", "--json",
+        ],
+    );
+    assert_eq!(c["p_positions"].as_str(), Some("13952"));
+    assert!(c["max_grundy"].is_null() && c["method"].as_str().unwrap().contains("sieve"));
     // bad input: one line, exit code 2
     for args in [
         vec!["who", "--game", "squares", "5", "x"],

@@ -143,13 +143,15 @@ class SumDecision:
 
 @dataclass(frozen=True)
 class Count:
-    """P- and N-positions among k-heap positions (exact Python ints)."""
+    """P- and N-positions among k-heap positions (exact Python ints); ``max_grundy`` is the
+    largest Grundy value among the heap sizes, None when one heap was counted from its
+    P-positions alone."""
 
     total: int
     p_positions: int
     n_positions: int
     method: str
-    max_grundy: int
+    max_grundy: Optional[int]
 
 
 @dataclass(frozen=True)
