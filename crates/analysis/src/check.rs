@@ -63,6 +63,27 @@ impl CheckReport {
     }
 }
 
+/// Checks a guess's claim ([`crate::guess()`]) on every row to `max`: the table or the
+/// P-position list, as [`check_claim`]. `None` for a guess about a sweep, whose rows
+/// [`crate::sweep_guess_holds`] checks.
+///
+/// # Errors
+/// As [`check_claim`].
+pub fn verify_guess(
+    game: &Game,
+    guess: &crate::Guess,
+    max: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Option<CheckReport>, Error> {
+    let on = match guess.on {
+        crate::ClaimOn::Table => On::Table,
+        crate::ClaimOn::Losers => On::Losers,
+        crate::ClaimOn::Sweep => return Ok(None),
+    };
+    check_claim(game, max, &guess.claim, on, budget, obs).map(Some)
+}
+
 /// Largest N of a table check (a table in memory).
 pub const TABLE_CHECK_MAX: u64 = (1 << 40) - 1;
 

@@ -94,9 +94,11 @@ impl ColumnsUdf for Fun {
                 .collect();
             Column::new(name, out)
         } else {
-            let out: Vec<Option<u64>> = (0..len)
+            // Int64, as declared to the planner (a UInt64 column under an Int64 field
+            // crashes polars' kernels, e.g. `isqrt(n) // 2`); a value past 2^63 is null
+            let out: Vec<Option<i64>> = (0..len)
                 .map(|k| match value(k)? {
-                    ClaimValue::Int(x) => Some(x),
+                    ClaimValue::Int(x) => i64::try_from(x).ok(),
                     ClaimValue::Bool(_) => None,
                 })
                 .collect();
@@ -692,6 +694,14 @@ mod tests {
         .unwrap();
         assert!(c.failures(t.clone()).unwrap().height() > 0);
         let c = Claim::new("is_prime(n) = (n IN (2,3,5,7,11,13,17,19))", t.schema()).unwrap();
+        assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
+        // our functions' integers take every operator, `//` and `%` included
+        let c = Claim::new(
+            "(1 + isqrt(1 + 4 * n)) // 2 >= 0 AND isqrt(n) // 2 <= n AND v2(n + 1) % 3 >= 0 \
+             AND popcount(n) / 2 >= 0 AND -isqrt(n) <= 0",
+            t.schema(),
+        )
+        .unwrap();
         assert_eq!(c.failures(t.clone()).unwrap().height(), 0);
         // subtraction is signed: n - 5 is negative (not 2^64 - 5) for n < 5
         let c = Claim::new("n - 5 < 100 AND n - 30 < 0", t.schema()).unwrap();

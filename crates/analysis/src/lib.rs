@@ -30,6 +30,7 @@ mod claim;
 #[cfg(feature = "polars")]
 mod frames;
 mod functions;
+mod guess;
 mod periodicity;
 mod record;
 mod stats;
@@ -38,7 +39,7 @@ mod stone_check;
 mod sweep;
 
 #[cfg(feature = "polars")]
-pub use check::{check_claim, claim_schema, CheckReport, On, TABLE_CHECK_MAX};
+pub use check::{check_claim, claim_schema, verify_guess, CheckReport, On, TABLE_CHECK_MAX};
 #[cfg(feature = "polars")]
 pub use claim::{identifiers, Claim, ClaimError};
 #[cfg(feature = "polars")]
@@ -46,6 +47,10 @@ pub use frames::{
     grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,
 };
 pub use functions::{ClaimFunction, ClaimValue};
+pub use guess::{
+    fit_quasi_polynomial, guess, guess_grundy, guess_losers, guess_outcomes, guess_sweep,
+    sweep_guess_holds, ClaimOn, Family, Guess, QuasiPolynomial, Target,
+};
 pub use periodicity::{periodicity, Periodicity};
 pub use record::{
     analyze, check as check_analysis, Analysis, AnalysisData, Gaps, GrundyStats, PStats,

@@ -1158,7 +1158,7 @@ mod tests {
             ("squares", "no heap"),
             ("squares:x", "term 1: the heap"),
             ("squares:5 + foo:3", "term 2: invalid game spec"),
-            ("squares:5:6", "no heap"),
+            ("squares:5:6", "more than one `:HEAP`"),
         ] {
             let e = Sum::parse(bad).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");

@@ -152,6 +152,11 @@ pub enum Cmd {
         after_help = "Examples:\n  heaplab check --game 'sub{1,2,3}' --max 1e8 --claim 'win = (n % 4 <> 0)'\n  heaplab check --game divisors --max 1e8 --claim 'n = 0 OR grundy = v2(n)'"
     )]
     Check(CheckArgs),
+    /// Conjectures found in the table, each as a claim for `check`; --verify checks them to a larger N.
+    #[command(
+        after_help = "Examples:\n  heaplab guess --game divisors --max 1e4 --verify 1e6\n  heaplab guess --game sqrt --max 1e6 --target losers --verify 1e9\n  heaplab guess --game 'sub{1,2,k}' --param k=3..40 --max 1000 --verify 1e5"
+    )]
+    Guess(GuessArgs),
     /// One PNG: grundy, fold, gaps, density, runs or values.
     #[command(
         after_help = "Example:\n  heaplab plot --game 0.77 --max 1000 --kind fold --width 12 -o data/fold.png"
@@ -326,6 +331,51 @@ pub struct SweepArgs {
     /// Output file (.csv or .parquet).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `heaplab guess` looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GuessTarget {
+    /// The Grundy values (claims on `grundy`).
+    Grundy,
+    /// The outcomes (claims on `win`).
+    Outcome,
+    /// The P-positions in order (claims on `k`, `p`, `gap`, `prev`).
+    Losers,
+}
+
+impl From<GuessTarget> for heaplab_analysis::Target {
+    fn from(t: GuessTarget) -> heaplab_analysis::Target {
+        match t {
+            GuessTarget::Grundy => heaplab_analysis::Target::Grundy,
+            GuessTarget::Outcome => heaplab_analysis::Target::Outcome,
+            GuessTarget::Losers => heaplab_analysis::Target::Losers,
+        }
+    }
+}
+
+/// `heaplab guess`.
+#[derive(Args, Debug)]
+pub struct GuessArgs {
+    /// Game spec, or with --param a spec holding the parameter, e.g. `sub{1,2,k}`.
+    #[arg(long, short = 'g')]
+    pub game: String,
+    /// Largest position N of the table the guesses are found on.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+    /// What to describe (repeatable; all three by default).
+    #[arg(long, value_enum)]
+    pub target: Vec<GuessTarget>,
+    /// A parameter of the spec and its consecutive values, `k=3..40`: guess the period and
+    /// preperiod as functions of it.
+    #[arg(long)]
+    pub param: Option<String>,
+    /// Check every guess on the table (or sweep) to this larger N.
+    #[arg(long, value_parser = count_arg, allow_hyphen_values = true)]
+    pub verify: Option<u64>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

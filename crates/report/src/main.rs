@@ -12,6 +12,7 @@ mod cmd_analyze;
 mod cmd_check;
 mod cmd_count;
 mod cmd_games;
+mod cmd_guess;
 mod cmd_losers;
 mod cmd_plot;
 mod cmd_report;
@@ -48,6 +49,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Analyze(a) => cmd_analyze::run(a),
         Cmd::Sweep(a) => cmd_sweep::run(a),
         Cmd::Check(a) => cmd_check::run(a),
+        Cmd::Guess(a) => cmd_guess::run(a),
         Cmd::Plot(a) => cmd_plot::run(a),
         Cmd::Stone(a) => cmd_stone::run(a),
         Cmd::StoneCheck(a) => cmd_stone::check(a),

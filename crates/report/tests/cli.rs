@@ -1645,3 +1645,149 @@ fn sums_of_heaps_and_counts() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// The claims `guess` prints for a game, with their verdicts.
+fn guesses(dir: &Path, args: &[&str]) -> Vec<(String, Option<bool>)> {
+    let mut a = vec!["guess", "--json"];
+    a.extend_from_slice(args);
+    let v = json(dir, &a);
+    v["guesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["claim"].as_str().unwrap().to_string(),
+                g["verified"]["holds"].as_bool(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn guesses_are_claims_that_check_confirms_far_out() {
+    let d = tempfile::tempdir().unwrap();
+    let holds = |gs: &[(String, Option<bool>)], claim: &str| {
+        assert!(
+            gs.iter().any(|(c, v)| c == claim && *v == Some(true)),
+            "{claim} not among {gs:?}"
+        );
+    };
+    // each guessed on 10^4 and verified 100 times further
+    let gs = guesses(
+        d.path(),
+        &["--game", "divisors", "--max", "1e4", "--verify", "1e6"],
+    );
+    holds(&gs, "grundy = CASE WHEN n = 0 THEN 0 ELSE v2(n) END");
+    let gs = guesses(
+        d.path(),
+        &["--game", "sub{1,2,3}", "--max", "1e4", "--verify", "1e6"],
+    );
+    holds(&gs, "win = (n % 4 <> 0)");
+    holds(&gs, "grundy = n % 4");
+    let gs = guesses(
+        d.path(),
+        &["--game", "upto{6}", "--max", "1e4", "--verify", "1e6"],
+    );
+    holds(&gs, "win = (n % 7 <> 0)");
+    holds(&gs, "p = 7 * k");
+    let gs = guesses(
+        d.path(),
+        &[
+            "--game",
+            "sub{1,4,5}",
+            "--max",
+            "1e4",
+            "--verify",
+            "1e6",
+            "--target",
+            "grundy",
+        ],
+    );
+    holds(
+        &gs,
+        "grundy = CASE WHEN n % 8 IN (0, 2) THEN 0 WHEN n % 8 IN (1, 3) THEN 1 WHEN n % 8 IN \
+         (4, 6) THEN 2 ELSE 3 END",
+    );
+    assert_eq!(gs.len(), 1, "--target grundy: {gs:?}");
+    let gs = guesses(
+        d.path(),
+        &[
+            "--game", "sqrt", "--max", "1e4", "--target", "losers", "--verify", "1e8",
+        ],
+    );
+    holds(&gs, "k = 0 OR gap = (1 + isqrt(1 + 4 * prev)) // 2 + 1");
+    // Kayles: its proven period, with the 14 exceptions before 71 written out
+    let gs = guesses(
+        d.path(),
+        &["--game", "0.77", "--max", "1e3", "--verify", "1e5"],
+    );
+    assert!(gs.iter().all(|(_, v)| *v == Some(true)), "{gs:?}");
+    assert!(gs[0].0.contains("WHEN n % 12 IN"), "{gs:?}");
+    // subtract-a-square has no known closed form: no guess at all
+    let gs = guesses(d.path(), &["--game", "squares", "--max", "1e5"]);
+    assert!(gs.is_empty(), "{gs:?}");
+    // the sweep form: sub{1,2,k} has period k + 1 when 3 divides k, else 3
+    let gs = guesses(
+        d.path(),
+        &[
+            "--game",
+            "sub{1,2,k}",
+            "--param",
+            "k=3..40",
+            "--max",
+            "1000",
+            "--verify",
+            "1e4",
+        ],
+    );
+    holds(&gs, "period = CASE WHEN k % 3 = 0 THEN k + 1 ELSE 3 END");
+    holds(&gs, "preperiod = 0");
+    // the text names the verdict
+    let t = ok(
+        d.path(),
+        &[
+            "guess",
+            "--game",
+            "sub{1,2,3}",
+            "--max",
+            "100",
+            "--verify",
+            "1e4",
+        ],
+    );
+    assert!(t.contains("verified: holds to N = 10000"), "{t}");
+    // bad input: one line, exit code 2
+    for args in [
+        vec![
+            "guess", "--game", "squares", "--max", "1e4", "--verify", "100",
+        ],
+        vec![
+            "guess",
+            "--game",
+            "sub{1,2,k}",
+            "--param",
+            "k=3,5,9",
+            "--max",
+            "100",
+        ],
+        vec![
+            "guess",
+            "--game",
+            "sub{1,2,k}",
+            "--param",
+            "k=3..40",
+            "--max",
+            "100",
+            "--target",
+            "grundy",
+        ],
+        vec!["guess", "--game", "nonsense", "--max", "100"],
+        vec!["guess", "--game", "squares", "--max", "1e15"],
+    ] {
+        let o = heaplab(d.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}

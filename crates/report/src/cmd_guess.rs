@@ -1,0 +1,192 @@
+//! `heaplab guess`: conjectures found in a game's table, each printed as a claim in
+//! `check`'s language, and with `--verify N2` checked to a larger N
+//! ([`heaplab_analysis::guess`], [`heaplab_analysis::verify_guess`],
+//! [`heaplab_analysis::guess_sweep`]).
+
+use crate::cli::{game_arg, GuessArgs};
+use crate::output::{print_json, rows_json, secs};
+use crate::progress::Progress;
+use anyhow::{anyhow, bail, Result};
+use heaplab_analysis::{
+    guess, guess_sweep, sweep, sweep_guess_holds, verify_guess, ClaimOn, Guess, Target,
+};
+use heaplab_core::{Silent, Space};
+use serde_json::{json, Value};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// A guess's verdict at the larger N.
+struct Verdict {
+    holds: bool,
+    rows: u64,
+    failures: u64,
+    first: Option<Value>,
+}
+
+/// Runs the command.
+pub fn run(a: GuessArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    if let Some(v) = a.verify {
+        if v < a.max {
+            bail!(
+                "--verify {v} is below --max {}: verify on a larger table than the guesses \
+                 were found on",
+                a.max
+            );
+        }
+    }
+    let budget = crate::machine::budget();
+    let (title, guesses, verdicts) = match &a.param {
+        Some(param) => {
+            if !a.target.is_empty() {
+                bail!("--target does not apply with --param: the sweep form guesses the period and preperiod");
+            }
+            let space = Space::parse(&a.game, param)?;
+            if space.values.windows(2).any(|w| w[1] != w[0] + 1) || space.values.len() < 8 {
+                bail!(
+                    "--param {param}: the sweep form needs at least 8 consecutive values, \
+                     e.g. {}=3..40",
+                    space.name
+                );
+            }
+            let spinner = crate::progress::Spinner::new(format!(
+                "sweep of {} games to {}",
+                space.values.len(),
+                a.max
+            ));
+            let rows = sweep(&space, a.max, &budget, &Silent)?;
+            let guesses = guess_sweep(&rows, &space.name);
+            let verdicts = match a.verify {
+                Some(n2) => {
+                    let rows2 = sweep(&space, n2, &budget, &Silent)?;
+                    guesses
+                        .iter()
+                        .map(|g| {
+                            let holds = sweep_guess_holds(g, &rows2).unwrap_or(false);
+                            Verdict {
+                                holds,
+                                rows: rows2.len() as u64,
+                                failures: u64::from(!holds),
+                                first: None,
+                            }
+                        })
+                        .map(Some)
+                        .collect()
+                }
+                None => guesses.iter().map(|_| None).collect(),
+            };
+            drop(spinner);
+            let title = format!(
+                "{} for {}={}..{}, Grundy values of 0 <= n <= {}",
+                a.game,
+                space.name,
+                space.values[0],
+                space.values[space.values.len() - 1],
+                a.max
+            );
+            (title, guesses, verdicts)
+        }
+        None => {
+            let game = game_arg(&a.game).map_err(|e| anyhow!(e))?;
+            let targets: Vec<Target> = if a.target.is_empty() {
+                Target::ALL.to_vec()
+            } else {
+                a.target.iter().map(|&t| t.into()).collect()
+            };
+            let progress = Progress::new(
+                &format!("{game} to {} for guesses", a.max),
+                a.max.saturating_add(1),
+            );
+            let guesses = guess(&game, a.max, &targets, &budget, &progress)?;
+            progress.finish();
+            let mut verdicts = vec![];
+            for g in &guesses {
+                verdicts.push(match a.verify {
+                    Some(n2) => {
+                        let progress = Progress::new(
+                            &format!("verifying {} to {n2}", g.target.name()),
+                            n2.saturating_add(1),
+                        );
+                        let r = verify_guess(&game, g, n2, &budget, &progress)?;
+                        progress.finish();
+                        r.map(|r| Verdict {
+                            holds: r.holds(),
+                            rows: r.rows,
+                            failures: r.failures,
+                            first: rows_json(&r.counterexamples).into_iter().next(),
+                        })
+                    }
+                    None => None,
+                });
+            }
+            (format!("{game}, 0 <= n <= {}", a.max), guesses, verdicts)
+        }
+    };
+    if a.json {
+        print_json(&json!({
+            "game": a.game,
+            "param": a.param,
+            "max": a.max,
+            "verify": a.verify,
+            "guesses": guesses.iter().zip(&verdicts).map(|(g, v)| {
+                let mut j = serde_json::to_value(g).unwrap_or(Value::Null);
+                j["verified"] = v.as_ref().map_or(Value::Null, |v| json!({
+                    "max": a.verify,
+                    "holds": v.holds,
+                    "rows": v.rows,
+                    "failures": v.failures,
+                    "first_counterexample": v.first,
+                }));
+                j
+            }).collect::<Vec<_>>(),
+            "seconds": secs(t0),
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    print!("{}", text(&title, &guesses, &verdicts, a.verify));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text report: one block per guess, simplest first within each target.
+fn text(title: &str, guesses: &[Guess], verdicts: &[Option<Verdict>], n2: Option<u64>) -> String {
+    if guesses.is_empty() {
+        return format!(
+            "{title}: no guess fits (none of residues, formulas, quasi-polynomials, \
+             recurrences, Beatty sequences or gap recurrences describes all the rows)\n"
+        );
+    }
+    let mut s = format!(
+        "{title}: {} guess{}\n",
+        guesses.len(),
+        if guesses.len() == 1 { "" } else { "es" }
+    );
+    for (g, v) in guesses.iter().zip(verdicts) {
+        let what = match g.on {
+            ClaimOn::Table => g.target.name().to_string(),
+            ClaimOn::Losers => "losers (check --on losers)".into(),
+            ClaimOn::Sweep => "sweep rows".into(),
+        };
+        s += &format!("\n{what}, {}:\n  {}\n", g.family.name(), g.claim);
+        let exceptions = match g.exceptions {
+            0 => String::new(),
+            1 => ", 1 exception written out".into(),
+            e => format!(", {e} exceptions written out"),
+        };
+        s += &format!("  {}; fits all {} rows{exceptions}\n", g.law, g.rows);
+        if let (Some(v), Some(n2)) = (v, n2) {
+            if v.holds {
+                s += &format!("  verified: holds to N = {n2} ({} rows)\n", v.rows);
+            } else {
+                let at = v
+                    .first
+                    .as_ref()
+                    .map_or(String::new(), |f| format!(" at {f}"));
+                s += &format!(
+                    "  verified: FAILS{at}: {} failing rows of {} to N = {n2}\n",
+                    v.failures, v.rows
+                );
+            }
+        }
+    }
+    s
+}
