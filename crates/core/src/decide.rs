@@ -68,7 +68,8 @@ pub struct Decision {
     pub win: bool,
     /// One winning move, when the position wins.
     pub winning_move: Option<Move>,
-    /// g(n), when the method computed it or the family has a closed form for it.
+    /// g(n), when the method computed it, the family has a closed form for it, or n is a
+    /// P-position (0).
     pub grundy: Option<u64>,
     /// How the answer was found ("closed form", "outcomes proven periodic (period 4 from
     /// 0)", "segmented sieve", …).
@@ -119,7 +120,10 @@ pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Resul
             n,
             win,
             winning_move,
-            grundy: grundy.or_else(|| closed.as_ref().map(|v| v.at(n))),
+            // a P-position's Grundy value is 0
+            grundy: grundy
+                .or_else(|| closed.as_ref().map(|v| v.at(n)))
+                .or((!win).then_some(0)),
             method,
         };
     match game {
@@ -265,7 +269,8 @@ fn by_sieve(
         n,
         win,
         winning_move: Move::winning(win, n, mv),
-        grundy: None,
+        // a P-position's Grundy value is 0
+        grundy: (!win).then_some(0),
         method: s.method().into(),
     })
 }
@@ -465,7 +470,11 @@ mod tests {
         let a = d("0.77", 1_000_000_000_000_000_000);
         assert!(a.method.contains("proven") && a.grundy.is_some());
         let a = d("divisors", (1 << 40) + 1);
-        assert!(!a.win && a.method.starts_with("parity"));
+        assert!(!a.win && a.method.starts_with("parity") && a.grundy == Some(0));
+        // a P-position found by the sieve: Grundy value 0; an N-position's stays unknown
+        let a = d("squares", 5);
+        assert_eq!((a.win, a.grundy), (false, Some(0)));
+        assert_eq!(d("squares", 6).grundy, None);
         // closed forms give g(n) with any method: v2(n), g(2m) = m, n mod (k + 1)
         assert_eq!(d("divisors", 3 << 40).grundy, Some(40));
         assert_eq!(

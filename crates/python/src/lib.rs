@@ -27,14 +27,16 @@ use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+// module `heaplab`: the package re-exports them, so they print as heaplab.RefusedError and
+// pickle by that name
 pyo3::create_exception!(
-    _heaplab,
+    heaplab,
     HeaplabError,
     PyException,
     "An error of heaplab's engines: a run that was cancelled, or a state it cannot use."
 );
 pyo3::create_exception!(
-    _heaplab,
+    heaplab,
     RefusedError,
     HeaplabError,
     "A run refused up front: it needs more memory than this machine has free, or more \
@@ -355,7 +357,7 @@ impl RawGame {
 fn sequence(values: &str) -> PyResult<Sequence> {
     match values {
         "grundy" => Ok(Sequence::Grundy),
-        "outcome" | "outcomes" => Ok(Sequence::Outcome),
+        "outcome" => Ok(Sequence::Outcome),
         v => Err(PyValueError::new_err(format!(
             "values must be \"grundy\" or \"outcome\", not {v:?}"
         ))),

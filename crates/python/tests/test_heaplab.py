@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -180,6 +181,30 @@ def test_check_claims():
     assert heaplab.check("squares", 100, "isqrt(n - 3) IS NULL OR n >= 3").holds
     assert heaplab.check("squares", 1000, "popcount(xor(n, n)) = 0 AND is_prime(2)").holds
     assert heaplab.check("squares", 100, "n < 2 OR NOT is_prime(isqrt(n) * isqrt(n) + isqrt(n) * 0) OR is_square(n) = false").failures == 0
+
+
+def test_check_runs_in_chunks_and_refuses_what_the_command_line_refuses():
+    # 3·10^6 rows: three chunks of 2^20; the failures counted across them
+    n = 3 * 10**6
+    win = heaplab.Game("squares").outcomes(n)
+    root = np.floor(np.sqrt(np.arange(n + 1, dtype=np.float64))).astype(np.int64)
+    square = root * root == np.arange(n + 1)
+    want = int((win[1:] != square[1:]).sum())
+    r = heaplab.check("squares", n, "n = 0 OR win = is_square(n)")
+    assert (r.rows, r.failures) == (n + 1, want)
+    assert r.counterexamples.height == 10 and r.counterexamples["n"].to_list()[:3] == [3, 6, 8]
+    # the P-position list across chunk boundaries: prev is the P-position before
+    ps = heaplab.Game("squares").losers(7 * 10**8)
+    assert ps.size > 2**20
+    assert heaplab.check("squares", 7 * 10**8, "k = 0 OR (gap = p - prev AND gap > 0)", on="losers").holds
+    for bad, says in [
+        ("win = 'true'", "string literals"),
+        ("n = 1; n = 2", "';'"),
+        ("isqrt(n) = ", "isqrt(n)"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(says)) as e:
+            heaplab.check("sub{1,2,3}", 20, bad)
+        assert "__heaplab" not in str(e.value)
 
 
 def test_stone_games():

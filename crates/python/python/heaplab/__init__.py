@@ -31,6 +31,13 @@ from typing import Any, Callable, Iterator, Optional, Sequence, Union
 import numpy as np
 
 from . import _heaplab
+
+try:
+    from importlib.metadata import PackageNotFoundError, version
+
+    __version__ = version("heaplab")
+except PackageNotFoundError:  # pragma: no cover - a source tree without metadata
+    __version__ = "0.0.0"
 from ._heaplab import ArrowTable, HeaplabError, RefusedError
 
 __all__ = [
@@ -164,7 +171,7 @@ class Periodicity:
     saltus: int
     certified: bool
     certificate: str
-    periods_seen: float
+    periods_seen: int
 
 
 @dataclass(frozen=True)
@@ -220,11 +227,11 @@ class CheckResult:
 @dataclass(frozen=True)
 class StoneMove:
     """One move of an optimal line: the player (1 first, 2 second), what was taken
-    (``first``/``last`` in game I, the number of piles from the front in II and III) and
-    the values taken."""
+    (``"first"``/``"last"`` in game I, the number of piles from the front, an int, in II
+    and III) and the values taken."""
 
     player: int
-    took: str
+    took: Union[str, int]
     values: list
 
 
@@ -417,15 +424,22 @@ def stone(variant: int, piles: Sequence[int], line: bool = False) -> StoneResult
         raise TypeError("variant is 1, 2 or 3")
     if not 1 <= variant <= 3:
         raise ValueError(f"variant must be 1, 2 or 3, not {variant}")
-    d = json.loads(_heaplab.stone(variant, [int(p) for p in piles], bool(line)))
+    if isinstance(piles, (str, bytes)):
+        raise TypeError("piles is a sequence of integers, e.g. [2, 7, 9]")
+    values = []
+    for i, p in enumerate(piles):
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer)):
+            raise TypeError(f"pile {i + 1} is {p!r}: piles are integers")
+        values.append(int(p))
+    if not isinstance(line, (bool, np.bool_)):
+        raise TypeError("line is True or False")
+    d = json.loads(_heaplab.stone(variant, values, bool(line)))
     r = d["result"]
-    return StoneResult(
-        r["first_total"],
-        r["second_total"],
-        r["margin"],
-        r["winner"],
-        [_build(StoneMove, m) for m in d["line"]],
-    )
+    moves = [
+        StoneMove(m["player"], int(m["took"]) if str(m["took"]).isdigit() else m["took"], m["values"])
+        for m in d["line"]
+    ]
+    return StoneResult(r["first_total"], r["second_total"], r["margin"], r["winner"], moves)
 
 
 # Claims: the command line's number-theory functions, evaluated by the engines' own code.
@@ -462,48 +476,39 @@ def _innermost_call(text: str):
     return None
 
 
-def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progress = None) -> CheckResult:
-    """Checks a claim (a true/false polars SQL expression, as ``heaplab check``) on every
-    position (``on="table"``: columns ``n``, ``win``, ``grundy``) or every P-position
-    (``on="losers"``: ``k``, ``p``, ``gap``, ``prev``). The functions ``isqrt``, ``v2``,
-    ``popcount``, ``is_square``, ``is_prime`` and ``xor`` are the command line's, computed
-    by the engines (null for a negative argument). A row fails when the claim is false or
-    null. Needs the ``polars`` package (``pip install polars``)."""
-    try:
-        import polars as pl
-    except ImportError as e:  # pragma: no cover - depends on the environment
-        raise ImportError("heaplab.check needs polars: pip install polars") from e
-    if not isinstance(claim, str) or not claim.strip():
-        raise ValueError("the claim is empty: give a true/false expression such as 'win = (n % 4 <> 0)'")
-    if on not in ("table", "losers"):
-        raise ValueError(f'on must be "table" or "losers", not {on!r}')
-    game = Game(spec)
-    n_max = _size("n_max", n_max)
-    if on == "table":
-        df = pl.DataFrame(game._raw.table(n_max, True, _check_progress(progress)))
-    else:
-        ps = game.losers(n_max, progress=progress)
-        p = pl.Series("p", ps, dtype=pl.UInt64)
-        df = pl.DataFrame({"k": np.arange(ps.size, dtype=np.uint64), "p": p}).with_columns(
-            prev=pl.col("p").shift(1)
-        ).with_columns(gap=pl.col("p") - pl.col("prev")).select("k", "p", "gap", "prev")
+_CHUNK = 1 << 20
+
+
+def _uses(claim: str, column: str) -> bool:
+    return re.search(r"(?<![A-Za-z0-9_])" + column + r"(?![A-Za-z0-9_])", claim) is not None
+
+
+def _claim_on(pl, claim: str, frame):
+    """The claim's truth on each row of `frame` (a polars Series of booleans): our
+    functions, innermost first, computed by the engines and put in as columns."""
     # integer columns are signed 64-bit inside a claim, as on the command line
-    work = df.with_columns(
-        [pl.col(c).cast(pl.Int64) for c, t in df.schema.items() if t.is_integer()]
+    work = frame.with_columns(
+        [pl.col(c).cast(pl.Int64) for c, t in frame.schema.items() if t.is_integer()]
     )
-    text = claim
-    made = 0
+    text, made, names = claim, 0, {}
+
+    def readable(e: Exception) -> str:
+        m = f"{e}".splitlines()[0] if f"{e}" else type(e).__name__
+        for column, call in names.items():
+            m = m.replace(column, call)
+        return f"invalid claim: {m}"
+
     while (call := _innermost_call(text)) is not None:
         start, end, name, args = call
         if len(args) != _CLAIM_FUNCTIONS[name]:
             raise ValueError(f"invalid claim: {name} takes {_CLAIM_FUNCTIONS[name]} argument(s), not {len(args)}")
         try:
-            names = [f"__heaplab_arg{j}" for j in range(len(args))]
+            arg_names = [f"__heaplab_arg{j}" for j in range(len(args))]
             cols = work.with_columns(
-                [pl.sql_expr(a).alias(c) for a, c in zip(args, names)]
-            ).select(names)
+                [pl.sql_expr(a).alias(c) for a, c in zip(args, arg_names)]
+            ).select(arg_names)
         except Exception as e:
-            raise ValueError(f"invalid claim: {e}".splitlines()[0]) from None
+            raise ValueError(readable(e)) from None
         ints, nulls = [], []
         for c in cols.columns:
             col = cols[c]
@@ -511,11 +516,14 @@ def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progre
                 frac = (col - col.floor()).fill_nan(0).fill_null(0)
                 if ((frac != 0) & (col.abs() <= 9e15).fill_null(False)).any():
                     raise ValueError(f"invalid claim: {', '.join(_CLAIM_FUNCTIONS)} take integers")
+            elif not (col.dtype.is_integer() or col.dtype == pl.Null):
+                raise ValueError(f"invalid claim: {name} takes integers, not {col.dtype}")
             col = col.cast(pl.Int64, strict=False)
             nulls.append(col.is_null().to_numpy())
             ints.append(col.fill_null(0).to_numpy().astype(np.int64))
         values, valid = _heaplab.claim_function(name, ints, nulls)
         column = f"__heaplab_{made}"
+        names[column] = text[start:end]
         made += 1
         series = pl.Series(column, values)
         if not valid.all():
@@ -525,9 +533,79 @@ def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progre
     try:
         ok = work.select(pl.sql_expr(text).alias("ok"))["ok"]
     except Exception as e:
-        raise ValueError(f"invalid claim: {e}".splitlines()[0]) from None
+        raise ValueError(readable(e)) from None
     if ok.dtype != pl.Boolean:
         raise ValueError(f"the claim must be a true/false expression, but it gives {ok.dtype}")
-    failing = ~ok.fill_null(False)
-    failures = int(failing.sum())
-    return CheckResult(failures == 0, df.height, failures, df.filter(failing).head(10))
+    return ok
+
+
+def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progress = None) -> CheckResult:
+    """Checks a claim (a true/false polars SQL expression, as ``heaplab check``) on every
+    position (``on="table"``: columns ``n``, ``win``, ``grundy``) or every P-position
+    (``on="losers"``: ``k``, ``p``, ``gap``, ``prev``). The functions ``isqrt``, ``v2``,
+    ``popcount``, ``is_square``, ``is_prime`` and ``xor`` are the command line's, computed
+    by the engines (null for a negative argument). A row fails when the claim is false or
+    null. Only the columns the claim names are computed (with the engines' memory checks),
+    and rows are checked in chunks of 2^20, so memory stays near the table's own size.
+    String literals and ``;`` are refused, as on the command line. Needs the ``polars``
+    package (``pip install polars``)."""
+    try:
+        import polars as pl
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("heaplab.check needs polars: pip install polars") from e
+    if not isinstance(claim, str) or not claim.strip():
+        raise ValueError("the claim is empty: give a true/false expression such as 'win = (n % 4 <> 0)'")
+    if "'" in claim or '"' in claim:
+        raise ValueError("invalid claim: string literals are refused (the tables hold only numbers and true/false)")
+    if ";" in claim:
+        raise ValueError("invalid claim: write one expression, without ';'")
+    if on not in ("table", "losers"):
+        raise ValueError(f'on must be "table" or "losers", not {on!r}')
+    game = Game(spec)
+    n_max = _size("n_max", n_max)
+    if on == "table":
+        rows = n_max + 1
+        grundy = game.grundy(n_max, progress=progress) if _uses(claim, "grundy") else None
+        win = None
+        if grundy is None and _uses(claim, "win"):
+            win = game.outcomes(n_max, progress=progress)
+
+        def frame(lo: int, hi: int):
+            cols = {"n": pl.Series("n", np.arange(lo, hi, dtype=np.uint64))}
+            if grundy is not None:
+                cols["win"] = pl.Series("win", grundy[lo:hi] != 0)
+                cols["grundy"] = pl.Series("grundy", grundy[lo:hi])
+            elif win is not None:
+                cols["win"] = pl.Series("win", win[lo:hi])
+            return pl.DataFrame(cols)
+    else:
+        ps = game.losers(n_max, progress=progress)
+        rows = int(ps.size)
+
+        def frame(lo: int, hi: int):
+            p = pl.Series("p", ps[lo:hi], dtype=pl.UInt64)
+            prev = pl.Series("prev", ps[max(lo - 1, 0):max(hi - 1, 0)], dtype=pl.UInt64)
+            if lo == 0 and hi > 0:
+                prev = pl.concat([pl.Series("prev", [None], dtype=pl.UInt64), prev])
+            df = pl.DataFrame({"k": np.arange(lo, hi, dtype=np.uint64), "p": p, "prev": prev})
+            return df.with_columns(gap=pl.col("p") - pl.col("prev")).select("k", "p", "gap", "prev")
+
+    failures, examples = 0, []
+    shown = 0
+    for lo in range(0, max(rows, 1), _CHUNK):
+        hi = min(lo + _CHUNK, rows)
+        df = frame(lo, hi)
+        failing = ~_claim_on(pl, claim, df).fill_null(False)
+        count = int(failing.sum())
+        failures += count
+        if count and shown < 10:
+            bad = df.filter(failing).head(10 - shown)
+            shown += bad.height
+            examples.append(bad)
+        if rows == 0:
+            break
+    if examples:
+        counterexamples = pl.concat(examples)
+    else:
+        counterexamples = frame(0, 0)
+    return CheckResult(failures == 0, rows, failures, counterexamples)
