@@ -123,6 +123,34 @@ pub struct Guess {
     pub sweep_law: Option<(String, QuasiPolynomial)>,
 }
 
+impl Guess {
+    /// A guess with its claim and law; evidence to be added with [`Guess::evidence`].
+    fn new(target: Target, family: Family, on: ClaimOn, claim: String, law: String) -> Guess {
+        Guess {
+            target,
+            family,
+            cost: claim.len() as u64,
+            claim,
+            on,
+            law,
+            rows: 0,
+            from: 0,
+            exceptions: 0,
+            sweep_law: None,
+        }
+    }
+
+    /// The guess with its evidence: rows fitted, the first row of the law, exceptions.
+    fn evidence(self, rows: u64, from: u64, exceptions: u64) -> Guess {
+        Guess {
+            rows,
+            from,
+            exceptions,
+            ..self
+        }
+    }
+}
+
 /// Longest claim kept (characters): a longer one is no readable closed form.
 const CLAIM_MAX: usize = 4000;
 
@@ -131,31 +159,20 @@ const EXCEPTIONS_MAX: usize = 24;
 
 /// `x = a` for one value, else `x IN (a, b, …)`.
 fn one_of(x: &str, values: &[impl ToString]) -> String {
-    match values {
-        [v] => format!("{x} = {}", v.to_string()),
-        _ => format!(
-            "{x} IN ({})",
-            values
-                .iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
+    membership(x, values, "=", "IN")
 }
 
 /// `x <> a` for one value, else `x NOT IN (a, b, …)`.
 fn not_one_of(x: &str, values: &[impl ToString]) -> String {
-    match values {
-        [v] => format!("{x} <> {}", v.to_string()),
-        _ => format!(
-            "{x} NOT IN ({})",
-            values
-                .iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+    membership(x, values, "<>", "NOT IN")
+}
+
+/// `x OP a` for one value, else `x LIST (a, b, …)`.
+fn membership(x: &str, values: &[impl ToString], op: &str, list: &str) -> String {
+    let items: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    match items.as_slice() {
+        [v] => format!("{x} {op} {v}"),
+        _ => format!("{x} {list} ({})", items.join(", ")),
     }
 }
 
@@ -247,17 +264,19 @@ fn grundy_residues(a: &[i64], per: &Periodicity) -> Option<Guess> {
         },
         per.certificate
     );
-    (claim.len() <= CLAIM_MAX).then(|| Guess {
-        target: Target::Grundy,
-        family: Family::Residues,
-        cost: claim.len() as u64,
-        claim,
-        on: ClaimOn::Table,
-        law: law_words,
-        rows: len,
-        from: exceptions.last().map_or(0, |&e| e + 1),
-        exceptions: exceptions.len() as u64,
-        sweep_law: None,
+    (claim.len() <= CLAIM_MAX).then(|| {
+        Guess::new(
+            Target::Grundy,
+            Family::Residues,
+            ClaimOn::Table,
+            claim,
+            law_words,
+        )
+        .evidence(
+            len,
+            exceptions.last().map_or(0, |&e| e + 1),
+            exceptions.len() as u64,
+        )
     })
 }
 
@@ -314,21 +333,23 @@ fn outcome_residues(win: &[bool], per: &Periodicity) -> Option<Guess> {
         }
     };
     let last = p_exc.iter().chain(&n_exc).max().copied();
-    (claim.len() <= CLAIM_MAX).then(|| Guess {
-        target: Target::Outcome,
-        family: Family::Residues,
-        cost: claim.len() as u64,
-        claim,
-        on: ClaimOn::Table,
-        law: format!(
-            "P-positions in {} of {p} residue classes from n = {n0}; {}",
-            r.len(),
-            per.certificate
-        ),
-        rows: len,
-        from: last.map_or(0, |e| e + 1),
-        exceptions: (p_exc.len() + n_exc.len()) as u64,
-        sweep_law: None,
+    (claim.len() <= CLAIM_MAX).then(|| {
+        Guess::new(
+            Target::Outcome,
+            Family::Residues,
+            ClaimOn::Table,
+            claim,
+            format!(
+                "P-positions in {} of {p} residue classes from n = {n0}; {}",
+                r.len(),
+                per.certificate
+            ),
+        )
+        .evidence(
+            len,
+            last.map_or(0, |e| e + 1),
+            (p_exc.len() + n_exc.len()) as u64,
+        )
     })
 }
 
@@ -438,18 +459,16 @@ fn grundy_formula(a: &[i64]) -> Option<Guess> {
             .map(|(v, ns)| (one_of("n", &ns), v.to_string()))
             .collect();
         let claim = format!("grundy = {}", case(&branches, &f.text));
-        return Some(Guess {
-            target: Target::Grundy,
-            family: Family::Formula,
-            cost: claim.len() as u64,
-            claim,
-            on: ClaimOn::Table,
-            law: format!("g(n) = {} from n = {from}", f.text),
-            rows: a.len() as u64,
-            from: from as u64,
-            exceptions: bad.len() as u64,
-            sweep_law: None,
-        });
+        return Some(
+            Guess::new(
+                Target::Grundy,
+                Family::Formula,
+                ClaimOn::Table,
+                claim,
+                format!("g(n) = {} from n = {from}", f.text),
+            )
+            .evidence(a.len() as u64, from as u64, bad.len() as u64),
+        );
     }
     None
 }
@@ -470,18 +489,16 @@ fn outcome_formula(win: &[bool]) -> Option<Guess> {
             expr = format!("({} OR {expr})", one_of("n", &wins));
         }
         let claim = format!("win = {expr}");
-        return Some(Guess {
-            target: Target::Outcome,
-            family: Family::Formula,
-            cost: claim.len() as u64,
-            claim,
-            on: ClaimOn::Table,
-            law: format!("win exactly when {} <> 0, from n = {from}", f.text),
-            rows: win.len() as u64,
-            from: from as u64,
-            exceptions: bad.len() as u64,
-            sweep_law: None,
-        });
+        return Some(
+            Guess::new(
+                Target::Outcome,
+                Family::Formula,
+                ClaimOn::Table,
+                claim,
+                format!("win exactly when {} <> 0, from n = {from}", f.text),
+            )
+            .evidence(win.len() as u64, from as u64, bad.len() as u64),
+        );
     }
     None
 }
@@ -704,21 +721,23 @@ fn losers_quasi(ps: &[u64]) -> Option<Guess> {
         .map(|&k| (format!("k = {k}"), ys[k as usize].to_string()))
         .collect();
     let claim = format!("p = {}", case(&branches, &qp.expr("k")));
-    (claim.len() <= CLAIM_MAX).then(|| Guess {
-        target: Target::Losers,
-        family: Family::QuasiPolynomial,
-        cost: claim.len() as u64,
-        claim,
-        on: ClaimOn::Losers,
-        law: format!(
-            "the k-th P-position is {}, from k = {}",
-            qp.shape("k"),
-            bad.last().map_or(0, |&k| k + 1)
-        ),
-        rows: ps.len() as u64,
-        from: bad.last().map_or(0, |&k| k + 1),
-        exceptions: bad.len() as u64,
-        sweep_law: None,
+    (claim.len() <= CLAIM_MAX).then(|| {
+        Guess::new(
+            Target::Losers,
+            Family::QuasiPolynomial,
+            ClaimOn::Losers,
+            claim,
+            format!(
+                "the k-th P-position is {}, from k = {}",
+                qp.shape("k"),
+                bad.last().map_or(0, |&k| k + 1)
+            ),
+        )
+        .evidence(
+            ps.len() as u64,
+            bad.last().map_or(0, |&k| k + 1),
+            bad.len() as u64,
+        )
     })
 }
 
@@ -871,18 +890,12 @@ fn losers_recurrence(ps: &[u64]) -> Option<Guess> {
 /// A guess about the P-positions from k = 1 on (`k = 0 OR …`).
 fn gap_guess(family: Family, law: String, ps: &[u64], from: u64, exceptions: u64) -> Guess {
     let claim = format!("k = 0 OR {law}");
-    Guess {
-        target: Target::Losers,
-        family,
-        cost: claim.len() as u64,
-        law: format!("{law} for every k >= 1"),
-        claim,
-        on: ClaimOn::Losers,
-        rows: ps.len() as u64,
+    let law = format!("{law} for every k >= 1");
+    Guess::new(Target::Losers, family, ClaimOn::Losers, claim, law).evidence(
+        ps.len() as u64,
         from,
         exceptions,
-        sweep_law: None,
-    }
+    )
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1127,22 +1140,27 @@ pub fn guess_sweep(rows: &[SweepRow], name: &str) -> Vec<Guess> {
             .map(|&x| (format!("{name} = {x}"), ys[(x - x0) as usize].to_string()))
             .collect();
         let claim = format!("{col} = {}", case(&branches, &qp.expr(name)));
-        out.push(Guess {
-            target: Target::Grundy,
-            family: Family::QuasiPolynomial,
-            cost: claim.len() as u64,
+        let law = format!(
+            "the {col} of the Grundy values is {} over {name} = {}..={}",
+            qp.shape(name),
+            x0,
+            x0 + rows.len() as u64 - 1
+        );
+        let g = Guess::new(
+            Target::Grundy,
+            Family::QuasiPolynomial,
+            ClaimOn::Sweep,
             claim,
-            on: ClaimOn::Sweep,
-            law: format!(
-                "the {col} of the Grundy values is {} over {name} = {}..={}",
-                qp.shape(name),
-                x0,
-                x0 + rows.len() as u64 - 1
-            ),
-            rows: rows.len() as u64,
-            from: bad.last().map_or(x0, |&x| x + 1),
-            exceptions: bad.len() as u64,
+            law,
+        )
+        .evidence(
+            rows.len() as u64,
+            bad.last().map_or(x0, |&x| x + 1),
+            bad.len() as u64,
+        );
+        out.push(Guess {
             sweep_law: Some((col.to_string(), qp)),
+            ..g
         });
     }
     out

@@ -10,10 +10,10 @@ use crate::games::finite::finite_outcome_period;
 use crate::games::interval::IntervalGame;
 use crate::games::takebreak::Breaker;
 use crate::games::{CertRule, Sequence};
-use crate::observe::{Observer, Watch};
+use crate::observe::Observer;
 use crate::period::{find_period, Period};
 use crate::plan::{
-    feasible_max, grundy_table, open_stream, outcome_table, plan, Budget, Plan, Task,
+    feasible_max, grundy_table, outcome_table, plan, run_stream, Budget, Plan, Task,
 };
 use crate::sets::MoveSet;
 use crate::spec::Game;
@@ -252,12 +252,8 @@ fn by_sieve(
         format!("has no shortcut: deciding n = {n} means sieving every position up to it")
     })?;
     obs.planned(&p);
-    let mut s = open_stream(game, n, obs)?;
-    let watch = &mut Watch::start(obs, n.saturating_add(1))?;
     let mut ps = Vec::new();
-    while s.advance(&mut ps) {
-        watch.at(s.done())?;
-    }
+    let method = run_stream(game, n, obs, |segment| ps.append(segment))?;
     let win = ps.last() != Some(&n);
     let mv = ps
         .iter()
@@ -271,7 +267,7 @@ fn by_sieve(
         winning_move: Move::winning(win, n, mv),
         // a P-position's Grundy value is 0
         grundy: (!win).then_some(0),
-        method: s.method().into(),
+        method: method.into(),
     })
 }
 

@@ -872,13 +872,35 @@ pub fn p_position_list(
         )?;
     }
     obs.planned(&p);
+    let mut out = Vec::new();
+    run_stream(game, max, obs, |segment| out.append(segment))?;
+    Ok(out)
+}
+
+/// Runs the fastest P-position stream of `game` over 0..=max to its end, observed by `obs`
+/// (progress, cancellation), handing each segment's P-positions (increasing) to `each`,
+/// which may take them. Returns the stream's method (`segmented sieve`, …).
+///
+/// # Errors
+/// As [`open_stream`]; [`Error::Cancelled`] when `obs` stops the run.
+pub(crate) fn run_stream(
+    game: &Game,
+    max: u64,
+    obs: &dyn Observer,
+    mut each: impl FnMut(&mut Vec<u64>),
+) -> Result<&'static str, Error> {
     let mut s = open_stream(game, max, obs)?;
     let watch = &mut Watch::start(obs, max.saturating_add(1))?;
-    let mut out = Vec::new();
-    while s.advance(&mut out) {
+    let mut segment = Vec::new();
+    loop {
+        let more = s.advance(&mut segment);
+        each(&mut segment);
+        segment.clear();
+        if !more {
+            return Ok(s.method());
+        }
         watch.at(s.done())?;
     }
-    Ok(out)
 }
 
 /// Opens the fastest P-position stream for `game` over 0..=max. Families whose

@@ -18,8 +18,8 @@ use crate::decide::{decide, proven_grundy, reachable, Move, Proven};
 use crate::error::Error;
 use crate::games::takebreak::Breaker;
 use crate::num::{parse_count, CountError};
-use crate::observe::{Observer, Watch};
-use crate::plan::{grundy_table, open_stream, plan, Budget, Task};
+use crate::observe::Observer;
+use crate::plan::{grundy_table, plan, run_stream, Budget, Task};
 use crate::sets::MoveSet;
 use crate::spec::{Bound, Game, SpecError};
 use crate::table::GrundyTable;
@@ -649,18 +649,10 @@ fn count_p_positions(
 ) -> Result<SumCount, Error> {
     let plan = plan(game, Task::PPositions, max, budget)?;
     obs.planned(&plan);
-    let mut stream = open_stream(game, max, obs)?;
-    let watch = &mut Watch::start(obs, max.saturating_add(1))?;
-    let (mut buf, mut p) = (Vec::new(), 0u64);
-    loop {
-        let more = stream.advance(&mut buf);
-        p += buf.iter().filter(|&&x| x >= min).count() as u64;
-        buf.clear();
-        if !more {
-            break;
-        }
-        watch.at(stream.done())?;
-    }
+    let mut p = 0u64;
+    run_stream(game, max, obs, |segment| {
+        p += segment.iter().filter(|&&x| x >= min).count() as u64;
+    })?;
     let total = BigUint::from(max - min) + 1u32;
     let p = BigUint::from(p);
     Ok(SumCount {
