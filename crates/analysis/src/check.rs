@@ -3,34 +3,20 @@
 //! through bounded memory.
 
 use crate::claim::{identifiers, Claim};
+use crate::claim_text::{plan_check, On};
 use crate::frames::{losers_frame, losers_schema, table_frame, table_schema, LoserColumns};
 use crate::Error;
 use heaplab_core::{
-    grundy_table, open_stream, outcome_table, p_count_estimate, plan, Budget, ControlFlow, Game,
-    GrundyTable, Observer, OutcomeTable, Task,
+    grundy_table, open_stream, outcome_table, Budget, ControlFlow, Game, GrundyTable, Observer,
+    OutcomeTable, Task,
 };
 use polars::prelude::*;
-use serde::{Deserialize, Serialize};
 
 /// Rows per chunk handed to polars.
 const CHUNK: usize = 1 << 20;
 
 /// Counterexamples kept.
 const EXAMPLES: usize = 10;
-
-/// Rows a second a claim is evaluated on, for time estimates (measured: 5e7 a second for
-/// `win = (n % 4 <> 0)`, 8e6 with `isqrt`, 5e6 with `is_prime`; the slow end is taken).
-const CLAIM_ROWS_PER_SECOND: f64 = 5e6;
-
-/// The rows a claim is checked on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum On {
-    /// Every position: columns `n`, `win`, `grundy`.
-    Table,
-    /// The P-positions: columns `k`, `p`, `gap`, `prev` (gap and prev are null for k = 0).
-    Losers,
-}
 
 /// The columns a claim may name on these rows.
 pub fn claim_schema(on: On) -> Schema {
@@ -84,9 +70,6 @@ pub fn verify_guess(
     check_claim(game, max, &guess.claim, on, budget, obs).map(Some)
 }
 
-/// Largest N of a table check (a table in memory).
-pub const TABLE_CHECK_MAX: u64 = (1 << 40) - 1;
-
 /// Checks `claim` on every row of `on` for `game` over 0..=max. Only the columns the claim
 /// names are computed (a claim on `n` alone needs no engine).
 ///
@@ -107,34 +90,7 @@ pub fn check_claim(
     let mut tally = Tally::default();
     match on {
         On::Table => {
-            if max > TABLE_CHECK_MAX {
-                return Err(heaplab_core::Error::TooLarge {
-                    what: "a table in memory (check the P-positions instead)",
-                    n: max,
-                    limit: TABLE_CHECK_MAX,
-                }
-                .into());
-            }
-            let task = match (uses("grundy"), uses("win")) {
-                (true, _) => Some(Task::Grundy),
-                (false, true) => Some(Task::Outcomes),
-                (false, false) => None,
-            };
-            let engine = task.map(|t| plan(game, t, max, budget)).transpose()?;
-            let claim_secs = (max as f64 + 1.0) / CLAIM_ROWS_PER_SECOND;
-            let total = engine.map_or(0.0, |p| p.seconds) + claim_secs;
-            budget
-                .check_time(
-                    || format!("checking the claim on {game} to N = {max}"),
-                    total,
-                )
-                .map_err(heaplab_core::Error::from)?;
-            if let Some(p) = engine {
-                obs.planned(&heaplab_core::Plan {
-                    seconds: total,
-                    ..p
-                });
-            }
+            let task = plan_check(game, max, on, uses("grundy"), uses("win"), budget, obs)?;
             let (g, o): (Option<GrundyTable>, Option<OutcomeTable>) = match task {
                 Some(Task::Grundy) => {
                     let g = grundy_table(game, max, obs)?;
@@ -154,19 +110,7 @@ pub fn check_claim(
             }
         }
         On::Losers => {
-            let p = plan(game, Task::PPositions, max, budget)?;
-            let rows = p_count_estimate(game, max).unwrap_or(0.0);
-            let total = p.seconds + rows / CLAIM_ROWS_PER_SECOND;
-            budget
-                .check_time(
-                    || format!("checking the claim on {game} to N = {max}"),
-                    total,
-                )
-                .map_err(heaplab_core::Error::from)?;
-            obs.planned(&heaplab_core::Plan {
-                seconds: total,
-                ..p
-            });
+            plan_check(game, max, on, false, false, budget, obs)?;
             let mut stream = open_stream(game, max, obs)?;
             let (mut buf, mut out) = (Vec::new(), Vec::new());
             let (mut k0, mut prev) = (0u64, None);

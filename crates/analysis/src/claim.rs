@@ -7,6 +7,7 @@
 //!
 //! polars SQL's `/` is float division; use `//` or `DIV` for integer division.
 
+use crate::claim_text::{precheck_claim, words};
 use crate::functions::{ClaimFunction, ClaimValue};
 use polars::prelude::*;
 use polars::sql::FunctionRegistry;
@@ -141,50 +142,6 @@ pub struct Claim {
     expr: String,
 }
 
-/// A name in a claim: a run of ASCII letters, digits and `_` outside string literals that
-/// does not start with a digit, with its 0-based character position and whether a `(`
-/// follows it (a call).
-struct Word {
-    text: String,
-    start: usize,
-    /// Character index of the `(` after the name, if it is a call.
-    open: Option<usize>,
-}
-
-/// The [`Word`]s of a claim, in order.
-fn words(expr: &str) -> Vec<Word> {
-    let chars: Vec<char> = expr.chars().collect();
-    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let mut out = Vec::new();
-    let (mut i, mut in_str) = (0, false);
-    while i < chars.len() {
-        let c = chars[i];
-        if in_str || c == '\'' {
-            in_str = if in_str { c != '\'' } else { true };
-            i += 1;
-            continue;
-        }
-        if !is_word(c) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && is_word(chars[i]) {
-            i += 1;
-        }
-        if c.is_ascii_digit() {
-            continue;
-        }
-        let next = (i..chars.len()).find(|&k| !chars[k].is_whitespace());
-        out.push(Word {
-            text: chars[start..i].iter().collect(),
-            start,
-            open: next.filter(|&k| chars[k] == '('),
-        });
-    }
-    out
-}
-
 /// Identifier tokens of an expression outside string literals, lowercased (to see which
 /// columns a claim uses, so only those are computed).
 pub fn identifiers(expr: &str) -> Vec<String> {
@@ -287,9 +244,7 @@ impl Claim {
     }
 
     fn compile(expr: &str, schema: &Schema) -> Result<Claim, ClaimError> {
-        let literals = balanced(expr)?;
-        row_by_row(expr)?;
-        check_arity(expr)?;
+        let literals = precheck_claim(expr).map_err(ClaimError::Invalid)?;
         let names: Vec<String> = schema.iter_names().map(|n| n.to_string()).collect();
         // polars turns a string compared with a boolean into null without a word ('abc' is
         // neither true nor false), so `win <> 'abc'` would quietly hold or fail everywhere;
@@ -373,64 +328,6 @@ impl Claim {
     }
 }
 
-/// The claim is wrapped in a query, so it must be one expression on its own: not empty, its
-/// parentheses balanced and its string literals closed (else `n = 1) OR (n = 2` would reach
-/// into the wrapper). Returns the 1-based columns where string literals start; errors name
-/// the 1-based column in the claim.
-fn balanced(expr: &str) -> Result<Vec<usize>, ClaimError> {
-    if expr.trim().is_empty() {
-        return Err(ClaimError::Invalid(
-            "the claim is empty; give a true/false expression such as `win = (n % 4 <> 0)`".into(),
-        ));
-    }
-    let mut open: Vec<usize> = vec![];
-    let mut literals: Vec<usize> = vec![];
-    let mut quote: Option<usize> = None;
-    for (i, c) in expr.chars().enumerate() {
-        let col = i + 1;
-        match (quote, c) {
-            (Some(_), '\'') => quote = None,
-            (Some(_), _) => {}
-            (None, '\'') => {
-                quote = Some(col);
-                literals.push(col);
-            }
-            (None, '(') => open.push(col),
-            (None, ')') if open.pop().is_none() => {
-                return Err(ClaimError::Invalid(format!(
-                    "unmatched `)` at column {col} of the claim"
-                )));
-            }
-            (None, ';') => {
-                return Err(ClaimError::Invalid(format!(
-                    "`;` at column {col}: the claim is one expression"
-                )))
-            }
-            _ => {}
-        }
-    }
-    if let Some(col) = quote {
-        return Err(ClaimError::Invalid(format!(
-            "unclosed string literal from column {col} of the claim"
-        )));
-    }
-    if let Some(col) = open.pop() {
-        return Err(ClaimError::Invalid(format!(
-            "unclosed `(` at column {col} of the claim"
-        )));
-    }
-    // polars parses and plans a chain of operators recursively (see [`deep_stack`]): keep
-    // the chain well inside the stack
-    let ops = operators(expr);
-    if ops > MAX_OPERATORS {
-        return Err(ClaimError::Invalid(format!(
-            "the claim has {ops} operators, more than {MAX_OPERATORS}; shorten it (a long OR of \
-             values is `n IN (1, 2, ...)`)"
-        )));
-    }
-    Ok(literals)
-}
-
 /// Runs `f` on a thread with a 256 MiB stack (reserved, touched only as deep as it goes):
 /// polars parses and plans a claim recursively, and a long chain of operators overflows
 /// the 2–8 MiB of an ordinary thread.
@@ -444,149 +341,6 @@ fn deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
-}
-
-/// Functions over many rows, which a claim checked chunk by chunk would evaluate per chunk
-/// (`min(n)`, `lag(n) OVER (...)` gave wrong answers past the first chunk).
-const AGGREGATES: &[&str] = &[
-    "count",
-    "sum",
-    "min",
-    "max",
-    "avg",
-    "mean",
-    "median",
-    "stddev",
-    "stdev",
-    "variance",
-    "var",
-    "first",
-    "last",
-    "lag",
-    "lead",
-    "row_number",
-    "rank",
-    "dense_rank",
-    "array_agg",
-    "string_agg",
-    "quantile_cont",
-    "quantile_disc",
-    "percentile_cont",
-    "percentile_disc",
-    "ntile",
-    "cume_dist",
-    "percent_rank",
-    "corr",
-    "covar",
-    "covar_pop",
-    "covar_samp",
-    "bool_and",
-    "bool_or",
-    "any_value",
-    "nth_value",
-    "first_value",
-    "last_value",
-    "stddev_pop",
-    "stddev_samp",
-    "var_pop",
-    "var_samp",
-    "bit_and",
-    "bit_or",
-    "bit_xor",
-    "approx_count_distinct",
-];
-
-/// A claim is about each row on its own: aggregates, window functions (`OVER`) and
-/// subqueries (`SELECT`, `EXISTS`) are refused.
-fn row_by_row(expr: &str) -> Result<(), ClaimError> {
-    for w in words(expr) {
-        let word = w.text.to_ascii_lowercase();
-        let why = match word.as_str() {
-            "over" => "window functions (OVER)",
-            "select" | "exists" => "subqueries",
-            a if w.open.is_some() && AGGREGATES.contains(&a) => "aggregate and window functions",
-            _ => continue,
-        };
-        return Err(ClaimError::Invalid(format!(
-            "`{}` at column {}: a claim is checked row by row, in chunks, so {why} are not \
-             supported (use the columns of one row: `prev` and `gap` for neighbours)",
-            w.text,
-            w.start + 1
-        )));
-    }
-    Ok(())
-}
-
-/// Each of our functions called with its number of arguments (polars' own message for
-/// `isqrt()` is "expression: '' didn't get any inputs"). `expr` must be balanced.
-fn check_arity(expr: &str) -> Result<(), ClaimError> {
-    let chars: Vec<char> = expr.chars().collect();
-    for w in words(expr) {
-        let (Some(f), Some(open)) = (Fun::from_name(&w.text), w.open) else {
-            continue;
-        };
-        // count the arguments up to the matching `)`
-        let (mut depth, mut commas, mut empty, mut quoted) = (0usize, 0usize, true, false);
-        for &d in &chars[open + 1..] {
-            if quoted {
-                quoted = d != '\'';
-                continue;
-            }
-            match d {
-                '\'' => (quoted, empty) = (true, false),
-                '(' => (depth, empty) = (depth + 1, false),
-                ')' if depth == 0 => break,
-                ')' => depth -= 1,
-                ',' if depth == 0 => commas += 1,
-                d if !d.is_whitespace() => empty = false,
-                _ => {}
-            }
-        }
-        let given = if empty && commas == 0 { 0 } else { commas + 1 };
-        if given != f.arity() {
-            return Err(ClaimError::Invalid(format!(
-                "`{}` takes {} argument{}, given {given} (column {} of the claim)",
-                w.text,
-                f.arity(),
-                if f.arity() == 1 { "" } else { "s" },
-                w.start + 1
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Operators a claim may chain (see [`balanced`]).
-const MAX_OPERATORS: usize = 2000;
-
-/// Binary operators of an expression outside string literals: `AND`, `OR` and runs of
-/// `+-*/%=<>!|&^`.
-fn operators(expr: &str) -> usize {
-    let mut n = 0;
-    let mut in_str = false;
-    let mut prev_sym = false;
-    let mut word = String::new();
-    for c in expr.chars().chain(std::iter::once(' ')) {
-        if in_str {
-            in_str = c != '\'';
-            continue;
-        }
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word.push(c);
-        } else {
-            if word.eq_ignore_ascii_case("and") || word.eq_ignore_ascii_case("or") {
-                n += 1;
-            }
-            word.clear();
-        }
-        let sym = "+-*/%=<>!|&^".contains(c);
-        if sym && !prev_sym {
-            n += 1;
-        }
-        prev_sym = sym;
-        in_str = c == '\'';
-    }
-    n
 }
 
 fn is_keyword(t: &str) -> bool {
@@ -664,6 +418,7 @@ mod tests {
         assert_eq!(claim_position("no position here", "n"), "no position here");
     }
     use super::*;
+    use crate::claim_text::{check_arity, operators};
 
     fn table() -> DataFrame {
         let n: Vec<u64> = (0..=20).collect();

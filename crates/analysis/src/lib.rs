@@ -27,6 +27,7 @@
 mod check;
 #[cfg(feature = "polars")]
 mod claim;
+mod claim_text;
 #[cfg(feature = "polars")]
 mod frames;
 mod functions;
@@ -39,9 +40,10 @@ mod stone_check;
 mod sweep;
 
 #[cfg(feature = "polars")]
-pub use check::{check_claim, claim_schema, verify_guess, CheckReport, On, TABLE_CHECK_MAX};
+pub use check::{check_claim, claim_schema, verify_guess, CheckReport};
 #[cfg(feature = "polars")]
 pub use claim::{identifiers, Claim, ClaimError};
+pub use claim_text::{plan_check, precheck_claim, On, TABLE_CHECK_MAX};
 #[cfg(feature = "polars")]
 pub use frames::{
     grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,

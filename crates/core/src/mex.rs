@@ -80,12 +80,16 @@ pub fn mex(values: &[u32]) -> u32 {
 
 /// A multiset of small non-negative integers with O(1) insert and remove and a fast mex:
 /// a count per value, a bitmap of the values present and a summary bitmap of the full
-/// words of that bitmap, so the mex reads one summary word per 4096 values.
+/// words of that bitmap, so the mex reads one summary word per 4096 values — from the
+/// first word that may not be full (remembered), so a mex that only grows (nim's values
+/// 0, 1, 2, …) costs O(1) amortised, not O(values / 4096).
 #[derive(Debug, Default, Clone)]
 pub struct MexCounter {
     count: Vec<u32>,
     present: Vec<u64>,
     full: Vec<u64>,
+    /// Every word of `present` below this one is full.
+    low: std::cell::Cell<u32>,
 }
 
 impl MexCounter {
@@ -123,6 +127,7 @@ impl MexCounter {
             let w = v / 64;
             self.present[w] &= !(1 << (v % 64));
             self.full[w / 64] &= !(1 << (w % 64));
+            self.low.set(self.low.get().min(w as u32));
         }
     }
 
@@ -133,7 +138,11 @@ impl MexCounter {
 
     /// The least value with count 0.
     pub fn mex(&self) -> u32 {
-        match first_gap(&self.full, 0) {
+        let from = self.low.get();
+        if let Some(w) = first_gap(&self.full, from) {
+            self.low.set(w);
+        }
+        match first_gap(&self.full, from) {
             // the first word of `present` that is not full, then its first clear bit
             Some(w) if (w as usize) < self.present.len() => {
                 first_gap(&self.present, w * 64).unwrap_or(self.present.len() as u32 * 64)

@@ -105,6 +105,9 @@ impl Sum {
                 let parts = split_top(t, ':');
                 let text = || t.trim().chars().take(60).collect();
                 let (spec, heap) = match parts.len() {
+                    2 if parts[1].trim().is_empty() => {
+                        return Err(SumError::NoHeap { term, text: text() })
+                    }
                     2 => (parts[0].trim(), parts[1].trim()),
                     1 => return Err(SumError::NoHeap { term, text: text() }),
                     _ => return Err(SumError::SeveralHeaps { term, text: text() }),
@@ -1151,6 +1154,7 @@ mod tests {
             ("squares:x", "term 1: the heap"),
             ("squares:5 + foo:3", "term 2: invalid game spec"),
             ("squares:5:6", "more than one `:HEAP`"),
+            ("squares:", "term 1 (`squares:`) has no heap"),
         ] {
             let e = Sum::parse(bad).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");

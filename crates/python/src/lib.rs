@@ -13,7 +13,9 @@ use arrow_array::{
     UInt32Array, UInt64Array, UInt8Array,
 };
 use arrow_buffer::{BooleanBuffer, Buffer, ScalarBuffer};
-use heaplab_analysis::{analyze, sweep, ClaimFunction, ClaimValue, Error as AnalysisError};
+use heaplab_analysis::{
+    analyze, plan_check, sweep, ClaimFunction, ClaimValue, Error as AnalysisError, On,
+};
 use heaplab_core::{
     count_sums, decide, decide_sum, grundy_table, open_stream, p_position_list, plan, solve,
     tables, Budget, Error, Game, GrundyTable, Observer, PPositionStream, Sequence, Space, Sum,
@@ -24,6 +26,8 @@ use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyMemoryError, PyValueE
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -52,24 +56,31 @@ fn budget() -> Budget {
     Budget::new(sys.available_memory() / 10 * 8)
 }
 
-/// How often a running engine looks at Ctrl-C and calls the progress callback.
+/// How often the waiting thread looks at Ctrl-C, and calls the progress callback.
 const SIGNAL_EVERY: Duration = Duration::from_millis(50);
 const CALLBACK_EVERY: Duration = Duration::from_millis(200);
 
-/// An [`Observer`] that takes the GIL briefly, at most every 50 ms, to run Python's signal
-/// handlers (so Ctrl-C raises `KeyboardInterrupt` within a second) and, at most every
-/// 200 ms, the caller's `progress(done, total)`; an exception from either stops the run
-/// and is raised once the engine has returned.
+/// Stack of the thread an engine call runs on (as a main thread's).
+const WORKER_STACK: usize = 64 << 20;
+
+/// The observer of one engine call. The engine runs on a worker thread and only records
+/// its progress here and reads the stop flag; the calling thread waits, and every 50 ms
+/// takes the GIL briefly to run Python's signal handlers (so Ctrl-C raises
+/// `KeyboardInterrupt` within a second, whichever threads the engine uses) and, every
+/// 200 ms, the caller's `progress(done, total)`. An exception from either sets the stop
+/// flag and is raised once the engine has returned.
 struct PyWatch {
     callback: Option<Py<PyAny>>,
+    done: AtomicU64,
+    total: AtomicU64,
+    stop: AtomicBool,
     state: Mutex<WatchState>,
 }
 
 struct WatchState {
-    last_signal: Instant,
     last_call: Option<Instant>,
-    /// The total of the last call (0 before any).
-    total: u64,
+    /// The progress last reported, to report each once.
+    reported: (u64, u64),
     error: Option<PyErr>,
 }
 
@@ -77,18 +88,55 @@ impl PyWatch {
     fn new(callback: Option<Py<PyAny>>) -> PyWatch {
         PyWatch {
             callback,
+            done: AtomicU64::new(0),
+            total: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
             state: Mutex::new(WatchState {
-                last_signal: Instant::now(),
                 last_call: None,
-                total: 0,
+                reported: (0, 0),
                 error: None,
             }),
         }
     }
 
+    /// On the calling thread while the engine runs: signals, then the callback when due.
+    fn poll(&self) {
+        let Ok(mut st) = self.state.lock() else {
+            self.stop.store(true, Ordering::Relaxed);
+            return;
+        };
+        if st.error.is_some() {
+            return;
+        }
+        let now = Instant::now();
+        let progress = (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        );
+        let call = self.callback.is_some()
+            && progress.1 > 0
+            && progress != st.reported
+            && st.last_call.is_none_or(|t| now - t >= CALLBACK_EVERY);
+        let result = Python::attach(|py| -> PyResult<()> {
+            py.check_signals()?;
+            if let (true, Some(cb)) = (call, &self.callback) {
+                cb.call1(py, progress)?;
+            }
+            Ok(())
+        });
+        if call {
+            st.last_call = Some(now);
+            st.reported = progress;
+        }
+        if let Err(e) = result {
+            st.error = Some(e);
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// After a run that finished: the callback's last call, `progress(total, total)`.
     fn finish(&self, py: Python<'_>) -> PyResult<()> {
-        let total = self.state.lock().map(|s| s.total).unwrap_or(0);
+        let total = self.total.load(Ordering::Relaxed);
         match &self.callback {
             Some(cb) if total > 0 => cb.call1(py, (total, total)).map(drop),
             _ => Ok(()),
@@ -103,38 +151,12 @@ impl PyWatch {
 
 impl Observer for PyWatch {
     fn observe(&self, done: u64, total: u64) -> ControlFlow<()> {
-        let Ok(mut st) = self.state.lock() else {
-            return ControlFlow::Break(());
-        };
-        if st.error.is_some() {
-            return ControlFlow::Break(());
-        }
-        st.total = total;
-        let now = Instant::now();
-        let call = self.callback.is_some()
-            && (st.last_call.is_none_or(|t| now - t >= CALLBACK_EVERY) || done == total);
-        if !call && now - st.last_signal < SIGNAL_EVERY {
-            return ControlFlow::Continue(());
-        }
-        st.last_signal = now;
-        let result = Python::attach(|py| -> PyResult<()> {
-            py.check_signals()?;
-            if call {
-                if let Some(cb) = &self.callback {
-                    cb.call1(py, (done, total))?;
-                }
-            }
-            Ok(())
-        });
-        if call {
-            st.last_call = Some(now);
-        }
-        match result {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                st.error = Some(e);
-                ControlFlow::Break(())
-            }
+        self.done.store(done, Ordering::Relaxed);
+        self.total.store(total, Ordering::Relaxed);
+        if self.stop.load(Ordering::Relaxed) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
         }
     }
 }
@@ -172,21 +194,55 @@ impl From<AnalysisError> for Raised {
     }
 }
 
-/// Runs `f` with the GIL released, observed by a [`PyWatch`] around `progress`.
+/// Runs `f` with the GIL released, observed by a [`PyWatch`] around `progress`, and makes
+/// the callback's last call `progress(total, total)` when it has finished.
 fn run<T: Send, E: Into<Raised> + Send>(
     py: Python<'_>,
     progress: Option<Py<PyAny>>,
     f: impl FnOnce(&PyWatch) -> Result<T, E> + Send,
 ) -> PyResult<T> {
     let watch = PyWatch::new(progress);
-    let out = py.detach(|| f(&watch));
+    let out = run_watched(py, &watch, f)?;
+    watch.finish(py)?;
+    Ok(out)
+}
+
+/// Runs `f` on a worker thread with the GIL released while this thread polls `watch`
+/// (Ctrl-C, the progress callback) until the worker is done.
+fn run_watched<T: Send, E: Into<Raised> + Send>(
+    py: Python<'_>,
+    watch: &PyWatch,
+    f: impl FnOnce(&PyWatch) -> Result<T, E> + Send,
+) -> PyResult<T> {
+    let out = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (tx, rx) = mpsc::channel::<()>();
+            let worker = std::thread::Builder::new()
+                .name("heaplab".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(scope, move || {
+                    let out = f(watch);
+                    let _ = tx.send(());
+                    out
+                });
+            let worker = match worker {
+                Ok(w) => w,
+                Err(e) => return Err(format!("cannot start the engine's thread: {e}")),
+            };
+            while let Err(RecvTimeoutError::Timeout) = rx.recv_timeout(SIGNAL_EVERY) {
+                watch.poll();
+            }
+            worker
+                .join()
+                .map_err(|_| "the engine stopped on an internal error (a panic)".to_string())
+        })
+    });
     if let Some(e) = watch.take_error() {
         // a progress callback or Ctrl-C stopped the run (or it finished as they fired)
         return Err(e);
     }
-    let out = out.map_err(|e| PyErr::from(e.into()))?;
-    watch.finish(py)?;
-    Ok(out)
+    out.map_err(HeaplabError::new_err)?
+        .map_err(|e| PyErr::from(e.into()))
 }
 
 /// A spec's game, or `ValueError` with the parser's one-line message.
@@ -245,6 +301,9 @@ impl RawGame {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let game = &self.game;
+        // one byte a position for the bool array, beside the engine's bits
+        let rows = n_max.saturating_add(1);
+        hand_over_fits("an array of", rows, rows.saturating_add(rows / 8))?;
         let (o, _) = run(py, progress, |w| tables(game, n_max, false, &budget(), w))?;
         let bits = o.into_bits();
         let v: Vec<bool> = py.detach(|| bits.iter().by_vals().collect());
@@ -280,6 +339,8 @@ impl RawGame {
         })?;
         Ok(LoserChunks {
             stream: Mutex::new(Some(stream)),
+            pending: Mutex::new(None),
+            busy: AtomicBool::new(false),
             progress,
         })
     }
@@ -325,6 +386,9 @@ impl RawGame {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<ArrowTable> {
         let game = &self.game;
+        // the n column's 8 bytes a position, beside the tables
+        let rows = n_max.saturating_add(1);
+        hand_over_fits("a table of", rows, rows.saturating_mul(8))?;
         let (o, g) = run(py, progress, |w| tables(game, n_max, grundy, &budget(), w))?;
         let batch = py.detach(|| {
             let len = o.max() as usize + 1;
@@ -353,6 +417,14 @@ impl RawGame {
     }
 }
 
+/// Refuses up front (as [`RefusedError`]) a hand-over to Python of `bytes` beyond the
+/// engine's own tables (which [`plan`] checks) that this machine's memory cannot hold.
+fn hand_over_fits(what: &str, rows: u64, bytes: u64) -> PyResult<()> {
+    budget()
+        .check_memory(|| format!("{what} {rows} positions for Python"), bytes)
+        .map_err(|r| PyErr::from(Raised::from(Error::from(r))))
+}
+
 /// Reads "grundy" or "outcome".
 fn sequence(values: &str) -> PyResult<Sequence> {
     match values {
@@ -377,6 +449,10 @@ fn grundy_array(py: Python<'_>, t: GrundyTable) -> Bound<'_, PyAny> {
 #[pyclass(module = "heaplab._heaplab")]
 struct LoserChunks {
     stream: Mutex<Option<PPositionStream>>,
+    /// A chunk decided by a call that was then interrupted: the next call returns it.
+    pending: Mutex<Option<Vec<u64>>>,
+    /// Set while a call runs (a progress callback calling `next` again is refused).
+    busy: AtomicBool,
     progress: Option<Py<PyAny>>,
 }
 
@@ -387,33 +463,62 @@ impl LoserChunks {
     }
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray1<u64>>>> {
-        let progress = self.progress.as_ref().map(|p| p.clone_ref(py));
-        let stream = &self.stream;
-        let chunk = run(py, progress, |w| -> Result<Option<Vec<u64>>, Error> {
+        if self.busy.swap(true, Ordering::AcqRel) {
+            return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                "this iterator is already running (called from its own progress callback?)",
+            ));
+        }
+        let out = self.next_chunk(py);
+        self.busy.store(false, Ordering::Release);
+        Ok(out?.map(|v| v.into_pyarray(py)))
+    }
+}
+
+impl LoserChunks {
+    /// The next non-empty segment's P-positions; None at the end. A chunk decided before
+    /// an interruption is kept for the next call, so none is lost.
+    fn next_chunk(&self, py: Python<'_>) -> PyResult<Option<Vec<u64>>> {
+        let taken = |m: &Mutex<Option<Vec<u64>>>| m.lock().ok().and_then(|mut p| p.take());
+        if let Some(chunk) = taken(&self.pending) {
+            return Ok(Some(chunk));
+        }
+        let watch = PyWatch::new(self.progress.as_ref().map(|p| p.clone_ref(py)));
+        let (stream, pending) = (&self.stream, &self.pending);
+        let ended = run_watched(py, &watch, |w| -> Result<bool, Error> {
             let mut guard = stream.lock().map_err(|_| Error::BadState {
                 reason: "a stream poisoned by an earlier failure".into(),
             })?;
             let Some(s) = guard.as_mut() else {
-                return Ok(None);
+                return Ok(true);
             };
             let mut out = Vec::new();
+            let total = s.max().saturating_add(1);
             // segments without P-positions are passed over
-            loop {
-                let more = s.advance(&mut out);
-                if w.observe(s.done(), s.max().saturating_add(1)).is_break() {
+            let ended = loop {
+                if w.observe(s.done(), total).is_break() {
                     return Err(Error::Cancelled { done: s.done() });
                 }
-                if !more {
-                    *guard = None;
-                    break;
+                let more = s.advance(&mut out);
+                let _ = w.observe(s.done(), total);
+                if !more || !out.is_empty() {
+                    break !more;
                 }
-                if !out.is_empty() {
-                    break;
+            };
+            if ended {
+                *guard = None;
+            }
+            if !out.is_empty() {
+                if let Ok(mut p) = pending.lock() {
+                    *p = Some(out);
                 }
             }
-            Ok(if out.is_empty() { None } else { Some(out) })
+            Ok(ended)
         })?;
-        Ok(chunk.map(|v| v.into_pyarray(py)))
+        // the last chunk reports completion, the others their progress alone
+        if ended {
+            watch.finish(py)?;
+        }
+        Ok(taken(&self.pending))
     }
 }
 
@@ -580,10 +685,46 @@ fn stone(py: Python<'_>, variant: u8, piles: Vec<i64>, line: bool) -> PyResult<S
             )))
         }
     };
-    let (result, moves) = py
-        .detach(|| solve(v, &piles, line))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (result, moves) = run(py, None, |_| {
+        solve(v, &piles, line).map_err(|e| Raised(PyValueError::new_err(e.to_string())))
+    })?;
     to_json(&serde_json::json!({"result": result, "line": moves}))
+}
+
+/// The command line's checks of a claim's text (one expression, balanced, at most 2000
+/// operators, no aggregates or windows, our functions' arities): the 1-based columns of its
+/// string literals, or `ValueError` naming the problem.
+#[pyfunction]
+fn precheck_claim(expr: &str) -> PyResult<Vec<usize>> {
+    heaplab_analysis::precheck_claim(expr)
+        .map_err(|e| PyValueError::new_err(format!("invalid claim: {e}")))
+}
+
+/// The command line's budget checks of a claim check over 0..=n_max (`on`: "table" or
+/// "losers"; which of `grundy` and `win` the claim names): `ValueError` past the table
+/// limit, `RefusedError` beyond this machine's memory or a day's work.
+#[pyfunction]
+fn check_plan(
+    py: Python<'_>,
+    spec: &str,
+    n_max: u64,
+    on: &str,
+    uses_grundy: bool,
+    uses_win: bool,
+) -> PyResult<()> {
+    let game = parse_game(spec)?;
+    let on = match on {
+        "table" => On::Table,
+        "losers" => On::Losers,
+        o => {
+            return Err(PyValueError::new_err(format!(
+                "on must be \"table\" or \"losers\", not {o:?}"
+            )))
+        }
+    };
+    run(py, None, |w| {
+        plan_check(&game, n_max, on, uses_grundy, uses_win, &budget(), w).map(drop)
+    })
 }
 
 /// A claim function (`isqrt`, `v2`, `popcount`, `is_square`, `is_prime`, `xor`) over
@@ -658,6 +799,9 @@ fn claim_function<'py>(
 /// The module.
 #[pymodule]
 fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // NumPy's C API is loaded now, at import: loaded lazily after a long run, it fails on a
+    // pending Ctrl-C
+    drop(Vec::<u8>::new().into_pyarray(m.py()));
     m.add_class::<RawGame>()?;
     m.add_class::<LoserChunks>()?;
     m.add_class::<ArrowTable>()?;
@@ -667,6 +811,8 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sweep_table, m)?)?;
     m.add_function(wrap_pyfunction!(stone, m)?)?;
     m.add_function(wrap_pyfunction!(claim_function, m)?)?;
+    m.add_function(wrap_pyfunction!(precheck_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(check_plan, m)?)?;
     m.add("HeaplabError", m.py().get_type::<HeaplabError>())?;
     m.add("RefusedError", m.py().get_type::<RefusedError>())?;
     Ok(())

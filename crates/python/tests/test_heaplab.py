@@ -198,13 +198,97 @@ def test_check_runs_in_chunks_and_refuses_what_the_command_line_refuses():
     assert ps.size > 2**20
     assert heaplab.check("squares", 7 * 10**8, "k = 0 OR (gap = p - prev AND gap > 0)", on="losers").holds
     for bad, says in [
-        ("win = 'true'", "string literals"),
-        ("n = 1; n = 2", "';'"),
+        ("win = 'true'", "string literal at column 7"),
+        ("n = 1; n = 2", "`;` at column 6"),
         ("isqrt(n) = ", "isqrt(n)"),
+        ("n" + "+n" * 3000 + " >= 0", "more than 2000"),
+        ("n - MIN(n) < 5", "aggregate"),
+        ("isqrt(1e19) > 0", "64-bit range"),
+        ("GRUNDY >= 0", "the columns are n, win, grundy"),
+        ("isqrt(" * 300 + "n" + ")" * 300 + " >= 0", "more than 256"),
     ]:
         with pytest.raises(ValueError, match=re.escape(says)) as e:
             heaplab.check("sub{1,2,3}", 20, bad)
         assert "__heaplab" not in str(e.value)
+    # a constant claim is one truth for every row
+    assert heaplab.check("squares", 3 * 2**20, "1 = 2").failures == 3 * 2**20 + 1
+    assert heaplab.check("squares", 50, "1 = 1").holds
+    # the command line's budget: a claim on n alone is still refused past the table limit
+    with pytest.raises(ValueError, match="too large"):
+        heaplab.check("squares", 2**64 - 1, "n >= 0")
+    with pytest.raises(TypeError):
+        heaplab.check("squares", 10, 5)
+
+
+def test_attack_regressions():
+    import copy
+    import pickle
+    # games pickle and copy by their spec
+    g = heaplab.Game("sub{1,3,4}")
+    assert pickle.loads(pickle.dumps(g)).spec == copy.copy(g).spec == "sub{1,3,4}"
+    # refusals pickle under the package's name
+    with pytest.raises(heaplab.RefusedError) as e:
+        heaplab.Game("squares").who(10**18)
+    assert type(pickle.loads(pickle.dumps(e.value))) is heaplab.RefusedError
+    # hand-overs past the machine's memory are refused up front, not aborted
+    with pytest.raises(heaplab.RefusedError):
+        heaplab.Game("nim").outcomes(10**13)
+    with pytest.raises(heaplab.RefusedError):
+        heaplab.Game("sub{1,2}").table(10**13, grundy=False)
+    # stone piles are integers within 64 bits
+    with pytest.raises(ValueError, match="64 bits"):
+        heaplab.stone(1, [2**63])
+    with pytest.raises(TypeError):
+        heaplab.stone(1, {3: 1})
+    assert heaplab.stone(np.int64(1), [np.int64(3)]).first_total == 3
+    # nim's table is linear (it was quadratic)
+    t = time.time()
+    assert heaplab.Game("nim").grundy(10**7)[-1] == 10**7
+    assert time.time() - t < 20
+
+
+def test_iter_losers_keeps_a_chunk_across_an_interruption_and_refuses_reentry():
+    n = 3 * 10**8
+    calls = {"n": 0}
+
+    def stop_once(done, total):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+
+    it = heaplab.Game("squares").iter_losers(n, progress=stop_once)
+    got = []
+    while True:
+        try:
+            chunk = next(it)
+        except KeyboardInterrupt:
+            continue
+        except StopIteration:
+            break
+        got.append(chunk)
+    assert np.array_equal(np.concatenate(got), heaplab.Game("squares").losers(n))
+
+    box = {}
+
+    def reenter(done, total):
+        box.setdefault("error", None)
+        try:
+            next(box["it"])
+        except RuntimeError as e:
+            box["error"] = str(e)
+
+    box["it"] = heaplab.Game("squares").iter_losers(2 * 10**9, progress=reenter)
+    for _ in box["it"]:
+        if "error" in box:
+            break
+    assert "already running" in (box.get("error") or "")
+
+
+def test_progress_of_iter_losers_only_grows():
+    seen = []
+    for _ in heaplab.Game("squares").iter_losers(10**8, progress=lambda d, t: seen.append(d)):
+        pass
+    assert seen == sorted(seen) and seen[-1] == 10**8 + 1
 
 
 def test_stone_games():
@@ -235,12 +319,20 @@ def test_progress_callback_sees_the_run():
         heaplab.Game("squares").grundy(5 * 10**7, progress=stop)
 
 
-def test_keyboard_interrupt_within_a_second():
+@pytest.mark.parametrize(
+    "call",
+    [
+        "heaplab.Game('squares').grundy(10**9)",  # the case
+        "heaplab.Game('0.137').grundy(10**9)",  # a proven period's engine, the first array call
+        "heaplab.sweep('sub{1,2,k}', 'k=3..100000', 10**5)",  # engines on worker threads
+    ],
+)
+def test_keyboard_interrupt_within_a_second(call):
     code = (
         "import heaplab, sys\n"
         "print('ready', flush=True)\n"
         "try:\n"
-        "    heaplab.Game('squares').grundy(10**9)\n"
+        f"    {call}\n"
         "except KeyboardInterrupt:\n"
         "    print('interrupted', flush=True)\n"
         "    sys.exit(0)\n"

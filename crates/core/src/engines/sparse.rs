@@ -288,9 +288,17 @@ pub(crate) fn take_break_grundy_from(
                 if let Some(per) = crate::period::find_period(&a, false) {
                     if to >= guy_smith_bound(per.preperiod, per.period, t) {
                         stats.period = Some((per.preperiod, per.period));
-                        for m in to + 1..=max {
-                            let src = per.preperiod + (m - per.preperiod) % per.period;
-                            g.push(g[src as usize]);
+                        // the rest by the period, a block of 2^20 at a time between
+                        // looks at the observer
+                        let mut m = to + 1;
+                        while m <= max {
+                            watch.at(m)?;
+                            let end = max.min(m + (1 << 20) - 1);
+                            for x in m..=end {
+                                let src = per.preperiod + (x - per.preperiod) % per.period;
+                                g.push(g[src as usize]);
+                            }
+                            m = end + 1;
                         }
                         break;
                     }

@@ -274,6 +274,10 @@ class Game:
 
     __slots__ = ("_raw",)
 
+    def __reduce__(self):
+        # pickled and copied by its canonical spec
+        return (Game, (self.spec,))
+
     def __init__(self, spec: str):
         if not isinstance(spec, str):
             raise TypeError(f"a spec is a str, not {type(spec).__name__}")
@@ -420,20 +424,23 @@ def sweep(spec: str, param: str, n_max: int, progress: Progress = None) -> Any:
 def stone(variant: int, piles: Sequence[int], line: bool = False) -> StoneResult:
     """Solves one row of stone game I, II or III (``variant`` 1, 2 or 3); with ``line``,
     also one optimal line of play."""
-    if isinstance(variant, bool) or not isinstance(variant, int):
+    if isinstance(variant, (bool, np.bool_)) or not isinstance(variant, (int, np.integer)):
         raise TypeError("variant is 1, 2 or 3")
+    variant = int(variant)
     if not 1 <= variant <= 3:
         raise ValueError(f"variant must be 1, 2 or 3, not {variant}")
-    if isinstance(piles, (str, bytes)):
+    if isinstance(piles, (str, bytes, dict, set, frozenset)) or not hasattr(piles, "__iter__"):
         raise TypeError("piles is a sequence of integers, e.g. [2, 7, 9]")
     values = []
     for i, p in enumerate(piles):
         if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer)):
             raise TypeError(f"pile {i + 1} is {p!r}: piles are integers")
+        if not -(2**63) <= int(p) < 2**63:
+            raise ValueError(f"pile {i + 1} is {int(p)}: pile values must fit in 64 bits")
         values.append(int(p))
     if not isinstance(line, (bool, np.bool_)):
         raise TypeError("line is True or False")
-    d = json.loads(_heaplab.stone(variant, values, bool(line)))
+    d = json.loads(_heaplab.stone(variant, values, bool(line)))  # the solver's own limits
     r = d["result"]
     moves = [
         StoneMove(m["player"], int(m["took"]) if str(m["took"]).isdigit() else m["took"], m["values"])
@@ -477,13 +484,15 @@ def _innermost_call(text: str):
 
 
 _CHUNK = 1 << 20
+# calls of our functions in one claim (each is a pass over the chunk)
+_MAX_CALLS = 256
 
 
 def _uses(claim: str, column: str) -> bool:
     return re.search(r"(?<![A-Za-z0-9_])" + column + r"(?![A-Za-z0-9_])", claim) is not None
 
 
-def _claim_on(pl, claim: str, frame):
+def _claim_on(pl, claim: str, frame, columns):
     """The claim's truth on each row of `frame` (a polars Series of booleans): our
     functions, innermost first, computed by the engines and put in as columns."""
     # integer columns are signed 64-bit inside a claim, as on the command line
@@ -496,6 +505,8 @@ def _claim_on(pl, claim: str, frame):
         m = f"{e}".splitlines()[0] if f"{e}" else type(e).__name__
         for column, call in names.items():
             m = m.replace(column, call)
+        if isinstance(e, pl.exceptions.ColumnNotFoundError):
+            m = f"{m}: the columns are {', '.join(columns)} (names are case-sensitive)"
         return f"invalid claim: {m}"
 
     while (call := _innermost_call(text)) is not None:
@@ -516,6 +527,10 @@ def _claim_on(pl, claim: str, frame):
                 frac = (col - col.floor()).fill_nan(0).fill_null(0)
                 if ((frac != 0) & (col.abs() <= 9e15).fill_null(False)).any():
                     raise ValueError(f"invalid claim: {', '.join(_CLAIM_FUNCTIONS)} take integers")
+                if (col.abs() >= 2.0**63).fill_null(False).any():
+                    raise ValueError(f"invalid claim: an argument of {name} is past the 64-bit range")
+            elif col.dtype == pl.Boolean:
+                col = col.cast(pl.Int64)
             elif not (col.dtype.is_integer() or col.dtype == pl.Null):
                 raise ValueError(f"invalid claim: {name} takes integers, not {col.dtype}")
             col = col.cast(pl.Int64, strict=False)
@@ -536,6 +551,9 @@ def _claim_on(pl, claim: str, frame):
         raise ValueError(readable(e)) from None
     if ok.dtype != pl.Boolean:
         raise ValueError(f"the claim must be a true/false expression, but it gives {ok.dtype}")
+    if ok.len() != frame.height:
+        # a constant claim (`1 = 2`): the same truth on every row
+        ok = pl.repeat(ok[0], frame.height, eager=True).alias("ok")
     return ok
 
 
@@ -553,16 +571,28 @@ def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progre
         import polars as pl
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("heaplab.check needs polars: pip install polars") from e
-    if not isinstance(claim, str) or not claim.strip():
-        raise ValueError("the claim is empty: give a true/false expression such as 'win = (n % 4 <> 0)'")
-    if "'" in claim or '"' in claim:
-        raise ValueError("invalid claim: string literals are refused (the tables hold only numbers and true/false)")
-    if ";" in claim:
-        raise ValueError("invalid claim: write one expression, without ';'")
+    if not isinstance(claim, str):
+        raise TypeError(f"the claim is a string, not {type(claim).__name__}")
+    if not isinstance(on, str):
+        raise TypeError('on is "table" or "losers"')
     if on not in ("table", "losers"):
         raise ValueError(f'on must be "table" or "losers", not {on!r}')
+    # the command line's checks of the text: one expression, at most 2000 operators, no
+    # aggregates or windows, our functions' arities
+    literals = _heaplab.precheck_claim(claim)
+    if literals:
+        raise ValueError(
+            f"invalid claim: string literal at column {literals[0]} of the claim, but the columns "
+            "here hold only numbers and true/false"
+        )
+    calls = len(_CALL.findall(claim))
+    if calls > _MAX_CALLS:
+        raise ValueError(f"invalid claim: {calls} calls of {', '.join(_CLAIM_FUNCTIONS)}, more than {_MAX_CALLS}")
     game = Game(spec)
     n_max = _size("n_max", n_max)
+    columns = ("n", "win", "grundy") if on == "table" else ("k", "p", "gap", "prev")
+    # the command line's budget: table size, the engine's memory and time, the claim's rows
+    _heaplab.check_plan(game.spec, n_max, on, _uses(claim, "grundy"), _uses(claim, "win"))
     if on == "table":
         rows = n_max + 1
         grundy = game.grundy(n_max, progress=progress) if _uses(claim, "grundy") else None
@@ -595,7 +625,7 @@ def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progre
     for lo in range(0, max(rows, 1), _CHUNK):
         hi = min(lo + _CHUNK, rows)
         df = frame(lo, hi)
-        failing = ~_claim_on(pl, claim, df).fill_null(False)
+        failing = ~_claim_on(pl, claim, df, columns).fill_null(False)
         count = int(failing.sum())
         failures += count
         if count and shown < 10:
