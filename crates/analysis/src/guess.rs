@@ -213,11 +213,24 @@ fn residue_case(var: &str, m: u64, value_of: impl Fn(u64) -> String) -> String {
 // ---------------------------------------------------------------------------------------
 // Family 1: residue classes after a preperiod
 
+/// Rows a guess needs at least, unless a theorem proves it.
+const MIN_ROWS: u64 = 100;
+
+/// Whether a period is evidence enough for a guess: proven, or seen at least 10 times over
+/// at least [`MIN_ROWS`] rows, starting within the first sixteenth of them (a period seen
+/// twice is the detector's threshold, not a conjecture: squares to 24 looks periodic).
+fn enough_periods(per: &Periodicity, len: u64) -> bool {
+    per.certified || (per.periods_seen >= 10 && len >= MIN_ROWS && per.preperiod * 16 <= len)
+}
+
 /// The Grundy values as residue classes of n mod the period after the preperiod, with
 /// saltus (a(n + p) = a(n) + s) and the exceptions before the preperiod written out.
 fn grundy_residues(a: &[i64], per: &Periodicity) -> Option<Guess> {
     let (n0, p, s) = (per.preperiod, per.period, per.saltus);
     let len = a.len() as u64;
+    if !enough_periods(per, len) {
+        return None;
+    }
     // the periodic law, adjusted by the saltus: a(n) = c[n % p] + s·(n // p) for n >= n0
     let c: Vec<i64> = (0..p)
         .map(|r| {
@@ -252,7 +265,13 @@ fn grundy_residues(a: &[i64], per: &Periodicity) -> Option<Guess> {
         .collect();
     let mut expr = case(&branches, &body);
     if s != 0 {
-        expr = format!("{expr} + {s} * (n // {p})");
+        expr = match (p, branches.is_empty(), c[0]) {
+            // a(n) = c + s·n
+            (1, true, 0) if s == 1 => "n".to_string(),
+            (1, true, 0) => format!("{s} * n"),
+            (1, true, c0) => format!("{c0} + {s} * n"),
+            _ => format!("{expr} + {s} * (n // {p})"),
+        };
     }
     let claim = format!("grundy = {expr}");
     let law_words = format!(
@@ -285,6 +304,10 @@ fn grundy_residues(a: &[i64], per: &Periodicity) -> Option<Guess> {
 fn outcome_residues(win: &[bool], per: &Periodicity) -> Option<Guess> {
     let (n0, p) = (per.preperiod, per.period);
     let len = win.len() as u64;
+    // an outcome has no saltus (0/1 read as numbers may show one: 0,0,0,0,1,1,1,1)
+    if per.saltus != 0 || !enough_periods(per, len) {
+        return None;
+    }
     let lost_class: Vec<bool> = (0..p)
         .map(|r| !win[(n0 + (r + p - n0 % p) % p) as usize])
         .collect();
@@ -432,11 +455,11 @@ fn formulas() -> Vec<Formula> {
 
 /// Where `f` fits `a` (or `a`'s truth, for outcomes) from some early row on: the first row
 /// of the fit and the rows before it that differ. None when the fit starts late (past a
-/// quarter of the rows, or past 16 exceptions) or covers fewer than 20 rows.
+/// sixteenth of the rows, or past 16 exceptions) or covers fewer than [`MIN_ROWS`] rows.
 fn fit_from(len: usize, fits: impl Fn(usize) -> bool) -> Option<(usize, Vec<usize>)> {
     let last_bad = (0..len).rev().find(|&i| !fits(i));
     let from = last_bad.map_or(0, |i| i + 1);
-    if len - from < 20 || from > len / 4 {
+    if ((len - from) as u64) < MIN_ROWS || from * 16 > len {
         return None;
     }
     let bad: Vec<usize> = (0..from).filter(|&i| !fits(i)).collect();
@@ -705,7 +728,7 @@ pub fn fit_quasi_polynomial(
 
 /// The k-th P-position as a quasi-polynomial in k (degree 1 to 3, period up to 12).
 fn losers_quasi(ps: &[u64]) -> Option<Guess> {
-    if ps.len() < 8 || ps.iter().any(|&p| p > i64::MAX as u64) {
+    if ps.len() < 16 || ps.iter().any(|&p| p > i64::MAX as u64) {
         return None;
     }
     let ys: Vec<i64> = ps.iter().map(|&p| p as i64).collect();
@@ -802,8 +825,14 @@ fn berlekamp_massey(s: &[u64], m: u64) -> Vec<u64> {
 /// integers below 10^6 in size) and confirmed exactly.
 fn integer_recurrence(ys: &[i64]) -> Option<(Vec<i64>, usize)> {
     let mut found: Option<Vec<i64>> = None;
+    // recurrences of order up to 16 show on a prefix of 64 terms (Berlekamp–Massey is
+    // quadratic in what it reads); the whole sequence confirms below
+    let head = &ys[..ys.len().min(64)];
     for &m in &PRIMES {
-        let s: Vec<u64> = ys.iter().map(|&y| y.rem_euclid(m as i64) as u64).collect();
+        let s: Vec<u64> = head
+            .iter()
+            .map(|&y| y.rem_euclid(m as i64) as u64)
+            .collect();
         let c = berlekamp_massey(&s, m);
         let lifted: Option<Vec<i64>> = c
             .iter()
@@ -825,7 +854,7 @@ fn integer_recurrence(ys: &[i64]) -> Option<(Vec<i64>, usize)> {
     }
     let c = found?;
     let l = c.len();
-    if l == 0 || l > 16 || 2 * l + 8 > ys.len() {
+    if l == 0 || l > 16 || 2 * l + 8 > head.len() {
         return None;
     }
     for i in l..ys.len() {
@@ -921,7 +950,7 @@ fn isqrt(x: u128) -> u128 {
 /// ⌊(m + x)/c⌋ = ⌊(m + ⌊x⌋)/c⌋ for integers m and c.
 fn losers_beatty(ps: &[u64]) -> Option<Guess> {
     let kmax = ps.len() as u64 - 1;
-    if kmax < 16 || ps[kmax as usize] > 1 << 40 {
+    if kmax < MIN_ROWS || ps[kmax as usize] > 1 << 40 {
         return None;
     }
     let est = ps[kmax as usize] as f64 / kmax as f64;
@@ -1092,7 +1121,10 @@ pub fn guess_outcomes(win: &[bool], per: Option<&Periodicity>) -> Vec<Guess> {
 pub fn guess_losers(ps: &[u64]) -> Vec<Guess> {
     let mut out = vec![];
     out.extend(losers_quasi(ps));
-    out.extend(losers_beatty(ps));
+    // an irrational slope close to a rational one fits a quasi-linear sequence for a while
+    if out.is_empty() {
+        out.extend(losers_beatty(ps));
+    }
     out.extend(losers_gap_recurrence(ps));
     // a linear recurrence says again what a quasi-polynomial (roots of unity) or an affine
     // gap recurrence says: shown only when neither was found
@@ -1103,11 +1135,14 @@ pub fn guess_losers(ps: &[u64]) -> Vec<Guess> {
 }
 
 /// Guesses over a sweep (rows in the order of the parameter `name`, whose values must be
-/// consecutive integers): the period and the preperiod of the Grundy values as
-/// quasi-polynomials in the parameter (degree up to 2, period up to 6).
+/// consecutive integers, each with a proven period): the period and the preperiod of the
+/// Grundy values as quasi-polynomials in the parameter (degree up to 2, period up to 6).
 pub fn guess_sweep(rows: &[SweepRow], name: &str) -> Vec<Guess> {
     let consecutive = rows.windows(2).all(|w| w[1].value == w[0].value + 1);
-    if rows.len() < 8 || !consecutive {
+    // rows whose period is only observed (sub{1,2,k} with k past N looks like sub{1,2})
+    // are no evidence about the family
+    let proven = rows.iter().all(|r| r.certified);
+    if rows.len() < 8 || !consecutive || !proven {
         return vec![];
     }
     let x0 = rows[0].value;
@@ -1225,7 +1260,22 @@ pub fn guess(
             Sequence::Outcome => data.analysis.periodicity.clone(),
             Sequence::Grundy => {
                 let seq: Vec<i64> = win.iter().map(|&w| i64::from(w)).collect();
-                periodicity(&seq, CertRule::of(game, Sequence::Outcome))
+                let per = periodicity(&seq, CertRule::of(game, Sequence::Outcome));
+                // the outcomes follow the Grundy values: a proven Grundy period proves the
+                // outcome's (found on the same rows, past twice the preperiod and period)
+                match (per, data.analysis.periodicity.as_ref()) {
+                    (Some(o), Some(g)) if !o.certified && g.certified && g.saltus == 0 => {
+                        Some(Periodicity {
+                            certified: true,
+                            certificate: format!(
+                                "from the Grundy values' period, {}",
+                                g.certificate
+                            ),
+                            ..o
+                        })
+                    }
+                    (per, _) => per,
+                }
             }
         };
         out.extend(guess_outcomes(&win, per.as_ref()));

@@ -76,13 +76,23 @@ pub fn run(a: GuessArgs) -> Result<ExitCode> {
                 None => guesses.iter().map(|_| None).collect(),
             };
             drop(spinner);
+            let unproven = rows.iter().filter(|r| !r.certified).count();
             let title = format!(
-                "{} for {}={}..{}, Grundy values of 0 <= n <= {}",
+                "{} for {}={}..{}, Grundy values of 0 <= n <= {}{}",
                 a.game,
                 space.name,
                 space.values[0],
                 space.values[space.values.len() - 1],
-                a.max
+                a.max,
+                if unproven > 0 {
+                    format!(
+                        " ({unproven} of {} rows have no proven period at this N, and sweep \
+                         guesses need every row's: raise --max)",
+                        rows.len()
+                    )
+                } else {
+                    String::new()
+                }
             );
             (title, guesses, verdicts)
         }

@@ -1724,8 +1724,33 @@ fn guesses_are_claims_that_check_confirms_far_out() {
     );
     assert!(gs.iter().all(|(_, v)| *v == Some(true)), "{gs:?}");
     assert!(gs[0].0.contains("WHEN n % 12 IN"), "{gs:?}");
-    // subtract-a-square has no known closed form: no guess at all
-    let gs = guesses(d.path(), &["--game", "squares", "--max", "1e5"]);
+    // subtract-a-square has no known closed form: no guess at all, at any N
+    for max in ["1", "24", "1e5"] {
+        let gs = guesses(d.path(), &["--game", "squares", "--max", max]);
+        assert!(gs.is_empty(), "{max}: {gs:?}");
+    }
+    // small tables and near-rational slopes: nothing false (each was printed once)
+    for args in [
+        ["--game", "allbut{1,2,3}", "--max", "7", "--verify", "700"],
+        ["--game", "sub{1,2,3}", "--max", "226", "--verify", "22600"],
+        ["--game", "divisors", "--max", "100", "--verify", "10000"],
+        ["--game", "grundy-game", "--max", "226", "--verify", "22600"],
+    ] {
+        let gs = guesses(d.path(), &args);
+        assert!(gs.iter().all(|(_, v)| *v == Some(true)), "{args:?}: {gs:?}");
+    }
+    // a sweep whose rows are not all proven (k past N) guesses nothing
+    let gs = guesses(
+        d.path(),
+        &[
+            "--game",
+            "sub{1,2,k}",
+            "--param",
+            "k=100..140",
+            "--max",
+            "100",
+        ],
+    );
     assert!(gs.is_empty(), "{gs:?}");
     // the sweep form: sub{1,2,k} has period k + 1 when 3 divides k, else 3
     let gs = guesses(
