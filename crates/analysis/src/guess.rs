@@ -1201,18 +1201,24 @@ pub fn guess_sweep(rows: &[SweepRow], name: &str) -> Vec<Guess> {
     out
 }
 
-/// Whether a sweep guess holds on `rows` (None for guesses not about sweeps): the law at
-/// every value from its start, and its exceptions as found.
-pub fn sweep_guess_holds(g: &Guess, rows: &[SweepRow]) -> Option<bool> {
+/// The parameter values among `rows` where a sweep guess fails (None for guesses not
+/// about sweeps): rows from its law's start whose period (or preperiod) is not the law's.
+pub fn sweep_guess_failures(g: &Guess, rows: &[SweepRow]) -> Option<Vec<u64>> {
     let (col, qp) = g.sweep_law.as_ref()?;
-    Some(rows.iter().filter(|r| r.value >= qp.from).all(|r| {
-        let v = if col == "period" {
-            r.period
-        } else {
-            r.preperiod
-        };
-        v.map(i128::from) == qp.at(r.value)
-    }))
+    Some(
+        rows.iter()
+            .filter(|r| r.value >= qp.from)
+            .filter(|r| {
+                let v = if col == "period" {
+                    r.period
+                } else {
+                    r.preperiod
+                };
+                v.map(i128::from) != qp.at(r.value)
+            })
+            .map(|r| r.value)
+            .collect(),
+    )
 }
 
 /// Sorted by cost, identical claims once.
@@ -1420,5 +1426,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn sweep_laws_are_fitted_and_their_failures_named() {
+        let row = |k: u64, period: u64| SweepRow {
+            value: k,
+            game: format!("sub{{1,2,{k}}}"),
+            preperiod: Some(0),
+            period: Some(period),
+            saltus: Some(0),
+            certified: true,
+            p_positions: 0,
+            max_grundy: None,
+        };
+        let law = |k: u64| if k % 3 == 0 { k + 1 } else { 3 };
+        let rows: Vec<SweepRow> = (3..=40).map(|k| row(k, law(k))).collect();
+        let g = guess_sweep(&rows, "k");
+        assert_eq!(
+            g[0].claim,
+            "period = CASE WHEN k % 3 = 0 THEN k + 1 ELSE 3 END"
+        );
+        assert_eq!(sweep_guess_failures(&g[0], &rows), Some(vec![]));
+        // rows that break the law are named
+        let mut other = rows.clone();
+        other[3].period = Some(99);
+        other[9].period = Some(98);
+        assert_eq!(sweep_guess_failures(&g[0], &other), Some(vec![6, 12]));
+        // a row without a proven period: no guess
+        let mut unproven = rows.clone();
+        unproven[0].certified = false;
+        assert!(guess_sweep(&unproven, "k").is_empty());
     }
 }

@@ -8,7 +8,7 @@ use crate::output::{print_json, rows_json, secs};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
 use heaplab_analysis::{
-    guess, guess_sweep, sweep, sweep_guess_holds, verify_guess, ClaimOn, Guess, Target,
+    guess, guess_sweep, sweep, sweep_guess_failures, verify_guess, ClaimOn, Guess, Target,
 };
 use heaplab_core::{Silent, Space};
 use serde_json::{json, Value};
@@ -62,12 +62,22 @@ pub fn run(a: GuessArgs) -> Result<ExitCode> {
                     guesses
                         .iter()
                         .map(|g| {
-                            let holds = sweep_guess_holds(g, &rows2).unwrap_or(false);
+                            let bad = sweep_guess_failures(g, &rows2).unwrap_or_default();
+                            let col = g.claim.split(' ').next().unwrap_or("period");
+                            let first = bad.first().and_then(|&v| {
+                                let r = rows2.iter().find(|r| r.value == v)?;
+                                let got = if col == "period" {
+                                    r.period
+                                } else {
+                                    r.preperiod
+                                };
+                                Some(json!({ space.name.as_str(): v, col: got }))
+                            });
                             Verdict {
-                                holds,
+                                holds: bad.is_empty(),
                                 rows: rows2.len() as u64,
-                                failures: u64::from(!holds),
-                                first: None,
+                                failures: bad.len() as u64,
+                                first,
                             }
                         })
                         .map(Some)
@@ -153,17 +163,30 @@ pub fn run(a: GuessArgs) -> Result<ExitCode> {
         }));
         return Ok(ExitCode::SUCCESS);
     }
-    print!("{}", text(&title, &guesses, &verdicts, a.verify));
+    print!(
+        "{}",
+        text(&title, &guesses, &verdicts, a.verify, a.param.is_some())
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 /// The text report: one block per guess, simplest first within each target.
-fn text(title: &str, guesses: &[Guess], verdicts: &[Option<Verdict>], n2: Option<u64>) -> String {
+fn text(
+    title: &str,
+    guesses: &[Guess],
+    verdicts: &[Option<Verdict>],
+    n2: Option<u64>,
+    sweep: bool,
+) -> String {
     if guesses.is_empty() {
-        return format!(
-            "{title}: no guess fits (none of residues, formulas, quasi-polynomials, \
-             recurrences, Beatty sequences or gap recurrences describes all the rows)\n"
-        );
+        let families = if sweep {
+            "no quasi-polynomial in the parameter, up to degree 2 and period 6, describes the \
+             periods or preperiods"
+        } else {
+            "none of residues, formulas, quasi-polynomials, recurrences, Beatty sequences or \
+             gap recurrences describes all the rows"
+        };
+        return format!("{title}: no guess fits ({families})\n");
     }
     let mut s = format!(
         "{title}: {} guess{}\n",
