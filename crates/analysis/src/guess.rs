@@ -1440,7 +1440,7 @@ mod tests {
             p_positions: 0,
             max_grundy: None,
         };
-        let law = |k: u64| if k % 3 == 0 { k + 1 } else { 3 };
+        let law = |k: u64| if k.is_multiple_of(3) { k + 1 } else { 3 };
         let rows: Vec<SweepRow> = (3..=40).map(|k| row(k, law(k))).collect();
         let g = guess_sweep(&rows, "k");
         assert_eq!(
