@@ -138,11 +138,11 @@ impl MexCounter {
 
     /// The least value with count 0.
     pub fn mex(&self) -> u32 {
-        let from = self.low.get();
-        if let Some(w) = first_gap(&self.full, from) {
+        let gap = first_gap(&self.full, self.low.get());
+        if let Some(w) = gap {
             self.low.set(w);
         }
-        match first_gap(&self.full, from) {
+        match gap {
             // the first word of `present` that is not full, then its first clear bit
             Some(w) if (w as usize) < self.present.len() => {
                 first_gap(&self.present, w * 64).unwrap_or(self.present.len() as u32 * 64)
