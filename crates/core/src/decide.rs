@@ -113,19 +113,30 @@ const PERIOD_SEARCH_SECONDS: f64 = 60.0;
 /// `obs` stops a table or sieve.
 pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Decision, Error> {
     let game = &*game.normalized();
-    // families with a closed form for g(n) report it whatever the method for the outcome
-    let closed = closed_values(game);
-    let decision =
-        |win: bool, winning_move: Option<Move>, grundy: Option<u64>, method: String| Decision {
-            n,
-            win,
-            winning_move,
-            // a P-position's Grundy value is 0
-            grundy: grundy
-                .or_else(|| closed.as_ref().map(|v| v.at(n)))
-                .or((!win).then_some(0)),
-            method,
-        };
+    let mut d = decide_by_method(game, n, budget, obs)?;
+    // g(n) whatever the method for the outcome: from a closed form, or 0 at a P-position
+    d.grundy = d
+        .grundy
+        .or_else(|| closed_values(game).map(|v| v.at(n)))
+        .or((!d.win).then_some(0));
+    Ok(d)
+}
+
+/// [`decide`] by the family's method for the outcome (`game` normalised), with g(n) where
+/// that method finds it.
+fn decide_by_method(
+    game: &Game,
+    n: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Decision, Error> {
+    let decision = |win: bool, winning_move: Option<Move>, grundy, method: String| Decision {
+        n,
+        win,
+        winning_move,
+        grundy,
+        method,
+    };
     match game {
         Game::Interval { bound, leave1 } => {
             let ig = IntervalGame {
@@ -265,8 +276,7 @@ fn by_sieve(
         n,
         win,
         winning_move: Move::winning(win, n, mv),
-        // a P-position's Grundy value is 0
-        grundy: (!win).then_some(0),
+        grundy: None,
         method: method.into(),
     })
 }
