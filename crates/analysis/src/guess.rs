@@ -1147,16 +1147,10 @@ pub fn guess_sweep(rows: &[SweepRow], name: &str) -> Vec<Guess> {
     }
     let x0 = rows[0].value;
     let mut out = vec![];
-    for (col, get) in [
-        (
-            "period",
-            (|r: &SweepRow| r.period) as fn(&SweepRow) -> Option<u64>,
-        ),
-        ("preperiod", |r: &SweepRow| r.preperiod),
-    ] {
+    for col in SWEEP_COLUMNS {
         let Some(ys) = rows
             .iter()
-            .map(|r| get(r).and_then(|v| i64::try_from(v).ok()))
+            .map(|r| sweep_value(r, col).and_then(|v| i64::try_from(v).ok()))
             .collect::<Option<Vec<i64>>>()
         else {
             continue;
@@ -1201,24 +1195,37 @@ pub fn guess_sweep(rows: &[SweepRow], name: &str) -> Vec<Guess> {
     out
 }
 
-/// The parameter values among `rows` where a sweep guess fails (None for guesses not
-/// about sweeps): rows from its law's start whose period (or preperiod) is not the law's.
-pub fn sweep_guess_failures(g: &Guess, rows: &[SweepRow]) -> Option<Vec<u64>> {
+/// A parameter value where a sweep guess fails, and the value found there.
+pub type SweepFailure = (u64, Option<u64>);
+
+/// The sweep columns guessed at.
+const SWEEP_COLUMNS: [&str; 2] = ["period", "preperiod"];
+
+/// A sweep row's period or preperiod (`col`, one of [`SWEEP_COLUMNS`]).
+fn sweep_value(r: &SweepRow, col: &str) -> Option<u64> {
+    if col == "period" {
+        r.period
+    } else {
+        r.preperiod
+    }
+}
+
+/// Where a sweep guess fails among `rows` (None for guesses not about sweeps): the column
+/// it is about, and each parameter value from its law's start whose value there (found)
+/// is not the law's.
+pub fn sweep_guess_failures(
+    g: &Guess,
+    rows: &[SweepRow],
+) -> Option<(&'static str, Vec<SweepFailure>)> {
     let (col, qp) = g.sweep_law.as_ref()?;
-    Some(
-        rows.iter()
-            .filter(|r| r.value >= qp.from)
-            .filter(|r| {
-                let v = if col == "period" {
-                    r.period
-                } else {
-                    r.preperiod
-                };
-                v.map(i128::from) != qp.at(r.value)
-            })
-            .map(|r| r.value)
-            .collect(),
-    )
+    let col = SWEEP_COLUMNS.into_iter().find(|c| c == col)?;
+    let bad = rows
+        .iter()
+        .filter(|r| r.value >= qp.from)
+        .map(|r| (r.value, sweep_value(r, col)))
+        .filter(|&(x, v)| v.map(i128::from) != qp.at(x))
+        .collect();
+    Some((col, bad))
 }
 
 /// Sorted by cost, identical claims once.
@@ -1447,12 +1454,15 @@ mod tests {
             g[0].claim,
             "period = CASE WHEN k % 3 = 0 THEN k + 1 ELSE 3 END"
         );
-        assert_eq!(sweep_guess_failures(&g[0], &rows), Some(vec![]));
+        assert_eq!(sweep_guess_failures(&g[0], &rows), Some(("period", vec![])));
         // rows that break the law are named
         let mut other = rows.clone();
         other[3].period = Some(99);
         other[9].period = Some(98);
-        assert_eq!(sweep_guess_failures(&g[0], &other), Some(vec![6, 12]));
+        assert_eq!(
+            sweep_guess_failures(&g[0], &other),
+            Some(("period", vec![(6, Some(99)), (12, Some(98))]))
+        );
         // a row without a proven period: no guess
         let mut unproven = rows.clone();
         unproven[0].certified = false;

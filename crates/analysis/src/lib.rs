@@ -51,7 +51,7 @@ pub use frames::{
 pub use functions::{ClaimFunction, ClaimValue};
 pub use guess::{
     fit_quasi_polynomial, guess, guess_grundy, guess_losers, guess_outcomes, guess_sweep,
-    sweep_guess_failures, ClaimOn, Family, Guess, QuasiPolynomial, Target,
+    sweep_guess_failures, ClaimOn, Family, Guess, QuasiPolynomial, SweepFailure, Target,
 };
 pub use periodicity::{periodicity, Periodicity};
 pub use record::{

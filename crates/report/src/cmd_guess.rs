@@ -62,17 +62,11 @@ pub fn run(a: GuessArgs) -> Result<ExitCode> {
                     guesses
                         .iter()
                         .map(|g| {
-                            let bad = sweep_guess_failures(g, &rows2).unwrap_or_default();
-                            let col = g.claim.split(' ').next().unwrap_or("period");
-                            let first = bad.first().and_then(|&v| {
-                                let r = rows2.iter().find(|r| r.value == v)?;
-                                let got = if col == "period" {
-                                    r.period
-                                } else {
-                                    r.preperiod
-                                };
-                                Some(json!({ space.name.as_str(): v, col: got }))
-                            });
+                            let (col, bad) =
+                                sweep_guess_failures(g, &rows2).unwrap_or(("period", vec![]));
+                            let first = bad
+                                .first()
+                                .map(|&(v, got)| json!({ space.name.as_str(): v, col: got }));
                             Verdict {
                                 holds: bad.is_empty(),
                                 rows: rows2.len() as u64,
