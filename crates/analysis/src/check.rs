@@ -2,8 +2,8 @@
 //! on every position of a game, or on every P-position, in chunks of rows so any N streams
 //! through bounded memory.
 
-use crate::claim::{identifiers, Claim};
-use crate::claim_text::{plan_check, On};
+use crate::claim::Claim;
+use crate::claim_text::{identifiers, plan_check, On};
 use crate::frames::{losers_frame, losers_schema, table_frame, table_schema, LoserColumns};
 use crate::Error;
 use heaplab_core::{

@@ -7,7 +7,7 @@
 //!
 //! polars SQL's `/` is float division; use `//` or `DIV` for integer division.
 
-use crate::claim_text::{precheck_claim, words};
+use crate::claim_text::{identifiers, precheck_claim};
 use crate::functions::{ClaimFunction, ClaimValue};
 use polars::prelude::*;
 use polars::sql::FunctionRegistry;
@@ -140,15 +140,6 @@ impl FunctionRegistry for Registry {
 #[derive(Debug, Clone)]
 pub struct Claim {
     expr: String,
-}
-
-/// Identifier tokens of an expression outside string literals, lowercased (to see which
-/// columns a claim uses, so only those are computed).
-pub fn identifiers(expr: &str) -> Vec<String> {
-    words(expr)
-        .into_iter()
-        .map(|w| w.text.to_ascii_lowercase())
-        .collect()
 }
 
 fn one_line(e: impl std::fmt::Display) -> String {

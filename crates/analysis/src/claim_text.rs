@@ -90,6 +90,15 @@ pub fn plan_check(
     Ok(task)
 }
 
+/// Identifier tokens of an expression outside string literals, lowercased (to see which
+/// columns a claim uses, so only those are computed).
+pub fn identifiers(expr: &str) -> Vec<String> {
+    words(expr)
+        .into_iter()
+        .map(|w| w.text.to_ascii_lowercase())
+        .collect()
+}
+
 /// A name in a claim: a run of ASCII letters, digits and `_` outside string literals that
 /// does not start with a digit, with its 0-based character position and whether a `(`
 /// follows it (a call).

@@ -42,8 +42,8 @@ mod sweep;
 #[cfg(feature = "polars")]
 pub use check::{check_claim, claim_schema, verify_guess, CheckReport};
 #[cfg(feature = "polars")]
-pub use claim::{identifiers, Claim, ClaimError};
-pub use claim_text::{plan_check, precheck_claim, On, TABLE_CHECK_MAX};
+pub use claim::{Claim, ClaimError};
+pub use claim_text::{identifiers, plan_check, precheck_claim, On, TABLE_CHECK_MAX};
 #[cfg(feature = "polars")]
 pub use frames::{
     grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,

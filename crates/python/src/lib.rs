@@ -691,6 +691,13 @@ fn stone(py: Python<'_>, variant: u8, piles: Vec<i64>, line: bool) -> PyResult<S
     to_json(&serde_json::json!({"result": result, "line": moves}))
 }
 
+/// The names a claim uses, lowercased, outside string literals (as the command line reads
+/// them to compute only the columns a claim names).
+#[pyfunction]
+fn claim_identifiers(expr: &str) -> Vec<String> {
+    heaplab_analysis::identifiers(expr)
+}
+
 /// The command line's checks of a claim's text (one expression, balanced, at most 2000
 /// operators, no aggregates or windows, our functions' arities): the 1-based columns of its
 /// string literals, or `ValueError` naming the problem.
@@ -812,6 +819,7 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stone, m)?)?;
     m.add_function(wrap_pyfunction!(claim_function, m)?)?;
     m.add_function(wrap_pyfunction!(precheck_claim, m)?)?;
+    m.add_function(wrap_pyfunction!(claim_identifiers, m)?)?;
     m.add_function(wrap_pyfunction!(check_plan, m)?)?;
     m.add("HeaplabError", m.py().get_type::<HeaplabError>())?;
     m.add("RefusedError", m.py().get_type::<RefusedError>())?;

@@ -488,10 +488,6 @@ _CHUNK = 1 << 20
 _MAX_CALLS = 256
 
 
-def _uses(claim: str, column: str) -> bool:
-    return re.search(r"(?<![A-Za-z0-9_])" + column + r"(?![A-Za-z0-9_])", claim) is not None
-
-
 def _claim_on(pl, claim: str, frame, columns):
     """The claim's truth on each row of `frame` (a polars Series of booleans): our
     functions, innermost first, computed by the engines and put in as columns."""
@@ -592,12 +588,13 @@ def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progre
     n_max = _size("n_max", n_max)
     columns = ("n", "win", "grundy") if on == "table" else ("k", "p", "gap", "prev")
     # the command line's budget: table size, the engine's memory and time, the claim's rows
-    _heaplab.check_plan(game.spec, n_max, on, _uses(claim, "grundy"), _uses(claim, "win"))
+    names = set(_heaplab.claim_identifiers(claim))
+    _heaplab.check_plan(game.spec, n_max, on, "grundy" in names, "win" in names)
     if on == "table":
         rows = n_max + 1
-        grundy = game.grundy(n_max, progress=progress) if _uses(claim, "grundy") else None
+        grundy = game.grundy(n_max, progress=progress) if "grundy" in names else None
         win = None
-        if grundy is None and _uses(claim, "win"):
+        if grundy is None and "win" in names:
             win = game.outcomes(n_max, progress=progress)
 
         def frame(lo: int, hi: int):
