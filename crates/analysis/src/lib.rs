@@ -53,7 +53,7 @@ pub use guess::{
     fit_quasi_polynomial, guess, guess_grundy, guess_losers, guess_outcomes, guess_sweep,
     sweep_guess_failures, ClaimOn, Family, Guess, QuasiPolynomial, SweepFailure, Target,
 };
-pub use periodicity::{periodicity, Periodicity};
+pub use periodicity::{candidate, periodicity, Candidate, Periodicity, EXCEPTIONS_LISTED};
 pub use record::{
     analyze, check as check_analysis, Analysis, AnalysisData, Gaps, GrundyStats, PStats,
     ANALYSIS_MAX,

@@ -1,7 +1,7 @@
 //! Periodicity of a sequence with a certificate from the rule behind it
 //! ([`heaplab_core::CertRule`], chosen per family in the core).
 
-use heaplab_core::{find_period, CertRule, Period};
+use heaplab_core::{best_candidate, exceptions, find_period, CertRule, Period};
 use serde::{Deserialize, Serialize};
 
 /// A detected period and how sure it is.
@@ -21,6 +21,34 @@ pub struct Periodicity {
     pub certified: bool,
     /// Why it is proven, or that it is only observed.
     pub certificate: String,
+    /// Every n < preperiod whose value differs from the periodic continuation (the period
+    /// and saltus run backwards), increasing; the first [`EXCEPTIONS_LISTED`] of them.
+    #[serde(default)]
+    pub exceptions: Vec<u64>,
+    /// How many exceptions there are (more than listed when the list is cut).
+    #[serde(default)]
+    pub exception_count: u64,
+}
+
+/// How many exceptions a [`Periodicity`] lists.
+pub const EXCEPTIONS_LISTED: usize = 1000;
+
+/// When no period is accepted: the period the data come closest to accepting, and the N that
+/// would accept and prove it if the pattern goes on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Candidate {
+    /// Its preperiod, from the pattern at the end of the data.
+    pub preperiod: u64,
+    /// The period.
+    pub period: u64,
+    /// Its saltus.
+    pub saltus: i64,
+    /// Full periods seen after that preperiod.
+    pub periods_seen: u64,
+    /// The N from which it would be accepted: 2·n0 + 2p - 1.
+    pub accept_at: u64,
+    /// The N from which the family's theorem would prove it (None: no theorem applies).
+    pub prove_at: Option<u64>,
 }
 
 /// Smallest period (then smallest preperiod, with saltus) of `values` = a(0..=N), in O(N),
@@ -34,6 +62,7 @@ pub struct Periodicity {
 pub fn periodicity(values: &[i64], rule: CertRule) -> Option<Periodicity> {
     let p: Period = find_period(values, true)?;
     let (certified, certificate) = rule.certify(&p);
+    let (exceptions, exception_count) = exceptions(values, &p, EXCEPTIONS_LISTED);
     Some(Periodicity {
         preperiod: p.preperiod,
         last_exception: p.preperiod.checked_sub(1),
@@ -42,6 +71,25 @@ pub fn periodicity(values: &[i64], rule: CertRule) -> Option<Periodicity> {
         periods_seen: p.periods_seen(),
         certified,
         certificate,
+        exceptions,
+        exception_count,
+    })
+}
+
+/// The best candidate period of `values` when [`periodicity`] accepts none
+/// ([`heaplab_core::best_candidate`]), with the N that would accept it and the N from which
+/// `rule` would prove it.
+pub fn candidate(values: &[i64], rule: CertRule) -> Option<Candidate> {
+    let p = best_candidate(values, true)?;
+    Some(Candidate {
+        preperiod: p.preperiod,
+        period: p.period,
+        saltus: p.saltus,
+        periods_seen: p.periods_seen(),
+        accept_at: (2 * p.preperiod + 2 * p.period).saturating_sub(1),
+        prove_at: rule
+            .bound(p.preperiod, p.period, p.saltus)
+            .map(|b| b.max((2 * p.preperiod + 2 * p.period).saturating_sub(1))),
     })
 }
 

@@ -4,7 +4,7 @@
 //! rows) and prints ([`Analysis::text`]), with the data it was drawn from
 //! ([`AnalysisData`]).
 
-use crate::periodicity::{periodicity, Periodicity};
+use crate::periodicity::{candidate, periodicity, Candidate, Periodicity};
 use crate::stats::{self, GrundySummary};
 use crate::Error;
 use heaplab_core::{
@@ -14,7 +14,7 @@ use heaplab_core::{
 use serde::{Deserialize, Serialize};
 
 /// The P-positions of 0..=N in numbers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PStats {
     /// How many.
     pub count: u64,
@@ -26,10 +26,18 @@ pub struct PStats {
     pub alpha: Option<f64>,
     /// The constant c of that fit.
     pub c: Option<f64>,
+    /// For a periodic sequence (saltus 0): the P-positions in one period of the periodic
+    /// part and the period, `[count, period]` (the fit is then left out).
+    #[serde(default)]
+    pub per_period: Option<[u64; 2]>,
+    /// That density as a reduced fraction `[numerator, denominator]` (Dawson's Kayles:
+    /// `[5, 34]`); exact for every n when the period is proven.
+    #[serde(default)]
+    pub exact_density: Option<[u64; 2]>,
 }
 
 /// The largest gap between consecutive P-positions.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Gaps {
     /// Its length.
     pub max: Option<u64>,
@@ -57,6 +65,10 @@ pub struct Analysis {
     pub values: Sequence,
     /// Its periodicity, with certificate, if any.
     pub periodicity: Option<Periodicity>,
+    /// When no period is accepted: the best candidate seen and the N that would accept or
+    /// prove it.
+    #[serde(default)]
+    pub candidate: Option<Candidate>,
     /// The P-positions.
     pub p_positions: PStats,
     /// Their largest gap.
@@ -135,53 +147,109 @@ pub(crate) fn analyze_unchecked(
     values: Sequence,
     obs: &dyn Observer,
 ) -> Result<AnalysisData, heaplab_core::Error> {
-    let (seq, ps, table, outcomes) = match values {
+    let mut data = AnalysisData {
+        analysis: Analysis {
+            game: game.to_string(),
+            max,
+            values,
+            periodicity: None,
+            candidate: None,
+            p_positions: PStats::default(),
+            gaps: Gaps::default(),
+            grundy: None,
+        },
+        ps: vec![],
+        table: None,
+        outcomes: None,
+        grundy: None,
+    };
+    match values {
         Sequence::Grundy => {
             let g = grundy_table(game, max, obs)?;
-            let seq: Vec<i64> = g.to_u32_vec().into_iter().map(i64::from).collect();
-            let ps: Vec<u64> = g.outcomes().p_positions().collect();
-            (seq, ps, Some(g), None)
+            data.ps = g.outcomes().p_positions().collect();
+            data.table = Some(g);
         }
         Sequence::Outcome => {
             let o = outcome_table(game, max, obs)?;
-            let seq: Vec<i64> = o.bits().iter().by_vals().map(i64::from).collect();
-            (seq, o.p_positions().collect(), None, Some(o))
+            data.ps = o.p_positions().collect();
+            data.outcomes = Some(o);
         }
+    }
+    let seq = data.values_i64();
+    let rule = CertRule::of(game, values);
+    let per = periodicity(&seq, rule);
+    let cand = match per {
+        Some(_) => None,
+        None => candidate(&seq, rule),
     };
-    let per = periodicity(&seq, CertRule::of(game, values));
+    // P-positions per period: zeros (Grundy value 0, or outcome 0) in one period
+    let per_period = per.as_ref().filter(|p| p.saltus == 0).map(|p| {
+        let from = p.preperiod as usize;
+        let zeros = seq[from..from + p.period as usize]
+            .iter()
+            .filter(|&&v| v == 0)
+            .count() as u64;
+        [zeros, p.period]
+    });
     drop(seq);
-    let p = stats::p_summary(&ps, max);
-    let summary = table
+    let p = stats::p_summary(&data.ps, max);
+    let exact = per_period.map(|[c, q]| {
+        let d = crate::guess::gcd(c.into(), q.into()).max(1) as u64;
+        [c / d, q / d]
+    });
+    data.grundy = data
+        .table
         .as_ref()
         .map(|g| stats::grundy_summary(&g.to_u32_vec()));
-    let analysis = Analysis {
-        game: game.to_string(),
-        max,
-        values,
-        periodicity: per,
-        p_positions: PStats {
-            count: p.count,
-            largest: p.largest,
-            density: p.density,
-            alpha: p.alpha,
-            c: p.c,
-        },
-        gaps: Gaps {
-            max: p.max_gap,
-            max_at: p.max_gap_at,
-        },
-        grundy: summary.as_ref().map(|g| GrundyStats {
-            max: g.max,
-            first_occurrence: g.first_occurrence.clone(),
-        }),
+    let a = &mut data.analysis;
+    a.periodicity = per;
+    a.candidate = cand;
+    a.p_positions = PStats {
+        count: p.count,
+        largest: p.largest,
+        density: p.density,
+        // a period gives the density exactly: no fit
+        alpha: p.alpha.filter(|_| per_period.is_none()),
+        c: p.c.filter(|_| per_period.is_none()),
+        per_period,
+        exact_density: exact,
     };
-    Ok(AnalysisData {
-        analysis,
-        ps,
-        table,
-        outcomes,
-        grundy: summary,
-    })
+    a.gaps = Gaps {
+        max: p.max_gap,
+        max_at: p.max_gap_at,
+    };
+    a.grundy = data.grundy.as_ref().map(|g| GrundyStats {
+        max: g.max,
+        first_occurrence: g.first_occurrence.clone(),
+    });
+    Ok(data)
+}
+
+impl AnalysisData {
+    /// The analysed sequence as `i64` (Grundy values, or outcomes: 1 for an N-position).
+    pub fn values_i64(&self) -> Vec<i64> {
+        match (&self.table, &self.outcomes) {
+            (Some(t), _) => t.to_u32_vec().into_iter().map(i64::from).collect(),
+            (None, Some(o)) => o.bits().iter().by_vals().map(i64::from).collect(),
+            (None, None) => vec![],
+        }
+    }
+
+    /// Every exception of the preperiod (the record lists at most
+    /// [`crate::EXCEPTIONS_LISTED`]); empty without a period.
+    pub fn all_exceptions(&self) -> Vec<u64> {
+        let Some(p) = &self.analysis.periodicity else {
+            return vec![];
+        };
+        let values = self.values_i64();
+        let per = heaplab_core::Period {
+            preperiod: p.preperiod,
+            period: p.period,
+            saltus: p.saltus,
+            len: values.len() as u64,
+        };
+        heaplab_core::exceptions(&values, &per, usize::MAX).0
+    }
 }
 
 impl Analysis {
@@ -194,15 +262,51 @@ impl Analysis {
         };
         s.push_str(&format!("{} — {what} of 0 ≤ n ≤ {}\n", self.game, self.max));
         match &self.periodicity {
-            Some(p) => s.push_str(&format!(
-                "  periodicity: preperiod {} (last exception {}), period {}, saltus {}; {}\n",
-                p.preperiod,
-                p.last_exception.map_or("none".into(), |e| e.to_string()),
-                p.period,
-                p.saltus,
-                p.certificate
-            )),
-            None => s.push_str("  periodicity: none found (data must reach 2·n0 + 2p)\n"),
+            Some(p) => {
+                s.push_str(&format!(
+                    "  periodicity: preperiod {} (last exception {}), period {}, saltus {}; {}\n",
+                    p.preperiod,
+                    p.last_exception.map_or("none".into(), |e| e.to_string()),
+                    p.period,
+                    p.saltus,
+                    p.certificate
+                ));
+                if p.exception_count > 0 {
+                    let shown: Vec<String> =
+                        p.exceptions.iter().take(40).map(u64::to_string).collect();
+                    let more = if p.exception_count > shown.len() as u64 {
+                        ", … (all in --json and `analyze -o`)"
+                    } else {
+                        ""
+                    };
+                    s.push_str(&format!(
+                        "  exceptions ({}: the n < {} whose value breaks the period): {}{more}\n",
+                        p.exception_count,
+                        p.preperiod,
+                        shown.join(", ")
+                    ));
+                }
+            }
+            None => {
+                s.push_str(
+                    "  periodicity: none accepted (a period p from n0 needs N + 1 >= 2·n0 + 2p)\n",
+                );
+                if let Some(c) = &self.candidate {
+                    s.push_str(&format!(
+                        "  best candidate: period {}, saltus {}, from n0 = {} ({} periods seen); \
+                         accepted at N >= {}{}, if the pattern goes on\n",
+                        c.period,
+                        c.saltus,
+                        c.preperiod,
+                        c.periods_seen,
+                        c.accept_at,
+                        c.prove_at
+                            .map_or(", no theorem proves it".into(), |b| format!(
+                                ", proven at N >= {b}"
+                            ))
+                    ));
+                }
+            }
         }
         let p = &self.p_positions;
         s.push_str(&format!(
@@ -211,6 +315,22 @@ impl Analysis {
             p.density,
             p.largest.map_or("none".into(), |x| x.to_string())
         ));
+        if let (Some([c, q]), Some([a, b])) = (p.per_period, p.exact_density) {
+            let sure = match &self.periodicity {
+                Some(per) if per.certified => "for every n (the period is proven)",
+                _ => "while the observed period holds",
+            };
+            let line = match c {
+                0 => format!("  density: no P-positions in the periodic part, {sure}\n"),
+                1 => format!(
+                    "  density: 1 P-position in each period of {q}, so {a}/{b} exactly {sure}\n"
+                ),
+                _ => format!(
+                    "  density: {c} P-positions in each period of {q}, so {a}/{b} exactly {sure}\n"
+                ),
+            };
+            s.push_str(&line);
+        }
         if let (Some(a), Some(c)) = (p.alpha, p.c) {
             s.push_str(&format!("  growth: count(≤ n) ≈ {c:.4}·n^{a:.4}\n"));
         }
@@ -256,6 +376,42 @@ mod tests {
         assert_eq!(a.analysis.grundy.as_ref().unwrap().max, 8);
         assert_eq!(a.analysis.p_positions.count, a.ps.len() as u64);
         assert!(a.analysis.text().contains("period 12"));
+        assert_eq!(
+            p.exceptions,
+            [0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57, 70]
+        );
+        assert_eq!(a.analysis.p_positions.exact_density, Some([0, 1]));
+        // Dawson's Kayles: 5 P-positions in each period of 34
+        let d = analyze(
+            &Game::parse("0.07").unwrap(),
+            500,
+            Sequence::Grundy,
+            &Budget::new(1 << 30),
+            &Silent,
+        )
+        .unwrap();
+        assert_eq!(d.analysis.p_positions.per_period, Some([5, 34]));
+        assert_eq!(d.analysis.p_positions.exact_density, Some([5, 34]));
+        assert!(d.analysis.text().contains("5/34 exactly for every n"));
+        assert_eq!(d.analysis.p_positions.alpha, None);
+        // Kayles to 150 is too short to accept period 12: the candidate says what N would
+        let short = analyze(&g, 150, Sequence::Grundy, &Budget::new(1 << 30), &Silent).unwrap();
+        assert!(short.analysis.periodicity.is_none());
+        let c = short.analysis.candidate.as_ref().unwrap();
+        assert_eq!(
+            (c.preperiod, c.period, c.accept_at, c.prove_at),
+            (71, 12, 165, Some(168))
+        );
+        // upto{k} is proven as sub{1..k} is
+        let u = analyze(
+            &Game::parse("upto{5}").unwrap(),
+            100,
+            Sequence::Grundy,
+            &Budget::new(1 << 30),
+            &Silent,
+        )
+        .unwrap();
+        assert!(u.analysis.periodicity.as_ref().unwrap().certified);
         // refused, not started, beyond the budget
         let e = analyze(
             &g,

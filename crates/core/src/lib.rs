@@ -59,7 +59,7 @@ pub use num::{
     CountError,
 };
 pub use observe::{ControlFlow, Observer, Silent};
-pub use period::{find_period, z_function, Period};
+pub use period::{best_candidate, exceptions, find_period, z_function, Period};
 pub use plan::{
     count_p_positions, feasible_max, grundy_table, memory_estimate, open_stream, outcome_table,
     p_count_estimate, p_position_list, plan, resume_stream, square_segment_bits, tables,

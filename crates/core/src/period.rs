@@ -117,6 +117,68 @@ pub fn find_period(a: &[i64], allow_saltus: bool) -> Option<Period> {
     })
 }
 
+/// When no period is accepted: the period that the data come closest to accepting, i.e. the
+/// `p` whose smallest preperiod n0 (for the pattern seen at the end of the data) needs the
+/// least N to be accepted (N + 1 >= 2·n0 + 2p), among those seen repeated in full at least
+/// twice at the end (z\[p\] >= p); ties go to the smaller period. `None` when a period is
+/// accepted already ([`find_period`]) or no pattern repeats twice.
+pub fn best_candidate(a: &[i64], allow_saltus: bool) -> Option<Period> {
+    let len = a.len() as u64;
+    if len < 3 || find_period(a, allow_saltus).is_some() {
+        return None;
+    }
+    let rev: Vec<i64> = if allow_saltus {
+        a.windows(2)
+            .rev()
+            .map(|w| w[1].wrapping_sub(w[0]))
+            .collect()
+    } else {
+        a.iter().rev().copied().collect()
+    };
+    let z = z_function(&rev);
+    let nb = rev.len();
+    // n0 = nb - p - z[p] on the differences (one value fewer than a), len - p - z[p] on a
+    let n0 = |p: usize| (nb - p - z[p]) as u64;
+    let p = (1..nb)
+        .filter(|&p| z[p] >= p)
+        .min_by_key(|&p| (2 * n0(p) + 2 * p as u64, p))?;
+    let preperiod = n0(p);
+    let saltus = if allow_saltus {
+        a[(preperiod + p as u64) as usize].wrapping_sub(a[preperiod as usize])
+    } else {
+        0
+    };
+    Some(Period {
+        preperiod,
+        period: p as u64,
+        saltus,
+        len,
+    })
+}
+
+/// Every n < n0 whose value differs from the periodic continuation of `per` backwards
+/// (c(n) = c(n + p) - s, with c(m) = a(m) for m >= n0), increasing: the exceptions of the
+/// preperiod (n0 - 1, the last exception, is always one). At most `limit` are listed; the
+/// second value is how many there are.
+pub fn exceptions(a: &[i64], per: &Period, limit: usize) -> (Vec<u64>, u64) {
+    let (n0, p) = (per.preperiod as usize, per.period as usize);
+    if n0 == 0 || a.len() < n0 + p {
+        return (vec![], 0);
+    }
+    let mut c = a[..n0 + p].to_vec();
+    let mut found = vec![];
+    for n in (0..n0).rev() {
+        c[n] = c[n + p].wrapping_sub(per.saltus);
+        if c[n] != a[n] {
+            found.push(n as u64);
+        }
+    }
+    let count = found.len() as u64;
+    found.reverse();
+    found.truncate(limit);
+    (found, count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +265,35 @@ mod tests {
                 assert_eq!(find_period(&a, false), None);
             }
         }
+    }
+
+    #[test]
+    fn kayles_exceptions_and_candidates() {
+        // Kayles 0.77, g(0..=83) (Winning Ways ch. 4; OEIS A002186): the 14 exceptions
+        let g: Vec<i64> = vec![
+            0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6, 4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7, 4, 1, 2, 8, 5,
+            4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 4,
+            2, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7, 4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7,
+        ];
+        let mut a = g.clone();
+        while a.len() < 400 {
+            a.push(a[a.len() - 12]);
+        }
+        let per = find_period(&a, true).unwrap();
+        assert_eq!((per.preperiod, per.period), (71, 12));
+        let (ex, count) = exceptions(&a, &per, 100);
+        assert_eq!(ex, [0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57, 70]);
+        assert_eq!(count, 14);
+        assert_eq!(exceptions(&a, &per, 3), (vec![0, 3, 6], 14));
+        // too short to accept period 12 from 71: the candidate names it and what it needs
+        let short = &a[..150];
+        assert!(find_period(short, true).is_none());
+        let c = best_candidate(short, true).unwrap();
+        assert_eq!((c.preperiod, c.period, c.saltus), (71, 12, 0));
+        assert!(best_candidate(&a, true).is_none());
+        let mut rnd = crate::num::xorshift(7);
+        let noise: Vec<i64> = (0..1000).map(|_| (rnd() % 1_000_000) as i64).collect();
+        assert!(best_candidate(&noise, true).is_none());
     }
 
     #[test]

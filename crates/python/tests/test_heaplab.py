@@ -80,8 +80,15 @@ def test_analyze_kayles():
     assert "Guy" in p.certificate
     assert a.grundy.max == 8 and a.grundy.first_occurrence[:5] == [0, 1, 2, 3, 5]
     assert a.p_positions.count == 1  # Kayles loses only at 0
+    assert p.exceptions == [0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57, 70]
+    assert p.exception_count == 14 and a.candidate is None
     o = heaplab.Game("sub{1,2,3}").analyze(1000, values="outcome")
     assert (o.periodicity.period, o.p_positions.count) == (4, 251)
+    assert o.p_positions.exact_density == [1, 4]
+    short = heaplab.Game("0.77").analyze(150)
+    assert short.periodicity is None
+    c = short.candidate
+    assert (c.period, c.preperiod, c.accept_at, c.prove_at) == (12, 71, 165, 168)
 
 
 def test_who_one_heap_and_sums():

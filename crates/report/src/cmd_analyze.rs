@@ -6,7 +6,7 @@ use crate::output::{print_json, secs, stage_frame};
 use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
 use heaplab_analysis::{analyze, gap_histogram, gap_records, residues, runs, AnalysisData};
-use polars::prelude::DataFrame;
+use polars::prelude::{df, DataFrame};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -70,6 +70,10 @@ fn write_tables(data: &AnalysisData, dir: &Path) -> Result<Vec<String>> {
         ("gap_histogram", gap_histogram(&data.ps)?),
         ("residues", residues(&data.ps, 2..=12)?),
     ];
+    if data.analysis.periodicity.is_some() {
+        // every exception of the preperiod (the record lists the first 1000)
+        tables.push(("exceptions", df!("n" => data.all_exceptions())?));
+    }
     if let (Some(g), Some(t)) = (&data.grundy, &data.table) {
         tables.push(("grundy_values", g.frame()?));
         let (hist, longest) = runs(&t.to_u32_vec(), 20)?;

@@ -21,7 +21,7 @@ pub mod takebreak;
 use crate::period::Period;
 use crate::rule::{Rule, SubtractionRule};
 use crate::sets::{MoveSet, NamedSet};
-use crate::spec::Game;
+use crate::spec::{Bound, Game};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use takebreak::Breaker;
@@ -155,6 +155,11 @@ impl CertRule {
                     last_digit: code.last_digit() as u64,
                 }
             }
+            // upto{k} is sub{1..k}: the same window argument proves its period
+            Game::Interval {
+                bound: Bound::Upto(k),
+                ..
+            } => CertRule::FiniteSubtraction { largest_move: *k },
             Game::TakeBreak(_)
             | Game::GrundyGame
             | Game::Divisors { .. }
@@ -284,6 +289,10 @@ mod tests {
         assert_eq!(
             rule("0.77", Sequence::Grundy),
             CertRule::Octal { last_digit: 2 }
+        );
+        assert_eq!(
+            rule("upto{6}", Sequence::Grundy),
+            CertRule::FiniteSubtraction { largest_move: 6 }
         );
         for (s, q) in [
             ("0.77", Sequence::Outcome),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
 import numpy as np
@@ -59,6 +59,7 @@ __all__ = [
     "SumDecision",
     "Count",
     "Periodicity",
+    "Candidate",
     "PStats",
     "Gaps",
     "GrundyStats",
@@ -172,6 +173,21 @@ class Periodicity:
     certified: bool
     certificate: str
     periods_seen: int
+    exceptions: list = field(default_factory=list)
+    exception_count: int = 0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """When no period is accepted: the best candidate seen, and the N that would accept
+    (``accept_at``) and prove (``prove_at``, None without a theorem) it."""
+
+    preperiod: int
+    period: int
+    saltus: int
+    periods_seen: int
+    accept_at: int
+    prove_at: Optional[int]
 
 
 @dataclass(frozen=True)
@@ -183,6 +199,8 @@ class PStats:
     density: float
     alpha: Optional[float]
     c: Optional[float]
+    per_period: Optional[list] = None
+    exact_density: Optional[list] = None
 
 
 @dataclass(frozen=True)
@@ -212,6 +230,7 @@ class Analysis:
     p_positions: PStats
     gaps: Gaps
     grundy: Optional[GrundyStats]
+    candidate: Optional[Candidate] = None
 
 
 @dataclass(frozen=True)
@@ -341,6 +360,7 @@ class Game:
             max=d["max"],
             values=d["values"],
             periodicity=_build(Periodicity, d["periodicity"]),
+            candidate=_build(Candidate, d.get("candidate")),
             p_positions=_build(PStats, d["p_positions"]),
             gaps=_build(Gaps, d["gaps"]),
             grundy=_build(GrundyStats, d["grundy"]),
