@@ -28,6 +28,7 @@ mod check;
 #[cfg(feature = "polars")]
 mod claim;
 mod claim_text;
+mod compare;
 #[cfg(feature = "polars")]
 mod frames;
 mod functions;
@@ -44,6 +45,7 @@ pub use check::{check_claim, claim_schema, verify_guess, CheckReport};
 #[cfg(feature = "polars")]
 pub use claim::{Claim, ClaimError};
 pub use claim_text::{identifiers, plan_check, precheck_claim, On, TABLE_CHECK_MAX};
+pub use compare::{compare, Comparison, Difference, DIFFERENCES_LISTED};
 #[cfg(feature = "polars")]
 pub use frames::{
     grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,

@@ -142,6 +142,11 @@ pub enum Cmd {
         after_help = "Examples:\n  heaplab analyze --game 0.77 --max 200\n  heaplab analyze --game squares --max 1e6 --values outcome -o data/squares"
     )]
     Analyze(AnalyzeArgs),
+    /// Two games' Grundy values (or outcomes) side by side: equal up to N, or where they differ.
+    #[command(
+        after_help = "Examples:\n  heaplab compare --game .161 --game .36 --max 700\n  heaplab compare --game nim --game 0.77 --max 1000 --values outcome"
+    )]
+    Compare(CompareArgs),
     /// One analysis row per value of a parameter in the spec, e.g. `sub{1,2,k}`.
     #[command(
         after_help = "Example:\n  heaplab sweep --game 'sub{1,2,k}' --param k=3..40 --max 1000 -o data/sweep.csv"
@@ -311,6 +316,23 @@ pub struct AnalyzeArgs {
     /// Folder for the tables (CSV and Parquet of each).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The two games: `--game A --game B`.
+    #[arg(long, short = 'g', value_parser = game_arg, required = true)]
+    pub game: Vec<Game>,
+    /// Largest position N (positions 0..=N).
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+    /// What is compared.
+    #[arg(long, value_enum, default_value = "grundy")]
+    pub values: Values,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

@@ -10,6 +10,7 @@ mod cleanup;
 mod cli;
 mod cmd_analyze;
 mod cmd_check;
+mod cmd_compare;
 mod cmd_count;
 mod cmd_games;
 mod cmd_guess;
@@ -47,6 +48,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Who(a) => cmd_who::run(a),
         Cmd::Count(a) => cmd_count::run(a),
         Cmd::Analyze(a) => cmd_analyze::run(a),
+        Cmd::Compare(a) => cmd_compare::run(a),
         Cmd::Sweep(a) => cmd_sweep::run(a),
         Cmd::Check(a) => cmd_check::run(a),
         Cmd::Guess(a) => cmd_guess::run(a),
