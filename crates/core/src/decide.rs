@@ -39,12 +39,6 @@ impl Move {
             leaves: if s < n { vec![n - s] } else { vec![] },
         }
     }
-
-    /// Removing `s` from a heap of `n` when the position wins (a move found from a losing
-    /// position is not a winning one).
-    fn winning(win: bool, n: u64, s: Option<u64>) -> Option<Move> {
-        s.filter(|_| win).map(|s| Move::take(n, s))
-    }
 }
 
 impl std::fmt::Display for Move {
@@ -112,30 +106,95 @@ const PERIOD_SEARCH_SECONDS: f64 = 60.0;
 /// can reach within the budget, naming the largest n it can; [`Error::Cancelled`] when
 /// `obs` stops a table or sieve.
 pub fn decide(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Decision, Error> {
+    Ok(winning_moves(game, n, 1, budget, obs)?.decision)
+}
+
+/// Every winning move from heap n (the moves to a P-position), found by the same method
+/// as [`decide`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WinningMoves {
+    /// The decision (its `winning_move` is the first of `moves`).
+    pub decision: Decision,
+    /// The winning moves, in the order the method meets them (by amount removed for
+    /// one-heap moves), at most the limit asked for; empty when n loses.
+    pub moves: Vec<Move>,
+    /// Whether `moves` is every winning move.
+    pub complete: bool,
+    /// When it is not: which moves are listed and how the others follow from them.
+    pub note: Option<String>,
+}
+
+/// Decides heap n of `game` as [`decide`] does and lists its winning moves, at most `limit`
+/// of them (`limit` 0 is taken as 1). The families list every winning move, except: a
+/// take-and-break heap answered from a proven period lists the splits whose smaller part
+/// is below n0 + 2p (every other winning split is one of these with its smaller part
+/// moved up and its larger part down by a multiple of the period p); `divisors` past
+/// 2^22, answered by parity, lists the odd divisors of n for n up to 10^16 (found by trial
+/// division) and only the move 1 beyond.
+///
+/// # Errors
+/// As [`decide`].
+pub fn winning_moves(
+    game: &Game,
+    n: u64,
+    limit: usize,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<WinningMoves, Error> {
     let game = &*game.normalized();
-    let mut d = decide_by_method(game, n, budget, obs)?;
+    let limit = limit.max(1);
+    let (mut d, mut moves, note) = decide_by_method(game, n, limit, budget, obs)?;
     // g(n) whatever the method for the outcome: from a closed form, or 0 at a P-position
     d.grundy = d
         .grundy
         .or_else(|| closed_values(game).map(|v| v.at(n)))
         .or((!d.win).then_some(0));
-    Ok(d)
+    if !d.win {
+        moves.clear();
+    }
+    let complete = note.is_none() && moves.len() < limit;
+    moves.truncate(limit);
+    d.winning_move = moves.first().cloned();
+    let win = d.win;
+    Ok(WinningMoves {
+        decision: d,
+        moves,
+        complete: complete || !win,
+        note: note.filter(|_| win),
+    })
 }
 
-/// [`decide`] by the family's method for the outcome (`game` normalised), with g(n) where
-/// that method finds it.
+/// Found by a family's method: the decision (its move is set from the list), the winning
+/// moves (up to `limit`, or one past it when there are more), and a note when the list
+/// is partial by construction.
+type Found = (Decision, Vec<Move>, Option<String>);
+
+/// [`winning_moves`] by the family's method for the outcome (`game` normalised), with g(n)
+/// where that method finds it.
 fn decide_by_method(
     game: &Game,
     n: u64,
+    limit: usize,
     budget: &Budget,
     obs: &dyn Observer,
-) -> Result<Decision, Error> {
-    let decision = |win: bool, winning_move: Option<Move>, grundy, method: String| Decision {
-        n,
-        win,
-        winning_move,
-        grundy,
-        method,
+) -> Result<Found, Error> {
+    // one more than asked, so a full list can be told from a cut one
+    let take = limit.saturating_add(1);
+    let decision = |win: bool, moves: Vec<Move>, grundy, method: String| {
+        (
+            Decision {
+                n,
+                win,
+                winning_move: None,
+                grundy,
+                method,
+            },
+            moves,
+            None,
+        )
+    };
+    let takes = |amounts: &mut dyn Iterator<Item = u64>| -> Vec<Move> {
+        amounts.take(take).map(|s| Move::take(n, s)).collect()
     };
     match game {
         Game::Interval { bound, leave1 } => {
@@ -145,10 +204,25 @@ fn decide_by_method(
             };
             // closed forms at once; jump-ahead (half) in log2(n) steps
             let (win, last_p) = ig.outcome(n);
-            let mv = win.then(|| Move::take(n, n - last_p));
+            let top = if *leave1 { n.saturating_sub(1) } else { n };
+            let lowest = n - bound.f(n).min(top);
+            // the P-positions in reach, walking back from the last one below n
+            let mut ps = vec![];
+            let mut q = last_p;
+            while win && q >= lowest && ps.len() < take {
+                ps.push(q);
+                match q.checked_sub(1) {
+                    Some(x) => q = ig.outcome(x).1,
+                    None => break,
+                }
+                if q >= ps[ps.len() - 1] {
+                    break;
+                }
+            }
+            let moves = takes(&mut ps.iter().map(|&q| n - q));
             Ok(decision(
                 win,
-                mv,
+                moves,
                 None,
                 ig.closed_form().unwrap_or("jump-ahead").into(),
             ))
@@ -159,40 +233,57 @@ fn decide_by_method(
         } => {
             let ps = all_but_p_positions(excluded, *leave1);
             let win = !ps.contains(&n);
-            let mv = ps
-                .iter()
-                .rev()
-                .filter(|&&q| q < n && (!leave1 || q >= 1))
-                .map(|&q| n - q)
-                .find(|s| excluded.binary_search(s).is_err());
-            let mv = Move::winning(win, n, mv);
-            Ok(decision(win, mv, None, "all-but candidates".into()))
+            let moves = takes(
+                &mut ps
+                    .iter()
+                    .rev()
+                    .filter(|&&q| q < n && (!leave1 || q >= 1))
+                    .map(|&q| n - q)
+                    .filter(|s| excluded.binary_search(s).is_err()),
+            );
+            Ok(decision(win, moves, None, "all-but candidates".into()))
         }
         Game::Subtraction { set, leave1 } if set.is_finite() => {
             let moves = set.elements_upto(u64::MAX);
             let Some(per) = finite_outcome_period(&moves, *leave1, 1 << 27) else {
                 // no period within reach (a move near n, or a long period): sieve up to n
-                return by_sieve(game, set, *leave1, n, budget, obs);
+                return by_sieve(game, set, *leave1, n, take, budget, obs);
             };
             let win = per.is_win(n);
             let top = if *leave1 { n.saturating_sub(1) } else { n };
-            let mv = moves
-                .iter()
-                .copied()
-                .filter(|&s| s <= top)
-                .find(|&s| !per.is_win(n - s));
+            let found = takes(
+                &mut moves
+                    .iter()
+                    .copied()
+                    .filter(|&s| s <= top && !per.is_win(n - s)),
+            );
             let grundy = proven_grundy(game, budget, obs)?.map(|p| u64::from(p.at(n)));
             let method = format!(
                 "outcomes proven periodic (period {} from {})",
                 per.period, per.start
             );
-            Ok(decision(win, Move::winning(win, n, mv), grundy, method))
+            Ok(decision(win, found, grundy, method))
         }
-        Game::Subtraction { set, leave1 } => by_sieve(game, set, *leave1, n, budget, obs),
+        Game::Subtraction { set, leave1 } => by_sieve(game, set, *leave1, n, take, budget, obs),
         Game::Divisors { nontrivial: false } if n > DIRECT_LIMIT => {
             let (win, s) = parity_outcome(n);
             let method = "parity (odd heaps have only odd divisors)".into();
-            Ok(decision(win, Move::winning(win, n, s), None, method))
+            // the winning moves are the odd divisors (they leave an odd heap)
+            if limit == 1 || !win {
+                return Ok(decision(win, takes(&mut s.into_iter()), None, method));
+            }
+            if n > ODD_DIVISORS_MAX {
+                let mut d = decision(win, takes(&mut s.into_iter()), None, method);
+                d.2 = Some(format!(
+                    "the winning moves are the odd divisors of n; only 1 is listed past \
+                     n = {ODD_DIVISORS_MAX} (they are found by trial division)"
+                ));
+                return Ok(d);
+            }
+            let odd = n >> n.trailing_zeros();
+            let mut divs = crate::num::divisors_by_trial(odd, obs)?;
+            divs.truncate(take);
+            Ok(decision(win, takes(&mut divs.into_iter()), None, method))
         }
         Game::Divisors { nontrivial } => {
             // one bit per position and the divisor lists of a segment
@@ -208,22 +299,17 @@ fn decide_by_method(
             let t = outcome_table(game, n, obs)?;
             let win = t.is_win(n);
             let lo = if *nontrivial { 2 } else { 1 };
-            let mv = (lo..n).find(|&d| n.is_multiple_of(d) && !t.is_win(n - d));
-            Ok(decision(
-                win,
-                Move::winning(win, n, mv),
-                None,
-                "divisor pull".into(),
-            ))
+            let moves = takes(&mut (lo..n).filter(|&d| n.is_multiple_of(d) && !t.is_win(n - d)));
+            Ok(decision(win, moves, None, "divisor pull".into()))
         }
         Game::TakeBreak(code) if n > DIRECT_LIMIT && code.max_heaps_left() <= 2 => {
             match proven_grundy(game, budget, obs)? {
-                Some(p) => Ok(by_period(game, n, &p)),
+                Some(p) => Ok(by_period(game, n, &p, take)),
                 // no period proven within 2^22 positions: a table up to n, where it fits
-                None => by_table(game, n, budget, obs),
+                None => by_table(game, n, take, budget, obs),
             }
         }
-        Game::TakeBreak(_) | Game::GrundyGame => by_table(game, n, budget, obs),
+        Game::TakeBreak(_) | Game::GrundyGame => by_table(game, n, take, budget, obs),
     }
 }
 
@@ -256,9 +342,10 @@ fn by_sieve(
     set: &MoveSet,
     leave1: bool,
     n: u64,
+    take: usize,
     budget: &Budget,
     obs: &dyn Observer,
-) -> Result<Decision, Error> {
+) -> Result<Found, Error> {
     let p = reachable(game, Task::PPositions, n, WALK_LIMIT, budget, || {
         format!("has no shortcut: deciding n = {n} means sieving every position up to it")
     })?;
@@ -266,49 +353,76 @@ fn by_sieve(
     let mut ps = Vec::new();
     let method = run_stream(game, n, obs, |segment| ps.append(segment))?;
     let win = ps.last() != Some(&n);
-    let mv = ps
+    let moves = ps
         .iter()
         .rev()
         .filter(|&&q| q < n && (!leave1 || q >= 1))
         .map(|&q| n - q)
-        .find(|&s| set.contains(s));
-    Ok(Decision {
+        .filter(|&s| set.contains(s))
+        .take(take)
+        .map(|s| Move::take(n, s))
+        .collect();
+    let d = Decision {
         n,
         win,
-        winning_move: Move::winning(win, n, mv),
+        winning_move: None,
         grundy: None,
         method: method.into(),
-    })
+    };
+    Ok((d, moves, None))
 }
 
 /// Decides position n of a take-and-break game from its Grundy table up to n.
-fn by_table(game: &Game, n: u64, budget: &Budget, obs: &dyn Observer) -> Result<Decision, Error> {
+fn by_table(
+    game: &Game,
+    n: u64,
+    take: usize,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Found, Error> {
     let p = reachable(game, Task::Grundy, n, 1 << 32, budget, || {
         format!("needs a Grundy table up to n = {n}")
     })?;
     obs.planned(&p);
     let g = grundy_table(game, n, obs)?;
     let gn = g.get(n);
-    let mut mv = None;
-    if let (true, Some(br)) = (gn != 0, Breaker::of(game)) {
-        let _ = br.options(n, u64::MAX, &mut |removed, heaps| {
-            if heaps.iter().fold(0, |x, &h| x ^ g.get(h)) != 0 {
-                return ControlFlow::Continue(());
-            }
-            mv = Some(Move {
-                removed,
-                leaves: heaps.to_vec(),
-            });
-            ControlFlow::Break(())
-        });
-    }
-    Ok(Decision {
+    let moves = zero_options(game, n, u64::MAX, take, |h| g.get(h));
+    let d = Decision {
         n,
         win: gn != 0,
-        winning_move: mv,
+        winning_move: None,
         grundy: Some(u64::from(gn)),
         method: "grundy table".into(),
-    })
+    };
+    Ok((d, moves, None))
+}
+
+/// The options of heap n of a take-and-break game (splits with the smaller part up to
+/// `a_max`) whose heaps XOR to 0 under `value`, at most `take`.
+fn zero_options(
+    game: &Game,
+    n: u64,
+    a_max: u64,
+    take: usize,
+    value: impl Fn(u64) -> u32,
+) -> Vec<Move> {
+    let mut moves = vec![];
+    if let Some(br) = Breaker::of(game) {
+        let _ = br.options(n, a_max, &mut |removed, heaps| {
+            if heaps.iter().fold(0, |x, &h| x ^ value(h)) == 0 {
+                moves.push(Move {
+                    removed,
+                    leaves: heaps.to_vec(),
+                });
+            }
+            if moves.len() >= take {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+    }
+    moves
 }
 
 /// A Grundy sequence proven periodic: its first values, the period, and the sentence that
@@ -381,34 +495,35 @@ pub(crate) fn proven_grundy(
 /// Decides position n of an octal game whose Grundy values are proven periodic: the
 /// options are searched with splits a + b only for a below n0 + 2p, which covers every pair
 /// of residues.
-fn by_period(game: &Game, n: u64, p: &Proven) -> Decision {
-    let at = |x: u64| p.at(x);
-    let gn = at(n);
+fn by_period(game: &Game, n: u64, p: &Proven, take: usize) -> Found {
+    let gn = p.at(n);
     let (n0, per) = (p.period.preperiod, p.period.period);
-    let mut mv = None;
-    if let (true, Some(br)) = (gn != 0, Breaker::of(game)) {
-        let _ = br.options(n, n0 + 2 * per, &mut |removed, heaps| {
-            if heaps.iter().fold(0, |x, &h| x ^ at(h)) != 0 {
-                return ControlFlow::Continue(());
-            }
-            mv = Some(Move {
-                removed,
-                leaves: heaps.to_vec(),
-            });
-            ControlFlow::Break(())
-        });
-    }
-    Decision {
+    let a_max = n0 + 2 * per;
+    let moves = zero_options(game, n, a_max, take, |h| p.at(h));
+    let d = Decision {
         n,
         win: gn != 0,
-        winning_move: mv,
+        winning_move: None,
         grundy: Some(u64::from(gn)),
         method: format!(
             "Grundy values proven periodic (period {per} from {n0}; {})",
             p.certificate
         ),
-    }
+    };
+    // splits (a, b), a <= b, with a >= a_max are left out when n allows them
+    let cut = n / 2 >= a_max;
+    let note = cut.then(|| {
+        format!(
+            "splits whose smaller heap is below {a_max} (= n0 + 2p) are listed; every other \
+             winning split is one of them with p = {per} moved, a multiple at a time, from \
+             the larger heap to the smaller"
+        )
+    });
+    (d, moves, note)
 }
+
+/// Odd divisors are listed for heaps up to this (trial division to its square root).
+const ODD_DIVISORS_MAX: u64 = 10_000_000_000_000_000;
 
 #[cfg(test)]
 mod tests {
@@ -464,6 +579,58 @@ mod tests {
         }
         let win = outcome_by_definition(&Game::parse("divisors").unwrap(), 10);
         assert!(win[4] && !win[5]);
+    }
+
+    #[test]
+    fn every_winning_move_is_listed() {
+        use crate::rule::Rule;
+        for spec in [
+            "sub{1,2,3}",
+            "leave1(sub{1,3})",
+            "squares",
+            "leave1(primes|sub{1})",
+            "allbut{2,3,7}",
+            "divisors",
+            "sqrt",
+            "half",
+            "leave1(upto{3})",
+            "0.77",
+            "4.07",
+            "grundy-game",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let gv = grundy_by_definition(&g, 200);
+            for n in 0..=200u64 {
+                // by the definition: every option whose heaps XOR to 0
+                let mut want = vec![];
+                g.for_each_option(n, &mut |heaps| {
+                    if heaps.iter().fold(0, |x, &h| x ^ gv[h as usize]) == 0 {
+                        let mut v = heaps.to_vec();
+                        v.sort_unstable();
+                        v.retain(|&h| h > 0);
+                        want.push(v);
+                    }
+                });
+                want.sort();
+                want.dedup();
+                let w = winning_moves(&g, n, 10_000, &Budget::new(8 << 30), &Silent).unwrap();
+                let mut got: Vec<Vec<u64>> = w.moves.iter().map(|m| m.leaves.clone()).collect();
+                got.sort();
+                assert_eq!(got, want, "{spec} {n}");
+                assert!(w.complete, "{spec} {n}");
+                assert_eq!(w.decision.winning_move, w.moves.first().cloned());
+            }
+        }
+        // a limit cuts the list and says so
+        let w = winning_moves(
+            &Game::parse("0.77").unwrap(),
+            30,
+            3,
+            &Budget::new(8 << 30),
+            &Silent,
+        )
+        .unwrap();
+        assert_eq!((w.moves.len(), w.complete), (3, false));
     }
 
     #[test]

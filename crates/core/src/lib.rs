@@ -45,7 +45,7 @@ mod stone;
 mod sums;
 mod table;
 
-pub use decide::{decide, Decision, Move};
+pub use decide::{decide, winning_moves, Decision, Move, WinningMoves};
 pub use engines::StreamState;
 pub use error::{duration, Error, Refusal};
 pub use games::allbut::all_but_p_positions;
@@ -74,6 +74,7 @@ pub use stone::{
     Variant, Winner, MAX_PILES,
 };
 pub use sums::{
-    count_sums, decide_sum, grundy_value, HeapValue, Sum, SumCount, SumDecision, SumError, SumMove,
+    count_sums, decide_sum, grundy_value, sum_winning_moves, HeapValue, Sum, SumCount, SumDecision,
+    SumError, SumMove, SumMoves,
 };
 pub use table::{GrundyTable, OutcomeTable};

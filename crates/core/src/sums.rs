@@ -14,7 +14,7 @@
 //! n), a proven period (finite subtraction sets, octal codes by Guy–Smith), or a table up to
 //! the heap within the budget.
 
-use crate::decide::{decide, proven_grundy, reachable, Move, Proven};
+use crate::decide::{proven_grundy, reachable, Move, Proven};
 use crate::error::Error;
 use crate::games::takebreak::Breaker;
 use crate::num::{parse_count, CountError};
@@ -339,24 +339,65 @@ pub struct SumDecision {
 /// # Errors
 /// As [`grundy_value`] for each heap; [`crate::decide()`] for one heap.
 pub fn decide_sum(sum: &Sum, budget: &Budget, obs: &dyn Observer) -> Result<SumDecision, Error> {
+    Ok(sum_winning_moves(sum, 1, budget, obs)?.decision)
+}
+
+/// Every winning move of a sum, as [`decide_sum`] finds one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SumMoves {
+    /// The decision (its `winning_move` is the first of `moves`).
+    pub decision: SumDecision,
+    /// The winning moves, heap by heap, at most the limit asked for.
+    pub moves: Vec<SumMove>,
+    /// Whether `moves` is every winning move (false when the limit, a scan of more than
+    /// 10^7 candidate moves in one heap, or a proven period's split bound cut the list).
+    pub complete: bool,
+    /// For one heap: which moves are listed when the method lists only some by
+    /// construction ([`crate::WinningMoves::note`]).
+    pub note: Option<String>,
+}
+
+/// Decides a sum as [`decide_sum`] does and lists its winning moves, at most `limit` (0 is
+/// taken as 1): in every heap whose value v has v ^ X < v, the moves to an option of value
+/// v ^ X. A sum of one heap lists the heap's winning moves ([`crate::winning_moves`]).
+///
+/// # Errors
+/// As [`decide_sum`].
+pub fn sum_winning_moves(
+    sum: &Sum,
+    limit: usize,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<SumMoves, Error> {
+    let limit = limit.max(1);
     if let [(game, n)] = &sum.heaps[..] {
-        let d = decide(game, *n, budget, obs)?;
+        let w = crate::decide::winning_moves(game, *n, limit, budget, obs)?;
+        let d = w.decision;
         let value = d.grundy;
-        let winning_move = d.winning_move.map(|m| SumMove {
-            heap: 0,
-            result: m.leaves.iter().map(|&h| (game.to_string(), h)).collect(),
-            step: m,
-        });
-        return Ok(SumDecision {
-            heaps: vec![HeapValue {
-                game: game.to_string(),
-                n: *n,
+        let moves: Vec<SumMove> = w
+            .moves
+            .into_iter()
+            .map(|m| SumMove {
+                heap: 0,
+                result: m.leaves.iter().map(|&h| (game.to_string(), h)).collect(),
+                step: m,
+            })
+            .collect();
+        return Ok(SumMoves {
+            decision: SumDecision {
+                heaps: vec![HeapValue {
+                    game: game.to_string(),
+                    n: *n,
+                    grundy: value,
+                    method: d.method,
+                }],
                 grundy: value,
-                method: d.method,
-            }],
-            grundy: value,
-            win: d.win,
-            winning_move,
+                win: d.win,
+                winning_move: moves.first().cloned(),
+            },
+            moves,
+            complete: w.complete,
+            note: w.note,
         });
     }
     // one set of values per game, up to its largest heap
@@ -393,14 +434,29 @@ pub fn decide_sum(sum: &Sum, budget: &Budget, obs: &dyn Observer) -> Result<SumD
         .collect();
     let value = |h: &HeapValue| h.grundy.expect("every heap of a sum has its value");
     let x = heaps.iter().fold(0, |a, h| a ^ value(h));
-    let mut winning_move = None;
+    let (mut moves, mut complete) = (vec![], true);
     if x != 0 {
         for (i, h) in heaps.iter().enumerate() {
             let target = value(h) ^ x;
-            if target >= value(h) {
+            // one move is always found in a heap whose value drops; listing every move
+            // also takes the moves that raise a heap's value to the target
+            if target > value(h) && limit == 1 {
                 continue;
             }
-            if let Some(step) = move_to(&games[i], h.n, value(h), target, values[i]) {
+            if moves.len() == limit {
+                complete = false;
+                break;
+            }
+            let (steps, all) = moves_to(
+                &games[i],
+                h.n,
+                value(h),
+                target,
+                values[i],
+                limit - moves.len(),
+            );
+            complete &= all;
+            for step in steps {
                 let mut result: Vec<(String, u64)> = vec![];
                 for (j, hv) in heaps.iter().enumerate() {
                     if j == i {
@@ -409,72 +465,108 @@ pub fn decide_sum(sum: &Sum, budget: &Budget, obs: &dyn Observer) -> Result<SumD
                         result.push((hv.game.clone(), hv.n));
                     }
                 }
-                winning_move = Some(SumMove {
+                moves.push(SumMove {
                     heap: i,
                     step,
                     result,
                 });
-                break;
             }
         }
     }
-    Ok(SumDecision {
-        heaps,
-        grundy: Some(x),
-        win: x != 0,
-        winning_move,
+    Ok(SumMoves {
+        decision: SumDecision {
+            heaps,
+            grundy: Some(x),
+            win: x != 0,
+            winning_move: moves.first().cloned(),
+        },
+        moves,
+        complete,
+        note: None,
     })
 }
 
-/// A move from a heap of `n` (value `g`) of `game` to an option of value `target < g`
-/// (one exists by the definition of g as a mex), found by the family's own means: the
-/// closed forms directly, finite sets and tables through the moves in increasing order,
-/// take-and-break codes through their options (splits a + b with a below n0 + 2p for a
-/// proven period, which covers every pair of residues).
-fn move_to(game: &Game, n: u64, g: u64, target: u64, values: &Values) -> Option<Move> {
+/// Candidate moves a scan looks at, per heap, before it gives up listing more.
+const SCAN_MAX: u64 = 10_000_000;
+
+/// Moves from a heap of `n` (value `g`) of `game` to an option of value `target` (one
+/// exists when target < g, by the definition of g as a mex; `limit` 1 asks only that
+/// case), at most `limit`, found by the family's
+/// own means: the closed forms directly (the one move when the values increase with n),
+/// finite sets and tables through the moves in increasing order, take-and-break codes
+/// through their options (splits a + b with a below n0 + 2p for a proven period, which
+/// covers every pair of residues). The flag says whether the list is every such move
+/// (false when the limit, the first [`SCAN_MAX`] candidates or the n0 + 2p bound cut it).
+fn moves_to(
+    game: &Game,
+    n: u64,
+    g: u64,
+    target: u64,
+    values: &Values,
+    limit: usize,
+) -> (Vec<Move>, bool) {
     let take = |s: u64| Move {
         removed: s,
         leaves: if s < n { vec![n - s] } else { vec![] },
     };
+    let top = match game {
+        Game::Subtraction { leave1: true, .. } | Game::Interval { leave1: true, .. } => {
+            n.saturating_sub(1)
+        }
+        _ => n,
+    };
     match values {
+        // values increase with n: only a smaller value is reached, by one move
+        Values::Nim { .. } => {
+            let s = g.checked_sub(target).filter(|&s| s >= 1);
+            return (s.map(take).into_iter().collect(), true);
+        }
+        // the k options n - 1, …, n - k hold k different residues mod k + 1: one move
+        // reaches each value other than g (when n leaves room for it)
+        Values::Mod { m, .. } => {
+            let s = (g % m + m - target % m) % m;
+            let ok = s >= 1 && s <= top && values.at(n - s) == target;
+            return (ok.then(|| take(s)).into_iter().collect(), true);
+        }
         // 2^target divides n (target < v2(n)), and n - 2^target has valuation target
-        Values::V2 => return Some(take(1 << target)),
-        Values::Mod { .. } | Values::Nim { .. } => return Some(take(g - target)),
-        Values::Half => return half_option(n.div_ceil(2), n - 1, target).map(|m| take(n - m)),
-        Values::Periodic(_) | Values::Table(_) => {}
+        Values::V2 if limit == 1 => return (vec![take(1 << target)], false),
+        Values::Half if limit == 1 => {
+            let m = half_option(n.div_ceil(2), n - 1, target).map(|m| take(n - m));
+            return (m.into_iter().collect(), false);
+        }
+        Values::V2 | Values::Half | Values::Periodic(_) | Values::Table(_) => {}
     }
     if let Some(br) = Breaker::of(game) {
         let a_max = match values {
             Values::Periodic(p) => p.period.preperiod + 2 * p.period.period,
             _ => u64::MAX,
         };
-        let mut found = None;
+        let mut found = vec![];
         let _ = br.options(n, a_max, &mut |removed, heaps| {
-            if heaps.iter().fold(0, |a, &h| a ^ values.at(h)) != target {
-                return ControlFlow::Continue(());
+            if heaps.iter().fold(0, |a, &h| a ^ values.at(h)) == target {
+                found.push(Move {
+                    removed,
+                    leaves: heaps.to_vec(),
+                });
             }
-            found = Some(Move {
-                removed,
-                leaves: heaps.to_vec(),
-            });
-            ControlFlow::Break(())
+            if found.len() > limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         });
-        return found;
+        let complete = found.len() <= limit && n / 2 < a_max;
+        found.truncate(limit);
+        return (found, complete);
     }
-    let leaves_value = |s: u64| values.at(n - s) == target;
-    match game {
-        Game::Subtraction { set, leave1 } => {
-            let top = if *leave1 { n.saturating_sub(1) } else { n };
-            match set {
-                MoveSet::AllBut { excluded } => (1..=top)
-                    .filter(|s| excluded.binary_search(s).is_err())
-                    .find(|&s| leaves_value(s)),
-                MoveSet::Union { .. } => set
-                    .elements_upto(top)
-                    .into_iter()
-                    .find(|&s| leaves_value(s)),
+    let leaves_value = |s: &u64| values.at(n - s) == target;
+    let candidates: Box<dyn Iterator<Item = u64>> = match game {
+        Game::Subtraction { set, .. } => match set {
+            MoveSet::AllBut { excluded } => {
+                Box::new((1..=top).filter(move |s| excluded.binary_search(s).is_err()))
             }
-        }
+            MoveSet::Union { .. } => Box::new(set.elements_upto(top).into_iter()),
+        },
         Game::Divisors { nontrivial } => {
             let lo = if *nontrivial { 2 } else { 1 };
             let mut ds: Vec<u64> = (1..=crate::num::isqrt(n))
@@ -483,15 +575,25 @@ fn move_to(game: &Game, n: u64, g: u64, target: u64, values: &Values) -> Option<
                 .filter(|&d| d >= lo && d < n)
                 .collect();
             ds.sort_unstable();
-            ds.into_iter().find(|&s| leaves_value(s))
+            ds.dedup();
+            Box::new(ds.into_iter())
         }
-        Game::Interval { bound, leave1 } => {
-            let top = if *leave1 { n.saturating_sub(1) } else { n };
-            (1..=bound.f(n).min(top)).find(|&s| leaves_value(s))
+        Game::Interval { bound, .. } => Box::new(1..=bound.f(n).min(top)),
+        Game::TakeBreak(_) | Game::GrundyGame => Box::new(std::iter::empty()),
+    };
+    let (mut found, mut scanned) = (vec![], 0u64);
+    let mut complete = true;
+    for s in candidates {
+        scanned += 1;
+        if scanned > SCAN_MAX || found.len() == limit {
+            complete = false;
+            break;
         }
-        Game::TakeBreak(_) | Game::GrundyGame => None,
+        if leaves_value(&s) {
+            found.push(take(s));
+        }
     }
-    .map(take)
+    (found, complete)
 }
 
 /// A heap m in lo..=hi with g(m) = t in `half` (g(2m) = m, g(2m + 1) = g(m)): 2t when it
@@ -889,6 +991,7 @@ mod tests {
     }
 
     use super::*;
+    use crate::decide::decide;
     use crate::observe::Silent;
     use crate::rule::grundy_by_definition;
 
@@ -1158,6 +1261,60 @@ mod tests {
         ] {
             let e = Sum::parse(bad).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_winning_move_of_small_sums_is_listed() {
+        use crate::rule::Rule;
+        let specs = [
+            "squares",
+            "0.77",
+            "sub{1,2}",
+            "divisors",
+            "half",
+            "nim",
+            "upto{3}",
+            "leave1(upto{4})",
+            "leave1(nim)",
+        ];
+        let games: Vec<Game> = specs.iter().map(|s| Game::parse(s).unwrap()).collect();
+        let gv: Vec<Vec<u32>> = games.iter().map(|g| grundy_by_definition(g, 12)).collect();
+        let mut rnd = crate::num::xorshift(99);
+        for _ in 0..300 {
+            let k = 2 + (rnd() % 2) as usize;
+            let heaps: Vec<(usize, u64)> = (0..k)
+                .map(|_| ((rnd() % specs.len() as u64) as usize, rnd() % 13))
+                .collect();
+            let text: Vec<String> = heaps
+                .iter()
+                .map(|&(i, n)| format!("{}:{n}", specs[i]))
+                .collect();
+            let sum = Sum::parse(&text.join(" + ")).unwrap();
+            let x = heaps.iter().fold(0, |a, &(i, n)| a ^ gv[i][n as usize]);
+            let mut want = vec![];
+            for (j, &(i, n)) in heaps.iter().enumerate() {
+                games[i].for_each_option(n, &mut |hs| {
+                    let v = hs.iter().fold(0, |a, &h| a ^ gv[i][h as usize]);
+                    if x ^ gv[i][n as usize] ^ v == 0 {
+                        let mut hs = hs.to_vec();
+                        hs.retain(|&h| h > 0);
+                        hs.sort_unstable();
+                        want.push((j, hs));
+                    }
+                });
+            }
+            want.sort();
+            want.dedup();
+            let w = sum_winning_moves(&sum, 10_000, &Budget::new(1 << 30), &Silent).unwrap();
+            let mut got: Vec<(usize, Vec<u64>)> = w
+                .moves
+                .iter()
+                .map(|m| (m.heap, m.step.leaves.clone()))
+                .collect();
+            got.sort();
+            assert_eq!(got, want, "{sum}");
+            assert_eq!(w.decision.win, x != 0, "{sum}");
         }
     }
 }

@@ -129,7 +129,7 @@ pub enum Cmd {
     Report(ReportArgs),
     /// Outcome of one heap or of a sum of heaps and, when it wins, one winning move.
     #[command(
-        after_help = "Examples:\n  heaplab who --game 0.77 1e18\n  heaplab who --game squares 1000000 --json\n  heaplab who --game squares 5 7 9\n  heaplab who 'squares:5 + 0.77:12 + sub{1,2}:7'"
+        after_help = "Examples:\n  heaplab who --game 0.77 1e18\n  heaplab who --game squares 1000000 --all\n  heaplab who --game squares 1000000 --json\n  heaplab who --game squares 5 7 9\n  heaplab who 'squares:5 + 0.77:12 + sub{1,2}:7'"
     )]
     Who(WhoArgs),
     /// How many positions of k heaps of one game are lost (P) and won (N).
@@ -271,6 +271,12 @@ pub struct WhoArgs {
     /// The heap sizes (with --game), or the sum, e.g. 'squares:5 + 0.77:12 + sub{1,2}:7'.
     #[arg(required = true, num_args = 1..)]
     pub heaps: Vec<String>,
+    /// List every winning move (up to --limit), each with the position it leaves.
+    #[arg(long)]
+    pub all: bool,
+    /// With --all: list at most this many moves.
+    #[arg(long, default_value = "1000", value_parser = positive_count_arg, requires = "all")]
+    pub limit: u64,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

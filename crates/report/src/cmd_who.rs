@@ -5,7 +5,7 @@ use crate::cli::WhoArgs;
 use crate::output::{print_json, secs};
 use crate::progress::Progress;
 use anyhow::{anyhow, Result};
-use heaplab_core::{decide, decide_sum, parse_count, Game, Sum, SumDecision};
+use heaplab_core::{decide, decide_sum, parse_count, sum_winning_moves, Game, Sum, SumDecision};
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -26,10 +26,99 @@ pub fn run(a: WhoArgs) -> Result<ExitCode> {
         }
         None => parse_sum(&a.heaps)?,
     };
+    if a.all {
+        return all_moves(&sum, usize::try_from(a.limit).unwrap_or(usize::MAX), a.json);
+    }
     match &sum.heaps[..] {
         [(game, n)] => one_heap(game, *n, a.json),
         _ => several(&sum, a.json),
     }
+}
+
+/// `--all`: the outcome and every winning move (up to `limit`), each with what it leaves.
+fn all_moves(sum: &Sum, limit: usize, as_json: bool) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let top = sum.heaps.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let progress = Progress::new(&format!("{sum}"), top.saturating_add(1));
+    let w = sum_winning_moves(sum, limit, &crate::machine::budget(), &progress)?;
+    progress.finish();
+    let one = sum.heaps.len() == 1;
+    if as_json {
+        print_json(&json!({
+            "sum": sum.to_string(),
+            "heaps": w.decision.heaps,
+            "grundy": w.decision.grundy,
+            "win": w.decision.win,
+            "winning_moves": w.moves.iter().map(|m| json!({
+                "heap": m.heap,
+                "removed": m.step.removed,
+                "leaves": m.step.leaves,
+                "result": m.result.iter().map(|(g, n)| json!({"game": g, "n": n})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "complete": w.complete,
+            "note": w.note,
+            "seconds": secs(t0),
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let d = &w.decision;
+    if one {
+        let h = &d.heaps[0];
+        let g = h
+            .grundy
+            .map_or(String::new(), |g| format!(", Grundy value {g}"));
+        println!(
+            "{}:{}: {}{g}{} [{}]",
+            h.game,
+            h.n,
+            if d.win {
+                "win (N-position)"
+            } else {
+                "lose (P-position)"
+            },
+            if d.win {
+                ""
+            } else {
+                ": every move leaves a win"
+            },
+            h.method
+        );
+    } else {
+        let mut text = sum_report(sum, d);
+        // the one winning move line is replaced by the list
+        if let Some(i) = text.find("winning move: ") {
+            text.truncate(i);
+        }
+        print!("{text}");
+    }
+    if d.win {
+        println!(
+            "{} winning move{}{}:",
+            w.moves.len(),
+            if w.moves.len() == 1 { "" } else { "s" },
+            if w.complete {
+                ""
+            } else {
+                " listed (there may be more)"
+            }
+        );
+        for m in &w.moves {
+            if one {
+                println!("  {}", m.step);
+            } else {
+                println!(
+                    "  heap {}: {}; the sum becomes {}",
+                    m.heap + 1,
+                    m.step,
+                    sum_text(&m.result)
+                );
+            }
+        }
+        if let Some(note) = &w.note {
+            println!("({note})");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The positional words as a sum: joined with ` + ` when each is a term of its own
