@@ -212,6 +212,11 @@ pub struct TableArgs {
     /// Add the `grundy` column.
     #[arg(long)]
     pub grundy: bool,
+    /// Heap shift S: the game's heap n is reported as heap n + S, for games whose terminal
+    /// heap is S (subtract 1 or a prime, never below 1: `--game 'primes|sub{1}' --shift 1`);
+    /// --max counts in shifted heaps.
+    #[arg(long, default_value_t = 0, value_parser = count_arg)]
+    pub shift: u64,
     /// Output file (.csv or .parquet); CSV on stdout without it.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
@@ -231,6 +236,14 @@ pub struct LosersArgs {
     /// Output file: .csv, .parquet or .txt (OEIS b-file); CSV on stdout without it.
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
+    /// Index of the first P-position in the `k` column (OEIS sequences often start at 1).
+    #[arg(long, default_value_t = 0, value_parser = count_arg)]
+    pub offset: u64,
+    /// Heap shift S: the game's heap n is reported as heap n + S, for games whose terminal
+    /// heap is S (subtract 1 or a prime, never below 1: `--game 'primes|sub{1}' --shift 1`);
+    /// --max counts in shifted heaps.
+    #[arg(long, default_value_t = 0, value_parser = count_arg)]
+    pub shift: u64,
     /// Output format (default: from the file extension).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -271,6 +284,9 @@ pub struct WhoArgs {
     /// The heap sizes (with --game), or the sum, e.g. 'squares:5 + 0.77:12 + sub{1,2}:7'.
     #[arg(required = true, num_args = 1..)]
     pub heaps: Vec<String>,
+    /// Heap shift S (as `losers --shift`): every heap given is the game's heap minus S.
+    #[arg(long, default_value_t = 0, value_parser = count_arg)]
+    pub shift: u64,
     /// List every winning move (up to --limit), each with the position it leaves.
     #[arg(long)]
     pub all: bool,

@@ -3,7 +3,7 @@
 
 use crate::cli::LosersArgs;
 use crate::files::same_file_key;
-use crate::output::{print_json, refuse_binary_terminal, resolve_format, secs, Format};
+use crate::output::{print_json, refuse_binary_terminal, resolve_format, secs, Format, Labels};
 use crate::progress::Progress;
 use crate::sink::{side_path, CheckpointLock, SavedRun, Sink};
 use anyhow::{bail, Context, Result};
@@ -17,7 +17,12 @@ use std::time::Instant;
 /// Runs the command.
 pub fn run(a: LosersArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, max) = (a.gm.game.clone(), a.gm.max);
+    let (game, shown_max) = (a.gm.game.clone(), a.gm.max);
+    let max = crate::output::unshift("--max", shown_max, a.shift)?;
+    let labels = Labels {
+        offset: a.offset,
+        shift: a.shift,
+    };
     let format = resolve_format(a.format, a.output.as_deref())?;
     let rows_to_stdout = a.output.is_none() && !a.count && !a.json;
     check_args(&a, format, rows_to_stdout)?;
@@ -48,7 +53,14 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
         None => None,
     };
     if let (Some(saved), Some(cp)) = (&resume, &a.checkpoint) {
-        saved.check_same(cp, &game.to_string(), max, a.output.as_deref(), format)?;
+        saved.check_same(
+            cp,
+            &game.to_string(),
+            max,
+            a.output.as_deref(),
+            format,
+            labels,
+        )?;
     }
     if let (Some(cp), None) = (&a.checkpoint, &resume) {
         // an unwritable checkpoint fails now, not minutes into the run
@@ -60,6 +72,7 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
         a.count || a.json,
         a.checkpoint.as_deref(),
         resume.as_ref(),
+        labels,
     )?;
     let (count, largest, method, files) = match closed.filter(|_| resume.is_none()) {
         Some(c) => (c.count, c.largest, c.method, vec![]),
@@ -108,10 +121,13 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
         }
     };
     let seconds = secs(t0);
+    let largest = largest.map(|p| p + a.shift);
     if a.json {
         print_json(&json!({
             "game": game.to_string(),
-            "max": max,
+            "max": shown_max,
+            "offset": a.offset,
+            "shift": a.shift,
             "p_positions": count,
             "largest_p": largest,
             "max_grundy": null,
@@ -122,7 +138,8 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let line = format!(
-        "{game}: {count} P-positions in 0..={max}, largest {}{} ({method}, {seconds:.2} s)",
+        "{game}: {count} P-positions in {}..={shown_max}, largest {}{} ({method}, {seconds:.2} s)",
+        a.shift,
         largest.map_or("none".into(), |p| p.to_string()),
         if files.is_empty() {
             String::new()

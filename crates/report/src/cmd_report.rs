@@ -154,13 +154,13 @@ fn write_tables(
     }
     for (name, format) in tables {
         step(timings, name, || {
-            write_table(File::create(dir.join(name))?, format, &out, Some(g))
+            write_table(File::create(dir.join(name))?, format, &out, Some(g), 0)
         })?;
         files.push(name.to_string());
     }
     step(timings, "losers.csv", || {
         let f = File::create(dir.join("losers.csv"))?;
-        let mut rows = LoserRows::new(f, Format::Csv, 0, None, true)?;
+        let mut rows = LoserRows::new(f, Format::Csv, 0, None, true, Default::default())?;
         rows.push(&an.ps)?;
         rows.finish()
     })?;

@@ -13,7 +13,8 @@ use std::time::Instant;
 /// Runs the command.
 pub fn run(a: TableArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, max) = (a.gm.game, a.gm.max);
+    let (game, shown_max) = (a.gm.game, a.gm.max);
+    let max = crate::output::unshift("--max", shown_max, a.shift)?;
     // The format (from --format, else the file name, else CSV on stdout), and the
     // destination opened first: a bad path or format fails before any work.
     let format = crate::output::resolve_format(a.format.map(Format::from), a.output.as_deref())?;
@@ -33,24 +34,25 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
     let mut files = vec![];
     match dest {
         Some(file) => {
-            write_table(file.file()?, format, &out, g.as_ref()).with_context(|| {
+            write_table(file.file()?, format, &out, g.as_ref(), a.shift).with_context(|| {
                 format!("cannot write `{}`", a.output.as_ref().unwrap().display())
             })?;
             files.push(file.commit()?.display().to_string());
         }
         None if !a.json => {
-            write_table(std::io::stdout(), format, &out, g.as_ref())
+            write_table(std::io::stdout(), format, &out, g.as_ref(), a.shift)
                 .context("cannot write to stdout")?;
         }
         None => {}
     }
     let count = out.count_p();
-    let largest = out.last_p();
+    let largest = out.last_p().map(|p| p + a.shift);
     let max_g = g.as_ref().map(|g| g.max_value());
     if a.json {
         print_json(&json!({
             "game": game.to_string(),
-            "max": max,
+            "max": shown_max,
+            "shift": a.shift,
             "p_positions": count,
             "largest_p": largest,
             "max_grundy": max_g,
@@ -59,7 +61,8 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         }));
     } else if !files.is_empty() {
         let line = format!(
-            "{game}: {count} P-positions in 0..={max} (largest {}){}; wrote {} in {:.2} s",
+            "{game}: {count} P-positions in {}..={shown_max} (largest {}){}; wrote {} in {:.2} s",
+            a.shift,
             largest.map_or("none".into(), |p| p.to_string()),
             max_g.map_or(String::new(), |m| format!(", largest Grundy value {m}")),
             files.join(", "),

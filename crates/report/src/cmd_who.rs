@@ -4,7 +4,7 @@
 use crate::cli::WhoArgs;
 use crate::output::{print_json, secs};
 use crate::progress::Progress;
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use heaplab_core::{decide, decide_sum, parse_count, sum_winning_moves, Game, Sum, SumDecision};
 use serde_json::json;
 use std::process::ExitCode;
@@ -19,29 +19,47 @@ pub fn run(a: WhoArgs) -> Result<ExitCode> {
                 .iter()
                 .enumerate()
                 .map(|(i, h)| {
-                    parse_count(h).map_err(|e| anyhow!("heap {} (`{}`): {e}", i + 1, short(h)))
+                    let n = parse_count(h)
+                        .map_err(|e| anyhow!("heap {} (`{}`): {e}", i + 1, short(h)))?;
+                    crate::output::unshift(&format!("heap {}", i + 1), n, a.shift)
                 })
                 .collect::<Result<Vec<u64>>>()?;
             Sum::of_heaps(game, &heaps)
         }
+        None if a.shift > 0 => bail!("--shift applies to heaps of --game, not to a sum"),
         None => parse_sum(&a.heaps)?,
     };
+    if a.shift > 0 && sum.heaps.len() > 1 {
+        bail!("--shift applies to one heap at a time");
+    }
     if a.all {
-        return all_moves(&sum, usize::try_from(a.limit).unwrap_or(usize::MAX), a.json);
+        let limit = usize::try_from(a.limit).unwrap_or(usize::MAX);
+        return all_moves(&sum, limit, a.shift, a.json);
     }
     match &sum.heaps[..] {
-        [(game, n)] => one_heap(game, *n, a.json),
+        [(game, n)] => one_heap(game, *n, a.shift, a.json),
         _ => several(&sum, a.json),
     }
 }
 
 /// `--all`: the outcome and every winning move (up to `limit`), each with what it leaves.
-fn all_moves(sum: &Sum, limit: usize, as_json: bool) -> Result<ExitCode> {
+fn all_moves(sum: &Sum, limit: usize, shift: u64, as_json: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
     let top = sum.heaps.iter().map(|(_, n)| *n).max().unwrap_or(0);
     let progress = Progress::new(&format!("{sum}"), top.saturating_add(1));
-    let w = sum_winning_moves(sum, limit, &crate::machine::budget(), &progress)?;
+    let mut w = sum_winning_moves(sum, limit, &crate::machine::budget(), &progress)?;
     progress.finish();
+    // heaps as the user counts them (one heap: --shift)
+    for h in &mut w.decision.heaps {
+        h.n += shift;
+    }
+    if shift > 0 {
+        for m in &mut w.moves {
+            shift_leaves(&mut m.step.leaves, shift);
+            let game = sum.heaps[0].0.to_string();
+            m.result = m.step.leaves.iter().map(|&h| (game.clone(), h)).collect();
+        }
+    }
     let one = sum.heaps.len() == 1;
     if as_json {
         print_json(&json!({
@@ -68,9 +86,14 @@ fn all_moves(sum: &Sum, limit: usize, as_json: bool) -> Result<ExitCode> {
             .grundy
             .map_or(String::new(), |g| format!(", Grundy value {g}"));
         println!(
-            "{}:{}: {}{g}{} [{}]",
+            "{}:{}{}: {}{g}{} [{}]",
             h.game,
             h.n,
+            if shift > 0 {
+                format!(" (heaps shifted by {shift})")
+            } else {
+                String::new()
+            },
             if d.win {
                 "win (N-position)"
             } else {
@@ -158,15 +181,22 @@ fn short(s: &str) -> String {
 }
 
 /// One heap: the decision as today's `who` prints it.
-fn one_heap(game: &Game, n: u64, as_json: bool) -> Result<ExitCode> {
+fn one_heap(game: &Game, n: u64, shift: u64, as_json: bool) -> Result<ExitCode> {
     let t0 = Instant::now();
     let progress = Progress::new(&format!("{game} at n = {n}"), n.saturating_add(1));
-    let d = decide(game, n, &crate::machine::budget(), &progress)?;
+    let mut d = decide(game, n, &crate::machine::budget(), &progress)?;
     progress.finish();
+    // heaps as the user counts them
+    d.n += shift;
+    if let Some(m) = d.winning_move.as_mut() {
+        shift_leaves(&mut m.leaves, shift);
+    }
+    let n = d.n;
     if as_json {
         let mut v = json!({
             "game": game.to_string(),
             "n": n,
+            "shift": shift,
             "win": d.win,
             "winning_move": d.winning_move.as_ref().map(|m| m.removed),
             "leaves": d.winning_move.as_ref().map(|m| &m.leaves),
@@ -178,9 +208,23 @@ fn one_heap(game: &Game, n: u64, as_json: bool) -> Result<ExitCode> {
         }
         print_json(&v);
     } else {
-        println!("{game} at n = {n}: {d}");
+        let shifted = if shift > 0 {
+            format!(" (heaps shifted by {shift})")
+        } else {
+            String::new()
+        };
+        println!("{game} at n = {n}{shifted}: {d}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The heaps a move leaves as the user counts them under `--shift S`: each plus S, and
+/// the terminal heap S when the move takes the whole heap.
+fn shift_leaves(leaves: &mut Vec<u64>, shift: u64) {
+    if shift > 0 && leaves.is_empty() {
+        leaves.push(0);
+    }
+    leaves.iter_mut().for_each(|h| *h += shift);
 }
 
 /// `spec:n + spec:n …`, or "nothing" for no heaps.

@@ -12,6 +12,7 @@ use polars::prelude::*;
 use polars_io::csv::write::{BatchedWriter as CsvBatched, CsvWriter};
 use polars_io::parquet::write::{BatchedWriter as PqBatched, ParquetWriter};
 use polars_io::SerWriter;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
 
@@ -185,6 +186,7 @@ pub fn write_table<W: Write + Send>(
     format: Format,
     out: &OutcomeTable,
     grundy: Option<&GrundyTable>,
+    shift: u64,
 ) -> Result<()> {
     let schema = table_schema(grundy.map(grundy_dtype));
     let mut wr = RowWriter::new(w, format, &schema, true)?;
@@ -192,7 +194,13 @@ pub fn write_table<W: Write + Send>(
     let mut lo = 0;
     while lo < len {
         let hi = (lo + BATCH_ROWS).min(len);
-        wr.write(&table_frame(Some(out), grundy, lo, hi)?)?;
+        let mut df = table_frame(Some(out), grundy, lo, hi)?;
+        if shift > 0 {
+            // (the caller keeps max + shift within u64)
+            let n: Vec<u64> = (lo as u64 + shift..hi as u64 + shift).collect();
+            df.replace("n", Column::new("n".into(), n))?;
+        }
+        wr.write(&df)?;
         lo = hi;
     }
     wr.finish()
@@ -206,11 +214,32 @@ fn loser_columns(format: Format) -> LoserColumns {
     }
 }
 
+/// The game's heap for a shifted heap `shown` (`--shift`): `shown - shift`, refused when
+/// `shown` is below the shift (`what` names the argument).
+pub fn unshift(what: &str, shown: u64, shift: u64) -> Result<u64> {
+    match shown.checked_sub(shift) {
+        Some(n) => Ok(n),
+        None => bail!("{what} is {shown}, below the heap shift {shift} (heaps start at {shift})"),
+    }
+}
+
+/// How P-position rows are labelled: the index of the first (`k` column) and a heap shift
+/// added to every position (for games whose terminal heap is not 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Labels {
+    /// The index of the first P-position.
+    pub offset: u64,
+    /// Added to every position.
+    pub shift: u64,
+}
+
 /// Accumulates P-positions into `k, p, gap` rows and writes them in batches of exactly
 /// [`BATCH_ROWS`] rows (so the file depends only on the sequence, never on timing).
 pub struct LoserRows<W: Write> {
     writer: Option<RowWriter<W>>,
     format: Format,
+    /// How the rows are labelled.
+    labels: Labels,
     /// Index of the next P-position to write.
     k: u64,
     /// The last P-position written.
@@ -222,11 +251,19 @@ pub struct LoserRows<W: Write> {
 impl<W: Write + Send> LoserRows<W> {
     /// A row sink over `w`; `k0`/`prev` continue an earlier run (resume), and `header` is
     /// false when the CSV file already has its header.
-    pub fn new(w: W, format: Format, k0: u64, prev: Option<u64>, header: bool) -> Result<Self> {
+    pub fn new(
+        w: W,
+        format: Format,
+        k0: u64,
+        prev: Option<u64>,
+        header: bool,
+        labels: Labels,
+    ) -> Result<Self> {
         let schema = losers_schema(loser_columns(format));
         Ok(LoserRows {
             writer: Some(RowWriter::new(w, format, &schema, header)?),
             format,
+            labels,
             k: k0,
             prev,
             ps: Vec::new(),
@@ -252,7 +289,26 @@ impl<W: Write + Send> LoserRows<W> {
         if self.ps.is_empty() {
             return Ok(());
         }
-        let df = losers_frame(self.k, self.prev, &self.ps, loser_columns(self.format))?;
+        let Labels { offset, shift } = self.labels;
+        let df = if (offset, shift) == (0, 0) {
+            losers_frame(self.k, self.prev, &self.ps, loser_columns(self.format))?
+        } else {
+            let shifted = |p: u64| {
+                p.checked_add(shift)
+                    .ok_or_else(|| anyhow::anyhow!("position {p} + shift {shift} passes 2^64"))
+            };
+            let ps = self
+                .ps
+                .iter()
+                .map(|&p| shifted(p))
+                .collect::<Result<Vec<u64>>>()?;
+            let k = self
+                .k
+                .checked_add(offset)
+                .ok_or_else(|| anyhow::anyhow!("index {} + offset {offset} passes 2^64", self.k))?;
+            let prev = self.prev.map(shifted).transpose()?;
+            losers_frame(k, prev, &ps, loser_columns(self.format))?
+        };
         self.k += self.ps.len() as u64;
         self.prev = self.ps.last().copied();
         self.ps.clear();

@@ -14,7 +14,7 @@
 //! when its checksum, the side file's length, checksum and last row, and (in the core) the
 //! stream state against the rule all agree; anything else is refused in one line.
 
-use crate::output::{AtomicFile, Format, LoserRows, BATCH_ROWS};
+use crate::output::{AtomicFile, Format, Labels, LoserRows, BATCH_ROWS};
 use anyhow::{bail, Context, Result};
 use heaplab_core::Checkpoint;
 use serde::{Deserialize, Serialize};
@@ -34,13 +34,15 @@ pub struct SavedRun {
     pub output: Option<PathBuf>,
     /// Its format.
     pub format: Format,
+    /// How its rows are labelled (`--offset`, `--shift`).
+    pub labels: Labels,
     /// Length of the partial/spool file at the checkpoint.
     pub bytes: u64,
     /// xxh3-64 of those bytes.
     pub hash: u64,
 }
 
-const CHECKPOINT_VERSION: u32 = 3;
+const CHECKPOINT_VERSION: u32 = 4;
 
 impl SavedRun {
     /// Reads the checkpoint at `path`, checking its checksum; None when there is none.
@@ -103,6 +105,7 @@ impl SavedRun {
         max: u64,
         out: Option<&Path>,
         format: Format,
+        labels: Labels,
     ) -> Result<()> {
         let show = |o: Option<&Path>| o.map_or("no file".into(), |p| format!("`{}`", p.display()));
         let differs = if self.stream.game != game {
@@ -113,6 +116,11 @@ impl SavedRun {
             format!("-o {} (not {})", show(self.output.as_deref()), show(out))
         } else if out.is_some() && self.format != format {
             format!("format {:?} (not {format:?})", self.format).to_lowercase()
+        } else if out.is_some() && self.labels != labels {
+            format!(
+                "--offset {} --shift {} (not --offset {} --shift {})",
+                self.labels.offset, self.labels.shift, labels.offset, labels.shift
+            )
         } else {
             return Ok(());
         };
@@ -341,6 +349,7 @@ pub struct Sink {
     unsaved: Option<Unsaved>,
     output: Option<PathBuf>,
     format: Format,
+    labels: Labels,
 }
 
 impl Sink {
@@ -353,6 +362,7 @@ impl Sink {
         count_only: bool,
         cp: Option<&Path>,
         resume: Option<&SavedRun>,
+        labels: Labels,
     ) -> Result<Sink> {
         let (k0, prev0) = resume.map_or((0, None), |c| (c.stream.count, c.stream.last));
         let mut sink = Sink {
@@ -362,6 +372,7 @@ impl Sink {
             unsaved: None,
             output: output.map(Path::to_path_buf),
             format,
+            labels,
         };
         sink.kind = match (output, cp) {
             (None, _) if count_only => Kind::Count,
@@ -372,6 +383,7 @@ impl Sink {
                     0,
                     None,
                     true,
+                    labels,
                 )?),
                 probe: None,
             },
@@ -380,7 +392,7 @@ impl Sink {
                 let w: Box<dyn Write + Send> = Box::new(f.file()?);
                 sink.atomic = Some(f);
                 Kind::Rows {
-                    rows: Box::new(LoserRows::new(w, format, 0, None, true)?),
+                    rows: Box::new(LoserRows::new(w, format, 0, None, true, labels)?),
                     probe: None,
                 }
             }
@@ -403,7 +415,7 @@ impl Sink {
                     }
                 } else {
                     let w: Box<dyn Write + Send> = Box::new(w);
-                    let rows = LoserRows::new(w, format, k0, prev0, resume.is_none())?;
+                    let rows = LoserRows::new(w, format, k0, prev0, resume.is_none(), labels)?;
                     Kind::Rows {
                         rows: Box::new(rows),
                         probe: Some(probe),
@@ -455,6 +467,7 @@ impl Sink {
             stream,
             output: self.output.clone(),
             format: self.format,
+            labels: self.labels,
             bytes,
             hash,
         }
@@ -487,7 +500,7 @@ impl Sink {
                 drop(w);
                 let (sp, out) = (side.as_ref().unwrap(), self.output.as_ref().unwrap());
                 let f = AtomicFile::create(out)?;
-                let mut rows = LoserRows::new(f.file()?, self.format, 0, None, true)?;
+                let mut rows = LoserRows::new(f.file()?, self.format, 0, None, true, self.labels)?;
                 let mut r = std::io::BufReader::new(File::open(sp)?);
                 let mut chunk = vec![0u8; BATCH_ROWS * 8];
                 loop {

@@ -1816,3 +1816,85 @@ fn guesses_are_claims_that_check_confirms_far_out() {
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn research_loop_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Kayles: every exception of the preperiod; Dawson's Kayles: density 5/34 exactly
+    let k = json(d, &["analyze", "--game", "0.77", "--max", "300", "--json"]);
+    assert_eq!(
+        k["periodicity"]["exceptions"],
+        json!([0, 3, 6, 9, 11, 15, 18, 21, 22, 28, 34, 39, 57, 70])
+    );
+    let text = ok(d, &["analyze", "--game", "0.07", "--max", "500"]);
+    assert!(text.contains("5/34 exactly for every n"), "{text}");
+    // .161 and .36 part at heap 519
+    let c = json(
+        d,
+        &[
+            "compare", "--game", ".161", "--game", ".36", "--max", "700", "--json",
+        ],
+    );
+    assert_eq!(c["differences"][0]["n"], 519);
+    assert_eq!(c["equal"], false);
+    assert!(ok(d, &["compare", "-g", ".161", "-g", ".36", "-n", "700"])
+        .contains("first differ at n = 519"));
+    // who --all: every move to a P-position of squares from 10^6
+    let w = json(
+        d,
+        &["who", "--game", "squares", "1000000", "--all", "--json"],
+    );
+    let moves = w["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 11);
+    assert_eq!(moves[0]["removed"], 1600);
+    assert_eq!(moves[0]["leaves"], json!([998400]));
+    assert_eq!(w["complete"], true);
+    // subtract 1 or a prime down to heap 1: the losing N are N ≡ 1 (mod 4), from k = 1
+    let out = ok(
+        d,
+        &[
+            "losers",
+            "--game",
+            "primes|sub{1}",
+            "--shift",
+            "1",
+            "--offset",
+            "1",
+            "--max",
+            "30",
+            "--format",
+            "bfile",
+        ],
+    );
+    assert_eq!(out, "1 1\n2 5\n3 9\n4 13\n5 17\n6 21\n7 25\n8 29\n");
+    let t = ok(
+        d,
+        &[
+            "table",
+            "--game",
+            "primes|sub{1}",
+            "--shift",
+            "1",
+            "--max",
+            "3",
+        ],
+    );
+    assert_eq!(t, "n,win\n1,false\n2,true\n3,true\n");
+    let one = json(
+        d,
+        &[
+            "who",
+            "--game",
+            "primes|sub{1}",
+            "--shift",
+            "1",
+            "17",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        (one["n"].clone(), one["win"].clone()),
+        (json!(17), json!(false))
+    );
+}
