@@ -2,8 +2,8 @@
 //! on every position of a game, or on every P-position, in chunks of rows so any N streams
 //! through bounded memory.
 
-use crate::claim::Claim;
-use crate::claim_text::{identifiers, plan_check, On};
+use crate::claim::{Claim, ClaimError, LookupTables};
+use crate::claim_text::{identifiers, plan_check, prove_for_all, Lookup, On};
 use crate::frames::{losers_frame, losers_schema, table_frame, table_schema, LoserColumns};
 use crate::Error;
 use heaplab_core::{
@@ -40,6 +40,13 @@ pub struct CheckReport {
     pub failures: u64,
     /// The first failing rows (at most ten), with the columns computed.
     pub counterexamples: DataFrame,
+    /// When the claim holds on 0..=N and that proves it for every n: the argument (a claim
+    /// on the table that depends on n only through residues, [`crate::residue_shape`], on
+    /// a game whose Grundy values are proven periodic, checked over a whole cycle).
+    pub for_all: Option<String>,
+    /// When it holds and has that shape but N is too small for the argument: the N from
+    /// which the check would prove it.
+    pub for_all_from: Option<u64>,
 }
 
 impl CheckReport {
@@ -88,9 +95,14 @@ pub fn check_claim(
     let used = identifiers(claim);
     let uses = |c: &str| used.iter().any(|u| u == c);
     let mut tally = Tally::default();
+    let mut for_all = (None, None);
     match on {
         On::Table => {
-            let task = plan_check(game, max, on, uses("grundy"), uses("win"), budget, obs)?;
+            let (grundy, win) = (
+                uses("grundy") || uses("grundy_at"),
+                uses("win") || uses("win_at"),
+            );
+            let task = plan_check(game, max, on, grundy, win, budget, obs)?;
             let (g, o): (Option<GrundyTable>, Option<OutcomeTable>) = match task {
                 Some(Task::Grundy) => {
                     let g = grundy_table(game, max, obs)?;
@@ -100,16 +112,29 @@ pub fn check_claim(
                 Some(_) => (None, Some(outcome_table(game, max, obs)?)),
                 None => (None, None),
             };
+            // the look-ups read the same tables the rows are made from
+            let tables = std::sync::Arc::new(LookupTables { grundy: g, win: o });
+            let compiled = compiled.with_tables(tables.clone());
             let len = max as usize + 1;
             let mut lo = 0usize;
             while lo < len {
                 let hi = (lo + CHUNK).min(len);
-                tally.add(&compiled, table_frame(o.as_ref(), g.as_ref(), lo, hi)?)?;
+                let frame = table_frame(tables.win.as_ref(), tables.grundy.as_ref(), lo, hi)?;
+                tally.add(&compiled, frame)?;
                 observe(obs, hi as u64, max)?;
                 lo = hi;
             }
+            if tally.failures == 0 {
+                for_all = prove_for_all(game, max, claim, budget, obs)?;
+            }
         }
         On::Losers => {
+            if let Some(w) = used.iter().find(|u| Lookup::from_name(u).is_some()) {
+                return Err(ClaimError::Invalid(format!(
+                    "`{w}` reads the table of every position: check the claim on the table"
+                ))
+                .into());
+            }
             plan_check(game, max, on, false, false, budget, obs)?;
             let mut stream = open_stream(game, max, obs)?;
             let (mut buf, mut out) = (Vec::new(), Vec::new());
@@ -137,6 +162,8 @@ pub fn check_claim(
         rows: tally.rows,
         failures: tally.failures,
         counterexamples: tally.examples.unwrap_or_default(),
+        for_all: for_all.0,
+        for_all_from: for_all.1,
     })
 }
 
@@ -207,6 +234,55 @@ mod tests {
         assert!(r.holds() && r.rows > 1000);
         assert!(matches!(
             check_claim(&g, 10, "nope = 1", On::Table, &b, &Silent),
+            Err(Error::Claim(_))
+        ));
+    }
+
+    #[test]
+    fn look_ups_and_proofs_for_every_n() {
+        let b = Budget::new(1 << 30);
+        // sub{1,4,5}: 0, 1, 0, 1, 2, 3, 2, 3 repeating (period 8 proven)
+        let g = Game::parse("sub{1,4,5}").unwrap();
+        let claim = "grundy = CASE WHEN n % 8 IN (0, 2) THEN 0 WHEN n % 8 IN (1, 3) THEN 1 \
+                     WHEN n % 8 IN (4, 6) THEN 2 ELSE 3 END";
+        let r = check_claim(&g, 1000, claim, On::Table, &b, &Silent).unwrap();
+        assert!(r.holds());
+        assert!(r.for_all.as_deref().unwrap().starts_with("period 8 proven"));
+        let short = check_claim(&g, 5, claim, On::Table, &b, &Silent).unwrap();
+        assert_eq!((short.for_all, short.for_all_from), (None, Some(7)));
+        // a wrong residue claim fails, and no proof is offered for an n-dependent claim
+        let wrong = check_claim(&g, 100, "grundy = n % 4", On::Table, &b, &Silent).unwrap();
+        assert!(!wrong.holds() && wrong.for_all.is_none());
+        let sq = check_claim(&g, 100, "grundy <= isqrt(n) + 3", On::Table, &b, &Silent).unwrap();
+        assert!(sq.holds() && sq.for_all.is_none() && sq.for_all_from.is_none());
+        // Kayles: g(n) = g(n - 12) from 83 on (preperiod 71), proven; not from 82
+        let k = Game::parse("0.77").unwrap();
+        let lag = "n < 83 OR grundy = grundy_at(n - 12)";
+        let r = check_claim(&k, 1000, lag, On::Table, &b, &Silent).unwrap();
+        assert!(r.holds() && r.for_all.is_some(), "{:?}", r.for_all_from);
+        let r = check_claim(
+            &k,
+            1000,
+            "n < 82 OR grundy = grundy_at(n - 12)",
+            On::Table,
+            &b,
+            &Silent,
+        )
+        .unwrap();
+        assert_eq!(r.failures, 1);
+        // win_at against the definition; past the table a look-up is null
+        let r = check_claim(
+            &g,
+            50,
+            "win_at(n + 1000) IS NULL AND win = win_at(n)",
+            On::Table,
+            &b,
+            &Silent,
+        )
+        .unwrap();
+        assert!(r.holds());
+        assert!(matches!(
+            check_claim(&g, 50, "grundy_at(p) = 0", On::Losers, &b, &Silent),
             Err(Error::Claim(_))
         ));
     }

@@ -7,8 +7,9 @@
 //!
 //! polars SQL's `/` is float division; use `//` or `DIV` for integer division.
 
-use crate::claim_text::{identifiers, precheck_claim};
+use crate::claim_text::{identifiers, is_keyword, precheck_claim, Lookup};
 use crate::functions::{ClaimFunction, ClaimValue};
+use heaplab_core::{GrundyTable, OutcomeTable};
 use polars::prelude::*;
 use polars::sql::FunctionRegistry;
 use polars::sql::SQLContext;
@@ -121,18 +122,99 @@ impl AnonymousColumnsUdf for Fun {
     }
 }
 
+/// The tables `grundy_at(x)` and `win_at(x)` read ([`Lookup`]); without them a look-up
+/// is null.
+#[derive(Debug, Default)]
+pub struct LookupTables {
+    /// The Grundy values of 0..=N.
+    pub grundy: Option<GrundyTable>,
+    /// The outcomes of 0..=N.
+    pub win: Option<OutcomeTable>,
+}
+
+/// `grundy_at(x)` / `win_at(x)` as a polars column function.
+#[derive(Clone, Debug)]
+struct At {
+    which: Lookup,
+    tables: Arc<LookupTables>,
+}
+
+impl ColumnsUdf for At {
+    fn call_udf(&self, s: &mut [Column]) -> PolarsResult<Column> {
+        polars_ensure!(s.len() == 1, ComputeError: "{} takes 1 argument", self.which.name());
+        let name = s[0].name().clone();
+        let xs = as_u64(&s[0])?;
+        Ok(match self.which {
+            Lookup::Grundy => {
+                let g = self.tables.grundy.as_ref();
+                let v: Vec<Option<i64>> = xs
+                    .iter()
+                    .map(|x| {
+                        let (x, g) = (x.as_ref()?, g?);
+                        (*x <= g.max()).then(|| i64::from(g.get(*x)))
+                    })
+                    .collect();
+                Column::new(name, v)
+            }
+            Lookup::Win => {
+                let t = &self.tables;
+                let v: Vec<Option<bool>> = xs
+                    .iter()
+                    .map(|x| {
+                        let x = (*x)?;
+                        match (&t.win, &t.grundy) {
+                            (Some(o), _) if x <= o.max() => Some(o.is_win(x)),
+                            (None, Some(g)) if x <= g.max() => Some(g.get(x) != 0),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                Column::new(name, v)
+            }
+        })
+    }
+}
+
+impl AnonymousColumnsUdf for At {
+    fn as_column_udf(self: Arc<Self>) -> Arc<dyn ColumnsUdf> {
+        self
+    }
+    fn deep_clone(self: Arc<Self>) -> Arc<dyn AnonymousColumnsUdf> {
+        Arc::new((*self).clone())
+    }
+    fn get_field(&self, _schema: &Schema, fields: &[Field]) -> PolarsResult<Field> {
+        let name = fields.first().map(|f| f.name().clone()).unwrap_or_default();
+        Ok(Field::new(
+            name,
+            match self.which {
+                Lookup::Grundy => DataType::Int64,
+                Lookup::Win => DataType::Boolean,
+            },
+        ))
+    }
+}
+
 /// The registry that makes our functions callable from SQL.
-struct Registry;
+struct Registry {
+    tables: Arc<LookupTables>,
+}
 
 impl FunctionRegistry for Registry {
     fn register(&mut self, _name: &str, _fun: UserDefinedFunction) -> PolarsResult<()> {
         polars_bail!(ComputeError: "functions cannot be registered here")
     }
     fn get_udf(&self, name: &str) -> PolarsResult<Option<UserDefinedFunction>> {
+        if let Some(which) = Lookup::from_name(name) {
+            let at = At {
+                which,
+                tables: self.tables.clone(),
+            };
+            return Ok(Some(UserDefinedFunction::new(name.into(), at)));
+        }
         Ok(Fun::from_name(name).map(|f| UserDefinedFunction::new(name.into(), f)))
     }
     fn contains(&self, name: &str) -> bool {
-        Fun::from_name(name).is_some()
+        Fun::from_name(name).is_some() || Lookup::from_name(name).is_some()
     }
 }
 
@@ -140,6 +222,7 @@ impl FunctionRegistry for Registry {
 #[derive(Debug, Clone)]
 pub struct Claim {
     expr: String,
+    tables: Arc<LookupTables>,
 }
 
 fn one_line(e: impl std::fmt::Display) -> String {
@@ -199,7 +282,7 @@ fn claim_position(msg: &str, expr: &str) -> String {
 /// The frame the claim sees: unsigned integer columns become `Int64`, so that `n - 5 < 100`
 /// means what it says for n < 5 instead of wrapping around 2^64 — except in a chunk where a
 /// column holds values at or above 2^63, where they all become `UInt64`.
-fn context(df: DataFrame) -> SQLContext {
+fn context(df: DataFrame, tables: &Arc<LookupTables>) -> SQLContext {
     // Where some column holds values at or above 2^63 (heaps near 2^64), every unsigned
     // column becomes u64 instead: a claim mixing signed and unsigned columns would be
     // computed in floating point, inexactly. (Only u64 can hold such values.)
@@ -219,7 +302,9 @@ fn context(df: DataFrame) -> SQLContext {
         .filter(|c| c.dtype().is_unsigned_integer())
         .map(|c| col(c.name().clone()).strict_cast(to.clone()))
         .collect();
-    let ctx = SQLContext::new().with_function_registry(Arc::new(Registry));
+    let ctx = SQLContext::new().with_function_registry(Arc::new(Registry {
+        tables: tables.clone(),
+    }));
     ctx.register("t", df.lazy().with_columns(casts));
     ctx
 }
@@ -250,7 +335,8 @@ impl Claim {
             }
         }
         let empty = DataFrame::empty_with_schema(schema);
-        let mut ctx = context(empty);
+        let tables = Arc::new(LookupTables::default());
+        let mut ctx = context(empty, &tables);
         // the claim on lines of its own, so a `--` comment in it ends before the wrapper
         let q = format!("SELECT (\n{expr}\n) AS __claim FROM t");
         let out = ctx.execute(&q).and_then(|lf| lf.collect()).map_err(|e| {
@@ -268,7 +354,10 @@ impl Claim {
                 let unknown = named
                     .or_else(|| {
                         identifiers(expr).into_iter().find(|t| {
-                            !names.contains(t) && Fun::from_name(t).is_none() && !is_keyword(t)
+                            !names.contains(t)
+                                && Fun::from_name(t).is_none()
+                                && Lookup::from_name(t).is_none()
+                                && !is_keyword(t)
                         })
                     })
                     .unwrap_or_else(|| msg.clone());
@@ -291,7 +380,13 @@ impl Claim {
         }
         Ok(Claim {
             expr: expr.to_string(),
+            tables,
         })
+    }
+
+    /// The claim with the tables its `grundy_at(x)` and `win_at(x)` read.
+    pub fn with_tables(self, tables: Arc<LookupTables>) -> Claim {
+        Claim { tables, ..self }
     }
 
     /// The rows of `df` where the claim is not true (false or null), in order.
@@ -303,7 +398,7 @@ impl Claim {
     }
 
     fn failures_here(&self, df: DataFrame) -> Result<DataFrame, ClaimError> {
-        let mut ctx = context(df.clone());
+        let mut ctx = context(df.clone(), &self.tables);
         let q = format!(
             "SELECT NOT COALESCE((\n{}\n), FALSE) AS __fail FROM t",
             self.expr
@@ -332,55 +427,6 @@ fn deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))
     })
-}
-
-fn is_keyword(t: &str) -> bool {
-    matches!(
-        t,
-        "and"
-            | "or"
-            | "not"
-            | "is"
-            | "null"
-            | "true"
-            | "false"
-            | "case"
-            | "when"
-            | "then"
-            | "else"
-            | "end"
-            | "in"
-            | "between"
-            | "like"
-            | "div"
-            | "mod"
-            | "floor"
-            | "ceil"
-            | "abs"
-            | "sqrt"
-            | "cast"
-            | "as"
-            | "coalesce"
-            | "power"
-            | "pow"
-            | "round"
-            | "ln"
-            | "log"
-            | "exp"
-            | "bigint"
-            | "int"
-            | "integer"
-            | "double"
-            | "float"
-            | "boolean"
-            | "sign"
-            | "greatest"
-            | "least"
-            | "nullif"
-            | "ceiling"
-            | "log2"
-            | "log10"
-    )
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! row, in chunks), and our functions called with their number of arguments.
 
 use crate::ClaimFunction;
-use heaplab_core::{p_count_estimate, plan, Budget, Game, Observer, Plan, Task};
+use heaplab_core::{p_count_estimate, plan, proven_period, Budget, Game, Observer, Plan, Task};
 use serde::{Deserialize, Serialize};
 
 /// Checks the text of a claim as above. Returns the 1-based columns where string literals
@@ -269,7 +269,15 @@ fn row_by_row(expr: &str) -> Result<(), String> {
 pub(crate) fn check_arity(expr: &str) -> Result<(), String> {
     let chars: Vec<char> = expr.chars().collect();
     for w in words(expr) {
-        let (Some(f), Some(open)) = (ClaimFunction::from_name(&w.text), w.open) else {
+        let arity = match (
+            ClaimFunction::from_name(&w.text),
+            Lookup::from_name(&w.text),
+        ) {
+            (Some(f), _) => f.arity(),
+            (None, Some(_)) => 1,
+            _ => continue,
+        };
+        let Some(open) = w.open else {
             continue;
         };
         // count the arguments up to the matching `)`
@@ -290,12 +298,12 @@ pub(crate) fn check_arity(expr: &str) -> Result<(), String> {
             }
         }
         let given = if empty && commas == 0 { 0 } else { commas + 1 };
-        if given != f.arity() {
+        if given != arity {
             return Err(format!(
                 "`{}` takes {} argument{}, given {given} (column {} of the claim)",
                 w.text,
-                f.arity(),
-                if f.arity() == 1 { "" } else { "s" },
+                arity,
+                if arity == 1 { "" } else { "s" },
                 w.start + 1
             ));
         }
@@ -334,4 +342,359 @@ pub(crate) fn operators(expr: &str) -> usize {
         in_str = c == '\'';
     }
     n
+}
+
+/// For a claim that held on the table 0..=max: when it depends on n only through n mod m
+/// and the values at n, …, n - lag ([`residue_shape`]) and the game's Grundy values are
+/// proven periodic (period p from n0, [`proven_period`]), its truth at n is
+/// the same at n + L, L = lcm(m, p), for every n >= n0 + lag; so the rows 0..=max prove it
+/// for every n once they reach n0 + lag + L - 1 (and the comparisons' `from`). Returns
+/// the argument, or the N it needs (both None when the claim or the game has no such
+/// shape).
+///
+/// # Errors
+/// A cancellation from `obs` while the period is proven.
+pub fn prove_for_all(
+    game: &Game,
+    max: u64,
+    claim: &str,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<(Option<String>, Option<u64>), heaplab_core::Error> {
+    let Some(shape) = residue_shape(claim) else {
+        return Ok((None, None));
+    };
+    let Some(per) = proven_period(game, budget, obs)? else {
+        return Ok((None, None));
+    };
+    let gcd = {
+        let (mut a, mut b) = (shape.modulus, per.period);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    let Some(cycle) = (shape.modulus / gcd).checked_mul(per.period) else {
+        return Ok((None, None));
+    };
+    let start = per.preperiod.saturating_add(shape.lag).max(shape.from);
+    let need = start.saturating_add(cycle).saturating_sub(1);
+    if max < need {
+        return Ok((None, Some(need)));
+    }
+    let mut parts = vec![];
+    if shape.modulus > 1 {
+        parts.push(format!("n mod {}", shape.modulus));
+    }
+    if shape.from > 0 {
+        parts.push(format!(
+            "comparisons of n that are constant from {}",
+            shape.from
+        ));
+    }
+    parts.push(if shape.lag > 0 {
+        format!("the values at n, …, n - {}", shape.lag)
+    } else {
+        "the values at n".into()
+    });
+    Ok((
+        Some(format!(
+            "period {} proven: the claim depends only on {}, the Grundy values \
+             repeat with period {} from n0 = {} ({}), so the claim's truth repeats with period \
+             {cycle} from n = {}, and 0..={max} covers that whole cycle",
+            per.period,
+            parts.join(", "),
+            per.period,
+            per.preperiod,
+            per.certificate,
+            start
+        )),
+        None,
+    ))
+}
+
+/// A look-up of the table at another row: `grundy_at(x)` is g(x) and `win_at(x)` the
+/// outcome of x (true for an N-position), null when x is negative or past N — so
+/// `g(n) = g(n - 12)` is `n < 12 OR grundy = grundy_at(n - 12)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// `grundy_at(x)`.
+    Grundy,
+    /// `win_at(x)`.
+    Win,
+}
+
+impl Lookup {
+    /// The look-up of a name (any case).
+    pub fn from_name(name: &str) -> Option<Lookup> {
+        match name.to_ascii_lowercase().as_str() {
+            "grundy_at" => Some(Lookup::Grundy),
+            "win_at" => Some(Lookup::Win),
+            _ => None,
+        }
+    }
+
+    /// Its name in claims.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lookup::Grundy => "grundy_at",
+            Lookup::Win => "win_at",
+        }
+    }
+}
+
+/// How a claim on the table depends on n, when it depends on n only through residues:
+/// every `n` in it is `n % m` (m a literal), a comparison `n < c` (`<=`, `>`, `>=`, `=`,
+/// `<>`; c a literal, the comparison standing alone between AND/OR/NOT/WHEN or
+/// parentheses) or the argument of `grundy_at(n - K)` / `win_at(n - K)` (K a literal), and
+/// every other name is a column of the row (`grundy`, `win`), a function or a keyword.
+/// Then from n = `from` on, the claim's truth at n is a function of n mod `modulus` and the
+/// values at n, n - 1, …, n - `lag`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResidueShape {
+    /// The least common multiple of the moduli m (1 when n does not appear).
+    pub modulus: u64,
+    /// The largest K of the look-ups (0 without any).
+    pub lag: u64,
+    /// Comparisons of n with a literal (`n < 83`, `n = 0`) are constant from this n on
+    /// (0 without any).
+    pub from: u64,
+}
+
+/// The [`ResidueShape`] of a claim on the table, or None when n appears otherwise (as in
+/// `isqrt(n)`, `n // 4`, `5 % n`) or the claim names a column other than `n`, `grundy` and
+/// `win`. Conservative: a claim it refuses may still be periodic.
+pub fn residue_shape(expr: &str) -> Option<ResidueShape> {
+    let chars: Vec<char> = expr.chars().collect();
+    let skip_ws = |mut i: usize| {
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        i
+    };
+    let literal = |i: usize| -> Option<(u64, usize)> {
+        let mut j = i;
+        while j < chars.len() && chars[j].is_ascii_digit() {
+            j += 1;
+        }
+        let v: u64 = chars[i..j].iter().collect::<String>().parse().ok()?;
+        Some((v, j))
+    };
+    // the last non-space character before position i
+    let before = |i: usize| {
+        chars[..i]
+            .iter()
+            .rev()
+            .find(|c| !c.is_whitespace())
+            .copied()
+    };
+    let (mut modulus, mut lag, mut from) = (1u64, 0u64, 0u64);
+    // the text before position i ends an operand's left context: start, `(`, or a word
+    // that begins a condition
+    let opens_condition = |i: usize| {
+        let head: String = chars[..i].iter().collect::<String>().to_ascii_lowercase();
+        let head = head.trim_end();
+        head.is_empty()
+            || head.ends_with('(')
+            || ["and", "or", "not", "when", "then", "else"]
+                .iter()
+                .any(|k| {
+                    head.ends_with(k)
+                        && !head[..head.len() - k.len()]
+                            .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                })
+    };
+    let ws = words(expr);
+    let mut inside_lookup: Vec<(usize, usize)> = vec![]; // n's covered by a look-up
+    for w in &ws {
+        let name = w.text.to_ascii_lowercase();
+        if let (Some(_), Some(open)) = (Lookup::from_name(&name), w.open) {
+            // exactly `n - K` (or `n`) up to the closing parenthesis
+            let i = skip_ws(open + 1);
+            if !(i < chars.len() && chars[i].eq_ignore_ascii_case(&'n')) {
+                return None;
+            }
+            let mut j = skip_ws(i + 1);
+            let mut k = 0;
+            if chars.get(j) == Some(&'-') {
+                let (v, end) = literal(skip_ws(j + 1))?;
+                k = v;
+                j = skip_ws(end);
+            }
+            if chars.get(j) != Some(&')') {
+                return None;
+            }
+            lag = lag.max(k);
+            inside_lookup.push((i, j));
+            continue;
+        }
+        match name.as_str() {
+            "grundy" | "win" => continue,
+            "n" => {}
+            other if ClaimFunction::from_name(other).is_some() || is_keyword(other) => continue,
+            _ => return None,
+        }
+        if inside_lookup
+            .iter()
+            .any(|&(a, b)| a <= w.start && w.start < b)
+        {
+            continue;
+        }
+        // `n % m`, with nothing binding tighter on either side
+        if matches!(
+            before(w.start),
+            Some('*' | '/' | '%' | '^' | '&' | '|' | '.' | ':')
+        ) {
+            return None;
+        }
+        let i = skip_ws(w.start + 1);
+        if chars.get(i) != Some(&'%') {
+            // `n < c`: constant once n passes c
+            let op: String = chars[i..]
+                .iter()
+                .take_while(|c| "<>=!".contains(**c))
+                .collect();
+            if !["<", "<=", ">", ">=", "=", "<>", "!="].contains(&op.as_str())
+                || !opens_condition(w.start)
+            {
+                return None;
+            }
+            let (c, end) = literal(skip_ws(i + op.len()))?;
+            let after = skip_ws(end);
+            let ends = |i: usize| {
+                let rest: String = chars[i..].iter().collect::<String>().to_ascii_lowercase();
+                rest.is_empty()
+                    || rest.starts_with(')')
+                    || ["and", "or", "then", "when", "else", "end"]
+                        .iter()
+                        .any(|k| {
+                            rest.starts_with(k)
+                                && !rest[k.len()..]
+                                    .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                        })
+            };
+            if !ends(after) {
+                return None;
+            }
+            from = from.max(c.checked_add(1)?);
+            continue;
+        }
+        let (m, end) = literal(skip_ws(i + 1))?;
+        let after = skip_ws(end);
+        if m == 0 || matches!(chars.get(after), Some('^' | '.' | ':' | '(')) {
+            return None;
+        }
+        modulus = lcm(modulus, m)?;
+    }
+    Some(ResidueShape { modulus, lag, from })
+}
+
+/// SQL keywords and polars' own functions (names a claim may use besides columns).
+pub(crate) fn is_keyword(t: &str) -> bool {
+    matches!(
+        t,
+        "and"
+            | "or"
+            | "not"
+            | "is"
+            | "null"
+            | "true"
+            | "false"
+            | "case"
+            | "when"
+            | "then"
+            | "else"
+            | "end"
+            | "in"
+            | "between"
+            | "like"
+            | "div"
+            | "mod"
+            | "floor"
+            | "ceil"
+            | "abs"
+            | "sqrt"
+            | "cast"
+            | "as"
+            | "coalesce"
+            | "power"
+            | "pow"
+            | "round"
+            | "ln"
+            | "log"
+            | "exp"
+            | "bigint"
+            | "int"
+            | "integer"
+            | "double"
+            | "float"
+            | "boolean"
+            | "sign"
+            | "greatest"
+            | "least"
+            | "nullif"
+            | "ceiling"
+            | "log2"
+            | "log10"
+    )
+}
+
+/// lcm(a, b), None past 2^64.
+fn lcm(a: u64, b: u64) -> Option<u64> {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    (a / x).checked_mul(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn residue_shapes() {
+        let shape = |e: &str| residue_shape(e).map(|s| (s.modulus, s.lag));
+        let from = |e: &str| residue_shape(e).map(|s| s.from);
+        assert_eq!(from("n < 83 OR grundy = grundy_at(n - 12)"), Some(84));
+        assert_eq!(from("(n = 0) OR win = (n % 4 <> 0)"), Some(1));
+        assert_eq!(from("NOT n >= 5 AND n % 2 = 0"), Some(6));
+        for e in [
+            "5 - n < 0",
+            "n < 8 + 1",
+            "2 * n < 5",
+            "n < 5 * 2",
+            "xn < 3",
+            "n < x",
+        ] {
+            assert_eq!(from(e), None, "{e}");
+        }
+        assert_eq!(
+            shape(
+                "grundy = CASE WHEN n % 8 IN (0, 2) THEN 0 WHEN n % 8 IN (1, 3) THEN 1 \
+                 WHEN n % 8 IN (4, 6) THEN 2 ELSE 3 END"
+            ),
+            Some((8, 0))
+        );
+        assert_eq!(shape("win = (n % 4 <> 0)"), Some((4, 0)));
+        assert_eq!(shape("n % 6 = 0 OR n % 4 = 1 OR win"), Some((12, 0)));
+        assert_eq!(shape("grundy = grundy_at(n - 12)"), Some((1, 12)));
+        assert_eq!(
+            shape("NOT win_at(n-3) OR popcount(grundy) < 3"),
+            Some((1, 3))
+        );
+        assert_eq!(shape("grundy < 5"), Some((1, 0)));
+        for e in [
+            "grundy = isqrt(n)",
+            "grundy = n // 4",
+            "5 % n = 0",
+            "win = (2 * n % 8 = 0)",
+            "grundy = grundy_at(n // 2)",
+            "grundy = n % 0",
+            "k = 0",
+            "n % 8 = n",
+        ] {
+            assert_eq!(shape(e), None, "{e}");
+        }
+    }
 }

@@ -492,6 +492,37 @@ pub(crate) fn proven_grundy(
     Ok(None)
 }
 
+/// A game's Grundy values proven periodic (saltus 0) by its family's theorem.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProvenPeriod {
+    /// n0: g(n + p) = g(n) for every n >= n0.
+    pub preperiod: u64,
+    /// p.
+    pub period: u64,
+    /// Why it is proven (the theorem and the table it rests on).
+    pub certificate: String,
+}
+
+/// The proven period of `game`'s Grundy values, when its family has a theorem for one
+/// (finite subtraction sets and `upto{k}`: each value depends on the k before it; octal
+/// codes: Guy and Smith 1956) and tables of up to 2^22 positions, within `budget` and a
+/// minute, reach its bound; `None` otherwise.
+///
+/// # Errors
+/// [`Error::Cancelled`] when `obs` stops a table.
+pub fn proven_period(
+    game: &Game,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Option<ProvenPeriod>, Error> {
+    let game = &*game.normalized();
+    Ok(proven_grundy(game, budget, obs)?.map(|p| ProvenPeriod {
+        preperiod: p.period.preperiod,
+        period: p.period.period,
+        certificate: p.certificate,
+    }))
+}
+
 /// Decides position n of an octal game whose Grundy values are proven periodic: the
 /// options are searched with splits a + b only for a below n0 + 2p, which covers every pair
 /// of residues.

@@ -45,7 +45,9 @@ mod stone;
 mod sums;
 mod table;
 
-pub use decide::{decide, winning_moves, Decision, Move, WinningMoves};
+pub use decide::{
+    decide, proven_period, winning_moves, Decision, Move, ProvenPeriod, WinningMoves,
+};
 pub use engines::StreamState;
 pub use error::{duration, Error, Refusal};
 pub use games::allbut::all_but_p_positions;

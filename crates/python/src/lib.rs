@@ -734,6 +734,23 @@ fn check_plan(
     })
 }
 
+/// Whether a claim that held on the table 0..=n_max holds for every n, by the command
+/// line's argument ([`heaplab_analysis::prove_for_all`]): (the argument, or None; the N
+/// that would prove it, or None).
+#[pyfunction]
+fn prove_for_all(
+    py: Python<'_>,
+    spec: &str,
+    n_max: u64,
+    claim: &str,
+) -> PyResult<(Option<String>, Option<u64>)> {
+    let game = parse_game(spec)?;
+    let claim = claim.to_string();
+    run(py, None, move |w| {
+        heaplab_analysis::prove_for_all(&game, n_max, &claim, &budget(), w)
+    })
+}
+
 /// A claim function (`isqrt`, `v2`, `popcount`, `is_square`, `is_prime`, `xor`) over
 /// int64 argument columns with null masks: (values, valid) — int64 or bool values, and
 /// false where the result is null (a null or negative argument, `v2(0)`).
@@ -821,6 +838,7 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(precheck_claim, m)?)?;
     m.add_function(wrap_pyfunction!(claim_identifiers, m)?)?;
     m.add_function(wrap_pyfunction!(check_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(prove_for_all, m)?)?;
     m.add("HeaplabError", m.py().get_type::<HeaplabError>())?;
     m.add("RefusedError", m.py().get_type::<RefusedError>())?;
     Ok(())

@@ -190,6 +190,24 @@ def test_check_claims():
     assert heaplab.check("squares", 100, "n < 2 OR NOT is_prime(isqrt(n) * isqrt(n) + isqrt(n) * 0) OR is_square(n) = false").failures == 0
 
 
+def test_check_look_ups_and_proofs_for_every_n():
+    # Kayles: g(n) = g(n - 12) from 83 on, proven by Guy–Smith; 82 is the last exception + 12
+    r = heaplab.check("0.77", 1000, "n < 83 OR grundy = grundy_at(n - 12)")
+    assert r.holds and r.for_all.startswith("period 12 proven")
+    assert heaplab.check("0.77", 1000, "n < 82 OR grundy = grundy_at(n - 12)").failures == 1
+    # sub{1,4,5} by residues mod 8: proven for every n; to N = 5 it needs N = 7
+    claim = ("grundy = CASE WHEN n % 8 IN (0, 2) THEN 0 WHEN n % 8 IN (1, 3) THEN 1 "
+             "WHEN n % 8 IN (4, 6) THEN 2 ELSE 3 END")
+    assert heaplab.check("sub{1,4,5}", 1000, claim).for_all.startswith("period 8 proven")
+    short = heaplab.check("sub{1,4,5}", 5, claim)
+    assert short.holds and (short.for_all, short.for_all_from) == (None, 7)
+    # win_at from the outcomes alone; null past the table
+    assert heaplab.check("sub{1,2,3}", 100, "win_at(n + 1000) IS NULL AND win = win_at(n)").holds
+    assert heaplab.check("squares", 100, "n < 1 OR grundy_at(n - 1) IS NOT NULL").holds
+    with pytest.raises(ValueError, match="on the table"):
+        heaplab.check("squares", 100, "grundy_at(p) = 0", on="losers")
+
+
 def test_check_runs_in_chunks_and_refuses_what_the_command_line_refuses():
     # 3·10^6 rows: three chunks of 2^20; the failures counted across them
     n = 3 * 10**6

@@ -29,12 +29,29 @@ pub fn run(a: CheckArgs) -> Result<ExitCode> {
             "rows": r.rows,
             "failures": r.failures,
             "counterexamples": examples,
+            "for_all": r.for_all,
+            "for_all_from": r.for_all_from,
             "seconds": secs(t0),
         }));
     } else if r.holds() {
-        match a.on {
-            On::Table => println!("holds for all 0 <= n <= {max} ({} rows) [{game}]", r.rows),
-            On::Losers => println!("holds for all {} P-positions in 0..={max} [{game}]", r.rows),
+        match (a.on, &r.for_all) {
+            (On::Table, Some(why)) => {
+                let head = why.split(':').next().unwrap_or(why);
+                println!("holds for all n ({head}) [{game}]");
+                println!("  checked 0 <= n <= {max} ({} rows); {why}", r.rows);
+            }
+            (On::Table, None) => {
+                println!("holds for all 0 <= n <= {max} ({} rows) [{game}]", r.rows);
+                if let Some(from) = r.for_all_from {
+                    println!(
+                        "  the game's period is proven and the claim depends on n only through \
+                         residues: checking to N = {from} would prove it for every n"
+                    );
+                }
+            }
+            (On::Losers, _) => {
+                println!("holds for all {} P-positions in 0..={max} [{game}]", r.rows)
+            }
         }
     } else {
         let first = &examples[0];

@@ -235,12 +235,17 @@ class Analysis:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """A claim checked on every row: rows, failures (false or null), first counterexamples."""
+    """A claim checked on every row: rows, failures (false or null), first counterexamples;
+    for a claim on the table that held, ``for_all`` is the argument that it holds for every
+    n (it depends on n only through residues and the game's period is proven), or
+    ``for_all_from`` the N a check would need for that argument."""
 
     holds: bool
     rows: int
     failures: int
     counterexamples: Any
+    for_all: Optional[str] = None
+    for_all_from: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -470,7 +475,17 @@ def stone(variant: int, piles: Sequence[int], line: bool = False) -> StoneResult
 
 
 # Claims: the command line's number-theory functions, evaluated by the engines' own code.
-_CLAIM_FUNCTIONS = {"isqrt": 1, "v2": 1, "popcount": 1, "is_square": 1, "is_prime": 1, "xor": 2}
+_CLAIM_FUNCTIONS = {
+    "isqrt": 1,
+    "v2": 1,
+    "popcount": 1,
+    "is_square": 1,
+    "is_prime": 1,
+    "xor": 2,
+    # look-ups of the table at another row (null off the table)
+    "grundy_at": 1,
+    "win_at": 1,
+}
 _CALL = re.compile(r"(?<![A-Za-z0-9_])(" + "|".join(_CLAIM_FUNCTIONS) + r")\s*\(", re.IGNORECASE)
 
 
@@ -503,12 +518,32 @@ def _innermost_call(text: str):
     return None
 
 
+def _look_up(name: str, x, null, tables: dict):
+    """``grundy_at(x)`` / ``win_at(x)``: the table at rows x, null for a null or negative x
+    or one past the table (as on the command line)."""
+    grundy, win = tables.get("grundy"), tables.get("win")
+    size = grundy.size if grundy is not None else (win.size if win is not None else 0)
+    valid = ~null & (x >= 0) & (x < size)
+    at = np.where(valid, x, 0)
+    if name == "grundy_at":
+        values = grundy[at].astype(np.int64) if grundy is not None else np.zeros(x.size, np.int64)
+    elif win is not None:
+        values = win[at]
+    elif grundy is not None:
+        values = grundy[at] != 0
+    else:
+        values = np.zeros(x.size, bool)
+    if grundy is None and (win is None or name == "grundy_at"):
+        valid = np.zeros(x.size, bool)
+    return values, valid
+
+
 _CHUNK = 1 << 20
 # calls of our functions in one claim (each is a pass over the chunk)
 _MAX_CALLS = 256
 
 
-def _claim_on(pl, claim: str, frame, columns):
+def _claim_on(pl, claim: str, frame, columns, tables=None):
     """The claim's truth on each row of `frame` (a polars Series of booleans): our
     functions, innermost first, computed by the engines and put in as columns."""
     # integer columns are signed 64-bit inside a claim, as on the command line
@@ -552,7 +587,10 @@ def _claim_on(pl, claim: str, frame, columns):
             col = col.cast(pl.Int64, strict=False)
             nulls.append(col.is_null().to_numpy())
             ints.append(col.fill_null(0).to_numpy().astype(np.int64))
-        values, valid = _heaplab.claim_function(name, ints, nulls)
+        if name in ("grundy_at", "win_at"):
+            values, valid = _look_up(name, ints[0], nulls[0], tables or {})
+        else:
+            values, valid = _heaplab.claim_function(name, ints, nulls)
         column = f"__heaplab_{made}"
         names[column] = text[start:end]
         made += 1
@@ -609,13 +647,19 @@ def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progre
     columns = ("n", "win", "grundy") if on == "table" else ("k", "p", "gap", "prev")
     # the command line's budget: table size, the engine's memory and time, the claim's rows
     names = set(_heaplab.claim_identifiers(claim))
-    _heaplab.check_plan(game.spec, n_max, on, "grundy" in names, "win" in names)
+    uses_grundy = "grundy" in names or "grundy_at" in names
+    uses_win = "win" in names or "win_at" in names
+    if on == "losers" and names & {"grundy_at", "win_at"}:
+        raise ValueError("invalid claim: grundy_at and win_at read the table of every position: check the claim on the table")
+    _heaplab.check_plan(game.spec, n_max, on, uses_grundy, uses_win)
+    tables = {}
     if on == "table":
         rows = n_max + 1
-        grundy = game.grundy(n_max, progress=progress) if "grundy" in names else None
+        grundy = game.grundy(n_max, progress=progress) if uses_grundy else None
         win = None
-        if grundy is None and "win" in names:
+        if grundy is None and uses_win:
             win = game.outcomes(n_max, progress=progress)
+        tables = {"grundy": grundy, "win": win}
 
         def frame(lo: int, hi: int):
             cols = {"n": pl.Series("n", np.arange(lo, hi, dtype=np.uint64))}
@@ -642,7 +686,7 @@ def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progre
     for lo in range(0, max(rows, 1), _CHUNK):
         hi = min(lo + _CHUNK, rows)
         df = frame(lo, hi)
-        failing = ~_claim_on(pl, claim, df, columns).fill_null(False)
+        failing = ~_claim_on(pl, claim, df, columns, tables).fill_null(False)
         count = int(failing.sum())
         failures += count
         if count and shown < 10:
@@ -655,4 +699,7 @@ def check(spec: str, n_max: int, claim: str, on: str = "table", progress: Progre
         counterexamples = pl.concat(examples)
     else:
         counterexamples = frame(0, 0)
-    return CheckResult(failures == 0, rows, failures, counterexamples)
+    for_all, for_all_from = None, None
+    if failures == 0 and on == "table":
+        for_all, for_all_from = _heaplab.prove_for_all(game.spec, n_max, claim)
+    return CheckResult(failures == 0, rows, failures, counterexamples, for_all, for_all_from)
