@@ -293,7 +293,7 @@ pub fn divisors_by_trial(
     let (mut low, mut high) = (vec![], vec![]);
     let mut d = 1;
     while d <= root {
-        if m % d == 0 {
+        if m.is_multiple_of(d) {
             low.push(d);
             if d != m / d {
                 high.push(m / d);
@@ -302,7 +302,7 @@ pub fn divisors_by_trial(
         if d % (1 << 24) == 1 && obs.observe(d, root).is_break() {
             return Err(crate::Error::Cancelled { done: d });
         }
-        d += if m % 2 == 1 { 2 } else { 1 };
+        d += if m.is_multiple_of(2) { 1 } else { 2 };
     }
     low.extend(high.into_iter().rev());
     Ok(low)
