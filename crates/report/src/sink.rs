@@ -574,6 +574,7 @@ mod tests {
             stream: s.checkpoint(),
             output: Some("x.txt".into()),
             format: Format::Bfile,
+            labels: Labels::default(),
             bytes: 1234,
             hash: 99,
         }
