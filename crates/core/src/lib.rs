@@ -72,8 +72,8 @@ pub use sets::{MoveSet, NamedSet};
 pub use space::{Space, SpaceError, MAX_VALUES};
 pub use spec::{substitute_param, Bound, Game, SpecError, TakeBreak, SLUG_MAX};
 pub use stone::{
-    margin_by_minimax, pile_cap, solve, RowsError, StoneError, StoneMove, StoneResult, StoneRows,
-    Variant, Winner, MAX_PILES,
+    margin_by_minimax, pile_cap, score_strategy, solve, RowsError, StoneError, StoneMove,
+    StoneResult, StoneRows, Strategy, Variant, Winner, MAX_PILES, STRATEGY_LINE_MAX,
 };
 pub use sums::{
     count_sums, decide_sum, grundy_value, sum_winning_moves, HeapValue, Sum, SumCount, SumDecision,

@@ -332,6 +332,235 @@ fn game3(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
     (result(sum, dp[0]), moves)
 }
 
+/// A fixed strategy for the first player, scored against the best reply
+/// ([`score_strategy`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// Take the most this move can: in I the larger end (the first pile on a tie), in II
+    /// and III the number of piles whose sum is largest (the fewest on a tie).
+    Greedy,
+}
+
+impl Strategy {
+    /// The strategy of a name (`greedy`).
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        match name.to_ascii_lowercase().as_str() {
+            "greedy" => Some(Strategy::Greedy),
+            _ => None,
+        }
+    }
+
+    /// What it does in `variant`, in a few words.
+    pub fn rule(self, variant: Variant) -> &'static str {
+        match variant {
+            Variant::I => "takes the larger end; the first pile on a tie",
+            Variant::II => "takes the X <= 2M piles with the largest sum; the fewest on a tie",
+            Variant::III => "takes the 1 to 3 piles with the largest sum; the fewest on a tie",
+        }
+    }
+}
+
+/// The most piles [`score_strategy`] takes with a line of play in Stone Game I (two
+/// triangles of margins are kept: 8·n² bytes).
+pub const STRATEGY_LINE_MAX: usize = 5_000;
+
+/// Scores `strategy`, played by the first player, against a second player who answers
+/// with the best reply to it (knowing the strategy): the first player's result under the
+/// strategy and, with `line`, that line of play (the strategy's moves and the best
+/// replies). Compare with [`solve`], best play on both sides: the difference is what the
+/// strategy gives away. The same dynamic programs as [`solve`], with the first player's
+/// move fixed by the strategy at each state (O(n²) for I, O(n³) for II, O(n) for III).
+///
+/// # Errors
+/// As [`solve`]; a line of play in Stone Game I beyond [`STRATEGY_LINE_MAX`] piles.
+pub fn score_strategy(
+    variant: Variant,
+    piles: &[i64],
+    strategy: Strategy,
+    line: bool,
+) -> Result<(StoneResult, Vec<StoneMove>), StoneError> {
+    let sum = check(piles)?;
+    let cap = match (variant, line) {
+        (Variant::I, true) => Some((
+            STRATEGY_LINE_MAX,
+            "a scored line of play keeps 2 n^2 margins",
+        )),
+        _ => pile_cap(variant, false),
+    };
+    if let Some((limit, what)) = cap {
+        if piles.len() > limit {
+            return Err(StoneError::TooMany {
+                variant: variant.roman(),
+                limit,
+                what,
+                len: piles.len(),
+            });
+        }
+    }
+    let Strategy::Greedy = strategy;
+    Ok(match variant {
+        Variant::I => greedy1(piles, sum, line),
+        Variant::II => greedy2(piles, sum, line),
+        Variant::III => greedy3(piles, sum, line),
+    })
+}
+
+/// Stone Game I, the first player taking the larger end: s[len][i] is the strategist's
+/// margin on a[i..i+len] with the strategist to move, r[len][i] with the replier to move
+/// (who minimises it).
+fn greedy1(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
+    let n = a.len();
+    let mut s_rows: Vec<Vec<i64>> = vec![];
+    let mut r_rows: Vec<Vec<i64>> = vec![];
+    let (mut s_prev, mut r_prev) = (vec![0i64; n + 1], vec![0i64; n + 1]);
+    if line {
+        s_rows.push(s_prev.clone());
+        r_rows.push(r_prev.clone());
+    }
+    for len in 1..=n {
+        let (mut s_cur, mut r_cur) = (vec![0i64; n + 1 - len], vec![0i64; n + 1 - len]);
+        for i in 0..=n - len {
+            let j = i + len - 1;
+            s_cur[i] = if a[i] >= a[j] {
+                a[i] + r_prev[i + 1]
+            } else {
+                a[j] + r_prev[i]
+            };
+            r_cur[i] = (s_prev[i + 1] - a[i]).min(s_prev[i] - a[j]);
+        }
+        if line {
+            s_rows.push(s_cur.clone());
+            r_rows.push(r_cur.clone());
+        }
+        s_prev = s_cur;
+        r_prev = r_cur;
+    }
+    let margin = s_prev[0];
+    let mut moves = vec![];
+    if line {
+        let (mut i, mut j, mut player) = (0usize, n, 1u8);
+        while i < j {
+            let len = j - i;
+            let first = if player == 1 {
+                a[i] >= a[j - 1]
+            } else {
+                s_rows[len - 1][i + 1] - a[i] == r_rows[len][i]
+            };
+            let (took, v) = if first {
+                i += 1;
+                ("first", a[i - 1])
+            } else {
+                j -= 1;
+                ("last", a[j])
+            };
+            moves.push(StoneMove {
+                player,
+                took: took.into(),
+                values: vec![v],
+            });
+            player = 3 - player;
+        }
+    }
+    (result(sum, margin), moves)
+}
+
+/// Stone Game II, the first player taking the X <= 2M piles of largest sum: the
+/// strategist's own total from piles i.. with bound M (s when the strategist moves, r when
+/// the replier does, who minimises it); M clamped as in [`solve`].
+fn greedy2(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
+    let n = a.len();
+    let mut suffix = vec![0i64; n + 1];
+    for i in (0..n).rev() {
+        suffix[i] = suffix[i + 1] + a[i];
+    }
+    let cap = |i: usize| (n - i).div_ceil(2).max(1);
+    let w = n + 1;
+    let mut s = vec![0i64; w * (cap(0) + 1)];
+    let mut r = vec![0i64; w * (cap(0) + 1)];
+    let get = |t: &[i64], m: usize, i: usize| t[m.min(cap(i)) * w + i];
+    // the greedy X from piles i with bound m
+    let pick = |i: usize, m: usize| {
+        (1..=(2 * m).min(n - i))
+            .max_by_key(|&x| (suffix[i] - suffix[i + x], std::cmp::Reverse(x)))
+            .unwrap_or(1)
+    };
+    for i in (0..n).rev() {
+        for m in 1..=cap(i) {
+            let x = pick(i, m);
+            s[m * w + i] = suffix[i] - suffix[i + x] + get(&r, m.max(x), i + x);
+            r[m * w + i] = (1..=(2 * m).min(n - i))
+                .map(|x| get(&s, m.max(x), i + x))
+                .min()
+                .unwrap_or(0);
+        }
+    }
+    let own = get(&s, 1, 0);
+    let mut moves = vec![];
+    if line {
+        let (mut i, mut m, mut player) = (0usize, 1usize, 1u8);
+        while i < n {
+            let x = if player == 1 {
+                pick(i, m)
+            } else {
+                (1..=(2 * m).min(n - i))
+                    .find(|&x| get(&s, m.max(x), i + x) == get(&r, m, i))
+                    .unwrap_or(1)
+            };
+            moves.push(StoneMove {
+                player,
+                took: x.to_string(),
+                values: a[i..i + x].to_vec(),
+            });
+            i += x;
+            m = m.max(x);
+            player = 3 - player;
+        }
+    }
+    (result(sum, 2 * own - sum), moves)
+}
+
+/// Stone Game III, the first player taking the 1 to 3 piles of largest sum: margins of the
+/// strategist on a[i..] (s: strategist to move; r: replier to move, who minimises).
+fn greedy3(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
+    let n = a.len();
+    let (mut s, mut r) = (vec![0i64; n + 4], vec![0i64; n + 4]);
+    let pick = |i: usize| {
+        (1..=3usize.min(n - i))
+            .max_by_key(|&k| (a[i..i + k].iter().sum::<i64>(), std::cmp::Reverse(k)))
+            .unwrap_or(1)
+    };
+    for i in (0..n).rev() {
+        let k = pick(i);
+        s[i] = a[i..i + k].iter().sum::<i64>() + r[i + k];
+        r[i] = (1..=3usize.min(n - i))
+            .map(|k| s[i + k] - a[i..i + k].iter().sum::<i64>())
+            .min()
+            .unwrap_or(0);
+    }
+    let mut moves = vec![];
+    if line {
+        let (mut i, mut player) = (0usize, 1u8);
+        while i < n {
+            let k = if player == 1 {
+                pick(i)
+            } else {
+                (1..=3usize.min(n - i))
+                    .find(|&k| s[i + k] - a[i..i + k].iter().sum::<i64>() == r[i])
+                    .unwrap_or(1)
+            };
+            moves.push(StoneMove {
+                player,
+                took: k.to_string(),
+                values: a[i..i + k].to_vec(),
+            });
+            i += k;
+            player = 3 - player;
+        }
+    }
+    (result(sum, s[0]), moves)
+}
+
 /// The rows a stone-game check runs over, each with an index: every row of the lengths in
 /// turn (each length's rows in lexicographic order of values, so the first failing index is
 /// the smallest counterexample), or a number of random rows from a seed.
@@ -661,6 +890,79 @@ mod tests {
             // for any values (the DPs never assume a sign), so the check uses both signs.
             let (r, _) = solve(variant, &piles, false).unwrap();
             proptest::prop_assert_eq!(r.margin, margin_by_minimax(variant, &piles));
+        }
+    }
+
+    /// The strategist's margin by plain search: the first player's moves fixed by the
+    /// greedy rule, the second player's the best reply (the reference for the DP).
+    fn greedy_by_search(v: Variant, a: &[i64], i: usize, j: usize, m: usize, me: bool) -> i64 {
+        if i >= j {
+            return 0;
+        }
+        let options: Vec<(i64, usize, usize, usize)> = match v {
+            Variant::I => vec![(a[i], i + 1, j, m), (a[j - 1], i, j - 1, m)],
+            Variant::II => (1..=2 * m)
+                .filter(|&x| i + x <= j)
+                .map(|x| (a[i..i + x].iter().sum(), i + x, j, m.max(x)))
+                .collect(),
+            Variant::III => (1..=3)
+                .filter(|&k| i + k <= j)
+                .map(|k| (a[i..i + k].iter().sum(), i + k, j, m))
+                .collect(),
+        };
+        if me {
+            // greedy: the largest take, the first such (first pile / fewest piles)
+            let best = options.iter().map(|o| o.0).max().unwrap();
+            let o = options.iter().find(|o| o.0 == best).unwrap();
+            o.0 + greedy_by_search(v, a, o.1, o.2, o.3, false)
+        } else {
+            options
+                .iter()
+                .map(|o| greedy_by_search(v, a, o.1, o.2, o.3, true) - o.0)
+                .min()
+                .unwrap()
+        }
+    }
+
+    #[test]
+    fn greedy_against_the_best_reply() {
+        // the classic: greedy takes an end of 2 and loses; best play wins
+        let a = [2, 10, 1, 2, 10, 2];
+        let (g, line) = score_strategy(Variant::I, &a, Strategy::Greedy, true).unwrap();
+        let (best, _) = solve(Variant::I, &a, false).unwrap();
+        assert!(g.margin < best.margin, "{g:?} {best:?}");
+        assert_eq!(
+            g.margin,
+            greedy_by_search(Variant::I, &a, 0, a.len(), 1, true)
+        );
+        assert_eq!(line.len(), a.len());
+        let mine: i64 = line
+            .iter()
+            .filter(|m| m.player == 1)
+            .flat_map(|m| m.values.clone())
+            .sum();
+        assert_eq!(mine, g.first_total);
+        let mut rnd = crate::num::xorshift(4242);
+        for _ in 0..300 {
+            let len = 1 + (rnd() % 9) as usize;
+            let a: Vec<i64> = (0..len).map(|_| (rnd() % 11) as i64 - 3).collect();
+            for v in [Variant::I, Variant::II, Variant::III] {
+                let (g, line) = score_strategy(v, &a, Strategy::Greedy, true).unwrap();
+                assert_eq!(
+                    g.margin,
+                    greedy_by_search(v, &a, 0, a.len(), 1, true),
+                    "{v:?} {a:?}"
+                );
+                assert!(g.margin <= margin_by_minimax(v, &a), "{v:?} {a:?}");
+                let (p1, p2): (Vec<_>, Vec<_>) = line.iter().partition(|m| m.player == 1);
+                let total =
+                    |ms: Vec<&StoneMove>| ms.iter().flat_map(|m| m.values.clone()).sum::<i64>();
+                assert_eq!(
+                    (total(p1), total(p2)),
+                    (g.first_total, g.second_total),
+                    "{v:?} {a:?}"
+                );
+            }
         }
     }
 }

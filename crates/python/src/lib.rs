@@ -671,10 +671,17 @@ fn sweep_table(
     ]))
 }
 
-/// A stone game row solved (variant 1, 2 or 3), with one optimal line when asked: JSON.
+/// A stone game row solved (variant 1, 2 or 3), with one optimal line when asked, or with
+/// `strategy` ("greedy") the first player's strategy against the best reply: JSON.
 #[pyfunction]
-#[pyo3(signature = (variant, piles, line=false))]
-fn stone(py: Python<'_>, variant: u8, piles: Vec<i64>, line: bool) -> PyResult<String> {
+#[pyo3(signature = (variant, piles, line=false, strategy=None))]
+fn stone(
+    py: Python<'_>,
+    variant: u8,
+    piles: Vec<i64>,
+    line: bool,
+    strategy: Option<&str>,
+) -> PyResult<String> {
     let v = match variant {
         1 => Variant::I,
         2 => Variant::II,
@@ -685,8 +692,18 @@ fn stone(py: Python<'_>, variant: u8, piles: Vec<i64>, line: bool) -> PyResult<S
             )))
         }
     };
+    let strategy = match strategy {
+        None => None,
+        Some(name) => Some(heaplab_core::Strategy::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!("unknown strategy {name:?} (known: \"greedy\")"))
+        })?),
+    };
     let (result, moves) = run(py, None, |_| {
-        solve(v, &piles, line).map_err(|e| Raised(PyValueError::new_err(e.to_string())))
+        match strategy {
+            None => solve(v, &piles, line),
+            Some(s) => heaplab_core::score_strategy(v, &piles, s, line),
+        }
+        .map_err(|e| Raised(PyValueError::new_err(e.to_string())))
     })?;
     to_json(&serde_json::json!({"result": result, "line": moves}))
 }

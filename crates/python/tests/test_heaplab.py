@@ -317,6 +317,12 @@ def test_progress_of_iter_losers_only_grows():
 
 
 def test_stone_games():
+    # greedy fails on [2, 10, 1, 2, 10, 2]: margin -15 against the best reply, +1 with best play
+    g = heaplab.stone(1, [2, 10, 1, 2, 10, 2], line=True, strategy="greedy")
+    assert (g.margin, heaplab.stone(1, [2, 10, 1, 2, 10, 2]).margin) == (-15, 1)
+    assert g.line[0].took == "first" and len(g.line) == 6
+    with pytest.raises(ValueError, match="unknown strategy"):
+        heaplab.stone(1, [1, 2], strategy="lazy")
     r = heaplab.stone(2, [2, 7, 9, 4, 4], line=True)
     assert (r.first_total, r.second_total, r.margin, r.winner) == (10, 16, -6, "second")
     assert [m.values for m in r.line] == [[2], [7, 9], [4, 4]]

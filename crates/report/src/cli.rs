@@ -168,7 +168,9 @@ pub enum Cmd {
     )]
     Plot(PlotArgs),
     /// Solve one row of a stone game (I, II or III), optionally with an optimal line.
-    #[command(after_help = "Example:\n  heaplab stone --variant 2 --piles 2,7,9,4,4 --line")]
+    #[command(
+        after_help = "Examples:\n  heaplab stone --variant 2 --piles 2,7,9,4,4 --line\n  heaplab stone --variant 1 --piles 2,10,1,2,10,2 --strategy greedy --line"
+    )]
     Stone(StoneArgs),
     /// Check a claim over every row (or random rows) of a stone game.
     #[command(
@@ -479,9 +481,14 @@ pub struct StoneArgs {
     /// The row, e.g. `5,3,4,5`, or `@FILE` with the values (commas or whitespace).
     #[arg(long, allow_hyphen_values = true)]
     pub piles: String,
-    /// Also print one optimal line of play.
+    /// Also print one optimal line of play (with --strategy: the strategy's line against
+    /// the best reply).
     #[arg(long)]
     pub line: bool,
+    /// Score a strategy for the first player against the best reply, beside best play:
+    /// `greedy` (I: the larger end; II and III: the most the move can take).
+    #[arg(long, value_parser = ["greedy"])]
+    pub strategy: Option<String>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

@@ -1897,4 +1897,21 @@ fn research_loop_answers() {
         (one["n"].clone(), one["win"].clone()),
         (json!(17), json!(false))
     );
+    // greedy against the best reply, beside best play
+    let s = json(
+        d,
+        &[
+            "stone",
+            "--variant",
+            "1",
+            "--piles",
+            "2,10,1,2,10,2",
+            "--strategy",
+            "greedy",
+            "--json",
+        ],
+    );
+    assert_eq!(s["strategy_result"]["margin"], -15);
+    assert_eq!(s["optimal_result"]["margin"], 1);
+    assert_eq!(s["given_away"], 16);
 }

@@ -446,9 +446,14 @@ def sweep(spec: str, param: str, n_max: int, progress: Progress = None) -> Any:
     return _arrow(_heaplab.sweep_table(spec, param, _size("n_max", n_max), _check_progress(progress)))
 
 
-def stone(variant: int, piles: Sequence[int], line: bool = False) -> StoneResult:
+def stone(variant: int, piles: Sequence[int], line: bool = False, strategy: Optional[str] = None) -> StoneResult:
     """Solves one row of stone game I, II or III (``variant`` 1, 2 or 3); with ``line``,
-    also one optimal line of play."""
+    also one optimal line of play. With ``strategy="greedy"`` the first player follows the
+    greedy rule (I: the larger end; II, III: the most the move can take) against the
+    second player's best reply: the result (and line) of that play, to compare with best
+    play on both sides (``strategy=None``)."""
+    if strategy is not None and not isinstance(strategy, str):
+        raise TypeError('strategy is None or "greedy"')
     if isinstance(variant, (bool, np.bool_)) or not isinstance(variant, (int, np.integer)):
         raise TypeError("variant is 1, 2 or 3")
     variant = int(variant)
@@ -465,7 +470,7 @@ def stone(variant: int, piles: Sequence[int], line: bool = False) -> StoneResult
         values.append(int(p))
     if not isinstance(line, (bool, np.bool_)):
         raise TypeError("line is True or False")
-    d = json.loads(_heaplab.stone(variant, values, bool(line)))  # the solver's own limits
+    d = json.loads(_heaplab.stone(variant, values, bool(line), strategy))  # the solver's own limits
     r = d["result"]
     moves = [
         StoneMove(m["player"], int(m["took"]) if str(m["took"]).isdigit() else m["took"], m["values"])
