@@ -56,16 +56,7 @@ pub fn run(a: PlotArgs) -> Result<ExitCode> {
         &progress,
     )?;
     progress.finish();
-    let data = Data {
-        game: &game,
-        max,
-        grundy: an.table.as_ref(),
-        outcome: an.outcomes.as_ref(),
-        ps: &an.ps,
-        period: an.analysis.periodicity.as_ref().map(|p| p.period),
-        fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
-        frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
-    };
+    let data = Data::of(&game, &an);
     let t1 = Instant::now();
     let width = a.width.map(|w| usize::try_from(w).unwrap_or(usize::MAX));
     let path = draw(a.kind, &data, &dest, width, size, a.log)?;

@@ -75,7 +75,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
     })?;
     let mut files = write_tables(&an, &dir, &mut timings)?;
     let (plots, skipped) = step(&mut timings, "plots", || draw_all(&game, &an, &dir))?;
-    files.extend(plots.iter().cloned());
+    files.extend(plots.iter().map(|p| p.0.clone()));
     let page = index_html(
         &game,
         max,
@@ -93,6 +93,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
         &timings,
         secs(t0),
         &files,
+        &plots,
         &skipped,
     );
     std::fs::write(dir.join("summary.md"), md)?;

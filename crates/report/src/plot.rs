@@ -242,6 +242,157 @@ pub fn series_png(
     })
 }
 
+/// The shade of a cell holding `count` of the `total` positions of its pixel column: light
+/// blue for a single position, dark blue for the whole column (on a log scale, so rare
+/// values stay visible and common ones stand out).
+fn shade(count: u32, total: u32) -> RGBColor {
+    let t = if total <= 1 {
+        1.0
+    } else {
+        (f64::from(count) + 1.0).ln() / (f64::from(total) + 1.0).ln()
+    };
+    let t = t.clamp(0.35, 1.0);
+    let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+    RGBColor(mix(198.0, 8.0), mix(219.0, 48.0), mix(239.0, 107.0))
+}
+
+/// Values against position as a two-dimensional histogram: x = i (i < len, at x0 + i),
+/// y = value(i) in 0..=vmax; each pixel column and value row is shaded by the share of
+/// that column's positions holding the value (one drawing style at any N: a single
+/// position is a light cell, a value every position of the column holds a dark one).
+/// Values are grouped into rows when there are more of them than pixels.
+pub fn heat_png(
+    dest: &Path,
+    spec: &ChartSpec,
+    x0: f64,
+    len: usize,
+    value: &dyn Fn(usize) -> u64,
+    vmax: u64,
+) -> Result<PathBuf> {
+    render(dest, spec, &[], |root| {
+        let xmax = x0 + len.max(1) as f64;
+        let top = vmax as f64 * 1.03 + 0.5;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
+            .margin(15)
+            .margin_right(45)
+            .x_label_area_size(50)
+            .y_label_area_size(80)
+            .build_cartesian_2d(x0..xmax, -0.5f64..top.max(1.5))
+            .map_err(perr)?;
+        chart
+            .configure_mesh()
+            .x_desc(&spec.x_label)
+            .y_desc(&spec.y_label)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| {
+                if (y - y.round()).abs() < 1e-9 && *y >= 0.0 {
+                    tick(*y)
+                } else {
+                    String::new()
+                }
+            })
+            .draw()
+            .map_err(perr)?;
+        let (pw, ph) = chart.plotting_area().dim_in_pixel();
+        let cols = len.clamp(1, pw.max(1) as usize);
+        let levels = u128::from(vmax) + 1;
+        // cells at least two pixels tall, so a lone position stays visible
+        let rows = ((ph / 2).max(1) as usize).min(usize::try_from(levels).unwrap_or(usize::MAX));
+        let mut hist = vec![0u32; cols * rows];
+        let mut per_col = vec![0u32; cols];
+        for i in 0..len {
+            let c = (i as u128 * cols as u128 / len as u128) as usize;
+            let v = u128::from(value(i)).min(levels - 1);
+            let r = (v * rows as u128 / levels) as usize;
+            hist[c * rows + r] += 1;
+            per_col[c] += 1;
+        }
+        let x_of = |c: usize| x0 + (c as u128 * len as u128).div_ceil(cols as u128) as f64;
+        let v_of = |r: usize| (r as u128 * levels).div_ceil(rows as u128) as f64;
+        chart
+            .draw_series((0..cols).flat_map(|c| {
+                let (hist, per_col) = (&hist, &per_col);
+                (0..rows).filter_map(move |r| {
+                    let k = hist[c * rows + r];
+                    (k > 0).then(|| {
+                        Rectangle::new(
+                            [(x_of(c), v_of(r) - 0.5), (x_of(c + 1), v_of(r + 1) - 0.5)],
+                            shade(k, per_col[c]).filled(),
+                        )
+                    })
+                })
+            }))
+            .map_err(perr)?;
+        Ok(())
+    })
+}
+
+/// y = the running maximum of value(i) over 0..=i against x = i, on log-log axes (a
+/// power law is a straight line): the growth of the largest value.
+pub fn growth_png(
+    dest: &Path,
+    spec: &ChartSpec,
+    len: usize,
+    value: &dyn Fn(usize) -> u32,
+) -> Result<PathBuf> {
+    // the records: where the running maximum rises, and to what
+    let mut steps: Vec<(f64, f64)> = vec![];
+    let mut best = 0u32;
+    for i in 0..len {
+        let v = value(i);
+        if v > best || steps.is_empty() {
+            best = best.max(v);
+            steps.push((i.max(1) as f64, f64::from(best.max(1))));
+        }
+    }
+    let xmax = (len.max(10)) as f64;
+    steps.push((xmax, f64::from(best.max(1))));
+    render(dest, spec, &[], |root| {
+        let ymax = (f64::from(best.max(1)) * 1.5).max(10.0);
+        let mut chart = ChartBuilder::on(root)
+            .caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
+            .margin(15)
+            .margin_right(45)
+            .x_label_area_size(50)
+            .y_label_area_size(80)
+            .build_cartesian_2d((1f64..xmax).log_scale(), (1f64..ymax).log_scale())
+            .map_err(perr)?;
+        chart
+            .configure_mesh()
+            .x_desc(&spec.x_label)
+            .y_desc(&spec.y_label)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| tick(*y))
+            .draw()
+            .map_err(perr)?;
+        // a step line: level until the next record
+        let mut path = vec![];
+        for w in steps.windows(2) {
+            path.push(w[0]);
+            path.push((w[1].0, w[0].1));
+        }
+        if let Some(&last) = steps.last() {
+            path.push(last);
+        }
+        chart
+            .draw_series(LineSeries::new(path, BLUE.stroke_width(2)))
+            .map_err(perr)?;
+        chart
+            .draw_series(
+                steps[..steps.len() - 1]
+                    .iter()
+                    .map(|&p| Circle::new(p, 2, BLUE.filled())),
+            )
+            .map_err(perr)?;
+        Ok(())
+    })
+}
+
 /// A colour for value v of `levels` (distinct hues for few values, a ramp for many).
 pub fn value_colour(v: u32, levels: u32) -> RGBColor {
     if levels <= 20 {

@@ -1,8 +1,7 @@
 //! The plot kinds of `heaplab plot` and `heaplab report`, drawn from tables.
 
-use crate::plot::{bars_png, density_png, fold_png, series_png, ChartSpec};
+use crate::plot::{bars_png, density_png, fold_png, growth_png, heat_png, series_png, ChartSpec};
 use anyhow::{bail, Result};
-use clap::ValueEnum;
 use heaplab_analysis::{run_length_histogram, AnalysisData};
 use heaplab_core::{Game, GrundyTable, OutcomeTable};
 use std::path::{Path, PathBuf};
@@ -10,8 +9,10 @@ use std::path::{Path, PathBuf};
 /// Plot kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {
-    /// g(n) against n (per-pixel-column min and max).
+    /// g(n) against n, each pixel column shaded by the share of its positions at each value.
     Grundy,
+    /// The largest Grundy value in 0..=n against n, log-log.
+    Growth,
     /// Positions in rows of a width (default the detected period), coloured by value.
     Fold,
     /// P-position gap against index.
@@ -29,6 +30,7 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Kind::Grundy => "grundy",
+            Kind::Growth => "growth",
             Kind::Fold => "fold",
             Kind::Gaps => "gaps",
             Kind::Density => "density",
@@ -38,7 +40,10 @@ impl Kind {
     }
     /// Whether the plot needs Grundy values.
     pub fn needs_grundy(self) -> bool {
-        matches!(self, Kind::Grundy | Kind::Runs | Kind::Values)
+        matches!(
+            self,
+            Kind::Grundy | Kind::Growth | Kind::Runs | Kind::Values
+        )
     }
 }
 
@@ -56,11 +61,34 @@ pub struct Data<'a> {
     pub ps: &'a [u64],
     /// A detected period (fold width default).
     pub period: Option<u64>,
+    /// Its preperiod (a fold at the period shows it and a few periods after it).
+    pub preperiod: Option<u64>,
     /// The growth fit (c, α).
     pub fit: Option<(f64, f64)>,
     /// How many positions have each Grundy value (index = value), when computed.
     pub frequency: Option<&'a [u64]>,
 }
+
+impl<'a> Data<'a> {
+    /// What an analysis offers a plot.
+    pub fn of(game: &'a Game, an: &'a AnalysisData) -> Data<'a> {
+        let per = an.analysis.periodicity.as_ref();
+        Data {
+            game,
+            max: an.analysis.max,
+            grundy: an.table.as_ref(),
+            outcome: an.outcomes.as_ref(),
+            ps: &an.ps,
+            period: per.map(|p| p.period),
+            preperiod: per.map(|p| p.preperiod),
+            fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
+            frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
+        }
+    }
+}
+
+/// Periods a fold at the period shows after the preperiod (at least 24 rows in all).
+const FOLD_PERIODS: u64 = 8;
 
 /// Draws one plot kind into `dest`.
 pub fn draw(
@@ -81,26 +109,54 @@ pub fn draw(
             let spec = ChartSpec::new(
                 format!("Grundy values of {game}, {range}"),
                 "n (heap size)",
-                "Grundy value g(n)",
+                "Grundy value g(n) (shade: share of the column's positions)",
             )
             .sized(size);
-            series_png(
+            let value = |i: usize| u64::from(g.get(i as u64));
+            heat_png(
                 dest,
                 &spec,
                 0.0,
                 max as usize + 1,
-                &|i| g.get(i as u64) as f64,
-                false,
+                &value,
+                u64::from(g.max_value()),
             )
+        }
+        Kind::Growth => {
+            let Some(g) = d.grundy else {
+                bail!("the growth plot needs Grundy values")
+            };
+            let spec = ChartSpec::new(
+                format!("Largest Grundy value of {game}, {range} (log-log)"),
+                "n",
+                "largest g(m) for m ≤ n",
+            )
+            .sized(size);
+            growth_png(dest, &spec, max as usize + 1, &|i| g.get(i as u64))
         }
         Kind::Fold => {
             let w = width.or(d.period.map(|p| p as usize)).unwrap_or(64);
-            let how = if width.is_some() {
-                ""
-            } else if d.period.is_some() {
-                " (the period)"
-            } else {
-                " (no period found)"
+            let mut len = max as usize + 1;
+            let how = match (width, d.period, d.preperiod) {
+                (Some(_), _, _) => String::new(),
+                (None, Some(p), Some(n0)) => {
+                    // the preperiod and a few periods, in cells large enough to read
+                    let rows = (n0.div_ceil(p) + FOLD_PERIODS).max(24);
+                    let shown = rows.saturating_mul(p).min(max + 1);
+                    len = shown as usize;
+                    match (shown <= max, n0) {
+                        (true, 0) => format!(
+                            " (the period; positions 0..{}, periodic from the start)",
+                            shown - 1
+                        ),
+                        (true, _) => format!(
+                            " (the period; positions 0..{}: the preperiod, n0 = {n0}, and after)",
+                            shown - 1
+                        ),
+                        (false, _) => " (the period)".into(),
+                    }
+                }
+                _ => " (no period found)".into(),
             };
             let spec = ChartSpec::new(
                 format!("Fold map of {game}, {range}, rows of {w}{how}"),
@@ -112,7 +168,6 @@ pub fn draw(
                 "n",
             )
             .sized(size);
-            let len = max as usize + 1;
             match (d.grundy, d.outcome) {
                 (Some(g), _) => {
                     let levels = g.max_value() + 1;
@@ -136,8 +191,15 @@ pub fn draw(
                 "gap p(k) − p(k−1)",
             )
             .sized(size);
-            let gap = |i: usize| (ps[i + 1] - ps[i]) as f64;
-            series_png(dest, &spec, 1.0, ps.len() - 1, &gap, log)
+            if log {
+                let gap = |i: usize| (ps[i + 1] - ps[i]) as f64;
+                return series_png(dest, &spec, 1.0, ps.len() - 1, &gap, true);
+            }
+            let gap = |i: usize| ps[i + 1] - ps[i];
+            let top = ps.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+            let mut spec = spec;
+            spec.y_label = "gap p(k) − p(k−1) (shade: share of the column)".into();
+            heat_png(dest, &spec, 1.0, ps.len() - 1, &gap, top)
         }
         Kind::Density => {
             let spec = ChartSpec::new(
@@ -177,41 +239,135 @@ pub fn draw(
     }
 }
 
-/// Every plot kind that applies to a report's analysis, into `dir` as `<kind>.png`, in the
-/// order declared: the files drawn, and the plots left out with the reason (said in
+/// One sentence on how to read each plot (index.html and summary.md print it under the
+/// plot).
+pub fn caption(kind: Kind, d: &Data) -> String {
+    match kind {
+        Kind::Fold => match (d.period, d.preperiod) {
+            (Some(p), Some(n0)) => format!(
+                "Fold map at the period {p}: row r holds the positions r·{p} to r·{p} + {}, \
+                 coloured by Grundy value. The preperiod (n < {n0}) is in the first rows; from \
+                 n0 on every column keeps one colour, so a colour that breaks a column above \
+                 n0 is an exception.",
+                p - 1
+            ),
+            _ => "Fold map: positions in rows of a fixed width, coloured by value.".into(),
+        },
+        Kind::Grundy => "Grundy values: n across, the value up; each pixel column is shaded by \
+                         the share of its positions holding each value (light: a few, dark: \
+                         all), so bands are values that keep coming back."
+            .into(),
+        Kind::Growth => "The largest Grundy value in 0..=n, on log-log axes: a straight line is \
+                         a power law; each dot is where a new largest value first appears."
+            .into(),
+        Kind::Density => "How many P-positions there are up to n, on log-log axes, with the \
+                          fitted c·n^α: the slope is α, the growth exponent."
+            .into(),
+        Kind::Gaps => "Gaps between consecutive P-positions against their index k, shaded as \
+                       the Grundy plot: bands are gap lengths that recur, spikes are long \
+                       stretches without a P-position."
+            .into(),
+        Kind::Runs => "How many runs of equal consecutive Grundy values have each length \
+                       (log scale)."
+            .into(),
+        Kind::Values => "How many positions have each Grundy value.".into(),
+    }
+}
+
+/// The plots of a report in the order they are shown, chosen by what the game is, and the
+/// plots left out with the reason. A game periodic with saltus 0 leads with the fold map
+/// at its period and has no density or growth plot (both are flat: the density is exact
+/// and the largest value stops growing); any other leads with the Grundy values, the growth
+/// of the largest value and the density of P-positions, and is folded only at a period
+/// with saltus. Gaps need two P-positions; runs are drawn only when some run is longer
+/// than one (a move of 1 makes consecutive values differ).
+pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
+    let per = an.analysis.periodicity.as_ref();
+    let flat = per.is_some_and(|p| p.saltus == 0);
+    let mut kinds = if flat {
+        vec![
+            Kind::Fold,
+            Kind::Grundy,
+            Kind::Gaps,
+            Kind::Values,
+            Kind::Runs,
+        ]
+    } else {
+        vec![
+            Kind::Grundy,
+            Kind::Growth,
+            Kind::Density,
+            Kind::Gaps,
+            Kind::Values,
+            Kind::Runs,
+            Kind::Fold,
+        ]
+    };
+    let mut skipped = vec![];
+    if flat {
+        let exact = an.analysis.p_positions.exact_density;
+        skipped.push(format!(
+            "density.png and growth.png: not drawn, the Grundy values are periodic{}, so the \
+             count of P-positions grows linearly and the largest value stops growing",
+            exact.map_or(String::new(), |[a, b]| format!(
+                " (P-positions: {a}/{b} of the positions)"
+            ))
+        ));
+    }
+    if per.is_none() {
+        kinds.retain(|&k| k != Kind::Fold);
+        skipped.push(
+            "fold.png: not drawn, no period was found to fold at (`heaplab plot --kind fold \
+             --width W` folds at any width)"
+                .into(),
+        );
+    }
+    if an.ps.len() < 2 {
+        kinds.retain(|&k| k != Kind::Gaps);
+        skipped.push(format!(
+            "gaps.png: not drawn, there {} in 0..=N (a gap needs two)",
+            if an.ps.len() == 1 {
+                "is one P-position"
+            } else {
+                "are no P-positions"
+            }
+        ));
+    }
+    let longest_run = an.table.as_ref().map(|t| {
+        let v = t.to_u32_vec();
+        let (mut best, mut cur) = (usize::from(!v.is_empty()), 1usize);
+        for w in v.windows(2) {
+            cur = if w[0] == w[1] { cur + 1 } else { 1 };
+            best = best.max(cur);
+        }
+        best
+    });
+    if longest_run.is_some_and(|r| r <= 1) {
+        kinds.retain(|&k| k != Kind::Runs);
+        skipped.push(
+            "runs.png: not drawn, every run of equal Grundy values has length 1 (consecutive \
+             positions never share a value)"
+                .into(),
+        );
+    }
+    (kinds, skipped)
+}
+
+/// Every plot [`choose`] picks for a report's analysis, into `dir` as `<kind>.png`: the
+/// files drawn with their captions, and the plots left out with the reason (said in
 /// summary.md and index.html).
 pub fn draw_all(
     game: &heaplab_core::Game,
     an: &AnalysisData,
     dir: &Path,
-) -> Result<(Vec<String>, Vec<String>)> {
-    let data = Data {
-        game,
-        max: an.analysis.max,
-        grundy: an.table.as_ref(),
-        outcome: None,
-        ps: &an.ps,
-        period: an.analysis.periodicity.as_ref().map(|p| p.period),
-        fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
-        frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
-    };
-    let (mut plots, mut skipped) = (vec![], vec![]);
-    for &kind in Kind::value_variants() {
-        // (as `heaplab plot` refuses it; the count of P-positions is drawn from one on)
-        if kind == Kind::Gaps && an.ps.len() < 2 {
-            skipped.push(format!(
-                "gaps.png: not drawn, there {} in 0..=N (a gap needs two)",
-                if an.ps.len() == 1 {
-                    "is one P-position"
-                } else {
-                    "are no P-positions"
-                }
-            ));
-            continue;
-        }
+) -> Result<(Vec<(String, String)>, Vec<String>)> {
+    let data = Data::of(game, an);
+    let (kinds, skipped) = choose(an);
+    let mut plots = vec![];
+    for kind in kinds {
         let name = format!("{}.png", kind.name());
         draw(kind, &data, &dir.join(&name), None, None, false)?;
-        plots.push(name);
+        plots.push((name, caption(kind, &data)));
     }
     Ok((plots, skipped))
 }

@@ -104,6 +104,7 @@ pub fn summary_md(
     timings: &[(String, f64)],
     total: f64,
     files: &[String],
+    plots: &[(String, String)],
     skipped: &[String],
 ) -> String {
     let p = &an.p_positions;
@@ -122,6 +123,12 @@ pub fn summary_md(
     md.push_str("## Analysis\n\n```text\n");
     md.push_str(&an.text());
     md.push_str("```\n\n");
+    if !plots.is_empty() {
+        md.push_str("## Plots\n\n");
+        for (file, caption) in plots {
+            md.push_str(&format!("![{file}]({file})\n\n{caption}\n\n"));
+        }
+    }
     md.push_str("## Timings\n\n| step | seconds |\n|---|---|\n");
     for (name, s) in timings {
         md.push_str(&format!("| {name} | {s:.3} |\n"));
@@ -149,21 +156,22 @@ pub fn index_html(
     max: u64,
     analysis: &str,
     timings: &[(String, f64)],
-    plots: &[String],
+    plots: &[(String, String)],
     skipped: &[String],
     files: &[String],
 ) -> String {
     let title = escape(&format!("{game}, 0 ≤ n ≤ {max}"));
     let mut h = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>heaplab: {title}</title>\n\
-         <style>body{{font-family:sans-serif;max-width:1250px;margin:2em auto}}img{{max-width:100%;border:1px solid #ddd}}pre{{background:#f6f6f6;padding:1em}}</style>\n\
+         <style>body{{font-family:sans-serif;max-width:1250px;margin:2em auto}}img{{max-width:100%;border:1px solid #ddd}}pre{{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}}figcaption{{margin:.3em 0 1.5em;color:#333}}</style>\n\
          </head><body>\n<h1>{title}</h1>\n<h2>Analysis</h2>\n<pre>{}</pre>\n",
         escape(analysis)
     );
     h.push_str("<h2>Plots</h2>\n");
-    for p in plots {
+    for (p, caption) in plots {
         h.push_str(&format!(
-            "<figure><img src=\"{p}\" alt=\"{p}\"><figcaption>{p}</figcaption></figure>\n"
+            "<figure><img src=\"{p}\" alt=\"{p}\"><figcaption><b>{p}</b>: {}</figcaption></figure>\n",
+            escape(caption)
         ));
     }
     for s in skipped {

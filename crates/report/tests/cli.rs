@@ -1174,13 +1174,41 @@ fn decode_png(p: &Path) -> (u32, u32, Vec<u8>, Vec<(String, String)>) {
 #[test]
 fn reports_draw_every_plot_with_titles() {
     let d = tempfile::tempdir().unwrap();
-    for (game, max, shown) in [
-        ("squares", "1e6", "1000000"),
-        ("0.77", "1000", "1000"),
-        ("sqrt", "1e5", "100000"),
-        ("sub{1,3,4}", "200", "200"),
-        // one P-position: no gaps plot, said in the summary; the count is still drawn
-        ("nim", "1000", "1000"),
+    // the plots each game gets, chosen by what it is: periodic games lead with the fold
+    // map and have no density or growth; runs only when a run is longer than one
+    for (game, max, shown, kinds) in [
+        (
+            "squares",
+            "1e6",
+            "1000000",
+            vec!["grundy", "growth", "density", "gaps", "values"],
+        ),
+        ("0.77", "1000", "1000", vec!["fold", "grundy", "values"]),
+        (
+            "sqrt",
+            "1e5",
+            "100000",
+            vec!["grundy", "growth", "density", "gaps", "values"],
+        ),
+        (
+            "sub{1,3,4}",
+            "200",
+            "200",
+            vec!["fold", "grundy", "gaps", "values"],
+        ),
+        (
+            "0.07",
+            "1000",
+            "1000",
+            vec!["fold", "grundy", "gaps", "values", "runs"],
+        ),
+        // g(n) = n: period 1 with saltus 1, folded; one P-position, so no gaps
+        (
+            "nim",
+            "1000",
+            "1000",
+            vec!["grundy", "growth", "density", "values", "fold"],
+        ),
     ] {
         let v = json(
             d.path(),
@@ -1189,12 +1217,26 @@ fn reports_draw_every_plot_with_titles() {
         let dir = std::path::PathBuf::from(v["dir"].as_str().unwrap());
         let dir = d.path().join(dir);
         let canon = v["game"].as_str().unwrap().to_string();
-        let mut kinds = vec!["grundy", "fold", "density", "runs", "values"];
         let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
-        if v["p_positions"].as_u64().unwrap() >= 2 {
-            kinds.push("gaps");
-        } else {
-            // the plots left out are named, with the reason
+        let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        // shown in this order, each with a caption; every other plot named as left out
+        let at: Vec<usize> = kinds
+            .iter()
+            .map(|k| html.find(&format!("<img src=\"{k}.png\"")).expect(k))
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{game}: order");
+        for k in [
+            "grundy", "growth", "fold", "density", "gaps", "runs", "values",
+        ] {
+            if !kinds.contains(&k) {
+                assert!(!dir.join(format!("{k}.png")).exists(), "{game}: {k}.png");
+                assert!(
+                    summary.contains(&format!("{k}.png")),
+                    "{game}: {k} {summary}"
+                );
+            }
+        }
+        if v["p_positions"].as_u64().unwrap() < 2 {
             assert!(
                 summary.contains("gaps.png: not drawn, there is one P-position"),
                 "{summary}"
@@ -1223,8 +1265,7 @@ fn reports_draw_every_plot_with_titles() {
                 "{game} {k}: no title drawn"
             );
         }
-        let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
-        assert!(html.contains("<img src=\"fold.png\"") && html.contains("href=\"table.parquet\""));
+        assert!(html.contains("href=\"table.parquet\"") && html.contains("<figcaption>"));
     }
 }
 
