@@ -74,28 +74,11 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
         )?)
     })?;
     let mut files = write_tables(&an, &dir, &mut timings)?;
-    let (plots, skipped) = step(&mut timings, "plots", || draw_all(&game, &an, &dir))?;
-    files.extend(plots.iter().map(|p| p.0.clone()));
-    let page = index_html(
-        &game,
-        max,
-        &an.analysis.text(),
-        &timings,
-        &plots,
-        &skipped,
-        &files,
-    );
+    let plots = step(&mut timings, "plots", || draw_all(&game, &an, &dir))?;
+    files.extend(plots.drawn.iter().map(|p| p.0.clone()));
+    let page = index_html(&game, max, &an.analysis.text(), &timings, &plots, &files);
     std::fs::write(dir.join("index.html"), page)?;
-    let md = summary_md(
-        &game,
-        max,
-        &an.analysis,
-        &timings,
-        secs(t0),
-        &files,
-        &plots,
-        &skipped,
-    );
+    let md = summary_md(&game, max, &an.analysis, &timings, secs(t0), &files, &plots);
     std::fs::write(dir.join("summary.md"), md)?;
     files.push("summary.md".into());
     files.push("index.html".into());

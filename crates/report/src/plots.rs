@@ -356,18 +356,22 @@ pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
 /// Every plot [`choose`] picks for a report's analysis, into `dir` as `<kind>.png`: the
 /// files drawn with their captions, and the plots left out with the reason (said in
 /// summary.md and index.html).
-pub fn draw_all(
-    game: &heaplab_core::Game,
-    an: &AnalysisData,
-    dir: &Path,
-) -> Result<(Vec<(String, String)>, Vec<String>)> {
+pub fn draw_all(game: &heaplab_core::Game, an: &AnalysisData, dir: &Path) -> Result<Plots> {
     let data = Data::of(game, an);
     let (kinds, skipped) = choose(an);
-    let mut plots = vec![];
+    let mut drawn = vec![];
     for kind in kinds {
         let name = format!("{}.png", kind.name());
         draw(kind, &data, &dir.join(&name), None, None, false)?;
-        plots.push((name, caption(kind, &data)));
+        drawn.push((name, caption(kind, &data)));
     }
-    Ok((plots, skipped))
+    Ok(Plots { drawn, skipped })
+}
+
+/// The plots of a report.
+pub struct Plots {
+    /// The files drawn, in order, each with its caption.
+    pub drawn: Vec<(String, String)>,
+    /// The plots left out, each with the reason.
+    pub skipped: Vec<String>,
 }

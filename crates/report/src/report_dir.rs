@@ -4,7 +4,7 @@
 //! The folder is built under a temporary name beside the destination and renamed into
 //! place when complete, so an interrupted run never leaves a half-written report.
 
-use crate::plots::Kind;
+use crate::plots::{Kind, Plots};
 use anyhow::{bail, Context, Result};
 use clap::ValueEnum;
 use std::path::Path;
@@ -104,9 +104,9 @@ pub fn summary_md(
     timings: &[(String, f64)],
     total: f64,
     files: &[String],
-    plots: &[(String, String)],
-    skipped: &[String],
+    plots: &Plots,
 ) -> String {
+    let skipped = &plots.skipped;
     let p = &an.p_positions;
     let max_g = an.grundy.as_ref().map_or(0, |g| g.max);
     let mut md = String::new();
@@ -123,9 +123,9 @@ pub fn summary_md(
     md.push_str("## Analysis\n\n```text\n");
     md.push_str(&an.text());
     md.push_str("```\n\n");
-    if !plots.is_empty() {
+    if !plots.drawn.is_empty() {
         md.push_str("## Plots\n\n");
-        for (file, caption) in plots {
+        for (file, caption) in &plots.drawn {
             md.push_str(&format!("![{file}]({file})\n\n{caption}\n\n"));
         }
     }
@@ -156,10 +156,10 @@ pub fn index_html(
     max: u64,
     analysis: &str,
     timings: &[(String, f64)],
-    plots: &[(String, String)],
-    skipped: &[String],
+    plots: &Plots,
     files: &[String],
 ) -> String {
+    let skipped = &plots.skipped;
     let title = escape(&format!("{game}, 0 ≤ n ≤ {max}"));
     let mut h = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>heaplab: {title}</title>\n\
@@ -168,7 +168,7 @@ pub fn index_html(
         escape(analysis)
     );
     h.push_str("<h2>Plots</h2>\n");
-    for (p, caption) in plots {
+    for (p, caption) in &plots.drawn {
         h.push_str(&format!(
             "<figure><img src=\"{p}\" alt=\"{p}\"><figcaption><b>{p}</b>: {}</figcaption></figure>\n",
             escape(caption)
