@@ -360,6 +360,16 @@ impl RawGame {
         }
     }
 
+    /// Every winning move (at most `limit`) of the heaps `heaps` of this game taken as a
+    /// sum ([`heaplab_core::sum_winning_moves`]): JSON.
+    fn winning_moves(&self, py: Python<'_>, heaps: Vec<u64>, limit: u64) -> PyResult<String> {
+        let sum = Sum::of_heaps(&self.game, &heaps);
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        to_json(&run(py, None, |w| {
+            heaplab_core::sum_winning_moves(&sum, limit, &budget(), w)
+        })?)
+    }
+
     /// The analysis record of 0..=n_max (`values`: "grundy" or "outcome"): JSON.
     #[pyo3(signature = (n_max, values="grundy", progress=None))]
     fn analyze(
@@ -597,6 +607,35 @@ fn who_sum(py: Python<'_>, text: &str) -> PyResult<String> {
         [(game, n)] => to_json(&run(py, None, |w| decide(game, *n, &budget(), w))?),
         _ => to_json(&run(py, None, |w| decide_sum(&sum, &budget(), w))?),
     }
+}
+
+/// Every winning move (at most `limit`) of a sum `SPEC:HEAP + …`: JSON.
+#[pyfunction]
+fn winning_moves_sum(py: Python<'_>, text: &str, limit: u64) -> PyResult<String> {
+    let sum = Sum::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    to_json(&run(py, None, |w| {
+        heaplab_core::sum_winning_moves(&sum, limit, &budget(), w)
+    })?)
+}
+
+/// Two games' Grundy values (or outcomes) on 0..=n_max side by side
+/// ([`heaplab_analysis::compare`]): JSON.
+#[pyfunction]
+#[pyo3(signature = (a, b, n_max, values="grundy", progress=None))]
+fn compare(
+    py: Python<'_>,
+    a: &str,
+    b: &str,
+    n_max: u64,
+    values: &str,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let (a, b) = (parse_game(a)?, parse_game(b)?);
+    let seq = sequence(values)?;
+    to_json(&run(py, progress, |w| {
+        heaplab_analysis::compare(&a, &b, n_max, seq, &budget(), w)
+    })?)
 }
 
 /// P- and N-positions among k-heap positions of one game: JSON (counts as decimal text).
@@ -856,6 +895,8 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(claim_identifiers, m)?)?;
     m.add_function(wrap_pyfunction!(check_plan, m)?)?;
     m.add_function(wrap_pyfunction!(prove_for_all, m)?)?;
+    m.add_function(wrap_pyfunction!(winning_moves_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add("HeaplabError", m.py().get_type::<HeaplabError>())?;
     m.add("RefusedError", m.py().get_type::<RefusedError>())?;
     Ok(())

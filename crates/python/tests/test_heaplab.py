@@ -91,6 +91,22 @@ def test_analyze_kayles():
     assert (c.period, c.preperiod, c.accept_at, c.prove_at) == (12, 71, 165, 168)
 
 
+def test_winning_moves_and_compare():
+    w = heaplab.Game("squares").winning_moves(10**6)
+    assert w.complete and len(w.moves) == 11
+    assert (w.moves[0].removed, w.moves[0].leaves) == (1600, [998400])
+    # a sum: the moves that raise a heap's value count too
+    s = heaplab.winning_moves("squares:8 + divisors:12 + squares:2")
+    assert sorted((m.heap, m.removed) for m in s.moves) == [(0, 4), (1, 2), (1, 6)]
+    cut = heaplab.Game("0.77").winning_moves(30, limit=3)
+    assert (len(cut.moves), cut.complete) == (3, False)
+    c = heaplab.compare(".161", ".36", 700)
+    assert not c.equal and c.differences[0][0] == 519 and c.count == 20
+    assert heaplab.compare("nim", "0.77", 1000, values="outcome").equal
+    with pytest.raises(ValueError):
+        heaplab.Game("squares").winning_moves(5, limit=0)
+
+
 def test_who_one_heap_and_sums():
     d = heaplab.Game("0.77").who(10**18)
     assert d.win and d.grundy == [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7][10**18 % 12]

@@ -60,6 +60,10 @@ __all__ = [
     "Count",
     "Periodicity",
     "Candidate",
+    "WinningMoves",
+    "Comparison",
+    "winning_moves",
+    "compare",
     "PStats",
     "Gaps",
     "GrundyStats",
@@ -147,6 +151,32 @@ class SumDecision:
     grundy: Optional[int]
     win: bool
     winning_move: Optional[SumMove]
+
+
+@dataclass(frozen=True)
+class WinningMoves:
+    """Every winning move of a heap or a sum (at most the limit asked for): the decision,
+    the moves (:class:`SumMove`, heap 0 for a single heap), whether that is all of them,
+    and for a single heap a note on which moves are listed when only some are."""
+
+    decision: SumDecision
+    moves: list
+    complete: bool
+    note: Optional[str]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two games side by side on 0..=N: equal or not, how many positions differ, the first
+    differences as ``(n, value in a, value in b)`` (at most 1000) and the last one."""
+
+    games: list
+    max: int
+    values: str
+    equal: bool
+    count: int
+    differences: list
+    last: Optional[int]
 
 
 @dataclass(frozen=True)
@@ -282,8 +312,25 @@ def _sum_decision(d: dict) -> SumDecision:
     m = d["winning_move"]
     move = None
     if m is not None:
-        move = SumMove(m["heap"], m["removed"], list(m["leaves"]), [tuple(x) for x in m["result"]])
+        move = _sum_move(m)
     return SumDecision([_build(HeapValue, h) for h in d["heaps"]], d["grundy"], d["win"], move)
+
+
+def _sum_move(m: dict) -> SumMove:
+    return SumMove(m["heap"], m["removed"], list(m["leaves"]), [tuple(x) for x in m["result"]])
+
+
+def _winning_moves(d: dict) -> WinningMoves:
+    return WinningMoves(
+        _sum_decision(d["decision"]), [_sum_move(m) for m in d["moves"]], d["complete"], d["note"]
+    )
+
+
+def _limit(limit: int) -> int:
+    limit = _size("limit", limit)
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    return limit
 
 
 def _check_progress(progress: Progress) -> Progress:
@@ -353,6 +400,12 @@ class Game:
         d = json.loads(self._raw.who(heaps))
         return _decision(d) if not more else _sum_decision(d)
 
+    def winning_moves(self, n: int, *more: int, limit: int = 1000) -> WinningMoves:
+        """Every winning move from the heap ``n`` (or the sum of heaps ``n, *more`` of this
+        game), each with what it leaves, at most ``limit`` (as ``heaplab who --all``)."""
+        heaps = [_size("n", n)] + [_size("heap", h) for h in more]
+        return _winning_moves(json.loads(self._raw.winning_moves(heaps, _limit(limit))))
+
     def analyze(self, n_max: int, values: str = "grundy", progress: Progress = None) -> Analysis:
         """Periodicity (preperiod, period, saltus, certificate), P-position statistics,
         gaps and Grundy statistics of 0..=n_max; ``values="outcome"`` analyses the
@@ -402,6 +455,27 @@ def who(sum_text: str) -> Union[Decision, SumDecision]:
         raise TypeError(f"a sum is a str, not {type(sum_text).__name__}")
     d = json.loads(_heaplab.who_sum(sum_text))
     return _sum_decision(d) if "heaps" in d else _decision(d)
+
+
+def winning_moves(sum_text: str, limit: int = 1000) -> WinningMoves:
+    """Every winning move of a sum ``"SPEC:HEAP + SPEC:HEAP ..."`` (moves that raise a
+    heap's value included), at most ``limit``."""
+    if not isinstance(sum_text, str):
+        raise TypeError(f"a sum is a str, not {type(sum_text).__name__}")
+    return _winning_moves(json.loads(_heaplab.winning_moves_sum(sum_text, _limit(limit))))
+
+
+def compare(a: str, b: str, n_max: int, values: str = "grundy", progress: Progress = None) -> Comparison:
+    """Two games' Grundy values (``values="outcome"``: outcomes) on 0..=n_max side by side,
+    as ``heaplab compare``: ``compare(".161", ".36", 700).differences[0][0] == 519``."""
+    for x in (a, b):
+        if not isinstance(x, str):
+            raise TypeError(f"a spec is a str, not {type(x).__name__}")
+    if not isinstance(values, str):
+        raise TypeError('values is "grundy" or "outcome"')
+    d = json.loads(_heaplab.compare(a, b, _size("n_max", n_max), values, _check_progress(progress)))
+    diffs = [(x["n"], x["a"], x["b"]) for x in d["differences"]]
+    return Comparison(d["games"], d["max"], d["values"], d["equal"], d["count"], diffs, d["last"])
 
 
 def count(
