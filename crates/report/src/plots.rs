@@ -247,8 +247,8 @@ pub fn caption(kind: Kind, d: &Data) -> String {
             (Some(p), Some(n0)) => format!(
                 "Fold map at the period {p}: row r holds the positions r·{p} to r·{p} + {}, \
                  coloured by Grundy value. The preperiod (n < {n0}) is in the first rows; from \
-                 n0 on every column keeps one colour, so a colour that breaks a column above \
-                 n0 is an exception.",
+                 n0 on every column keeps one colour, and a cell in the first rows that \
+                 breaks its column's colour is an exception.",
                 p - 1
             ),
             _ => "Fold map: positions in rows of a fixed width, coloured by value.".into(),
