@@ -331,6 +331,17 @@ impl Analysis {
             };
             s.push_str(&line);
         }
+        if let Some(last) = p
+            .largest
+            .filter(|_| p.per_period.is_none() && p.count >= 2)
+            .filter(|&l| l < self.max / 8)
+        {
+            s.push_str(&format!(
+                "  P-positions stop: none in {}..={} after the last, {last} (no growth law fitted)\n",
+                last + 1,
+                self.max
+            ));
+        }
         if let (Some(a), Some(c)) = (p.alpha, p.c) {
             s.push_str(&format!("  growth: count(≤ n) ≈ {c:.4}·n^{a:.4}\n"));
         }
@@ -412,6 +423,18 @@ mod tests {
         )
         .unwrap();
         assert!(u.analysis.periodicity.as_ref().unwrap().certified);
+        // Grundy's game: the last P-position below 10^5 is 1222, so no power law
+        let gg = analyze(
+            &Game::parse("grundy-game").unwrap(),
+            20_000,
+            Sequence::Grundy,
+            &Budget::new(1 << 30),
+            &Silent,
+        )
+        .unwrap();
+        assert_eq!(gg.analysis.p_positions.largest, Some(1222));
+        assert_eq!(gg.analysis.p_positions.alpha, None);
+        assert!(gg.analysis.text().contains("none in 1223..=20000"));
         // refused, not started, beyond the budget
         let e = analyze(
             &g,

@@ -46,11 +46,18 @@ pub fn p_summary(ps: &[u64], max: u64) -> PSummary {
     }
 }
 
+/// Whether the P-positions stop well before N: none in the last seven eighths of 0..=N
+/// (three doublings with no new P-position), where a power law is no description.
+pub fn stops_early(ps: &[u64], max: u64) -> bool {
+    ps.last().is_some_and(|&p| p < max / 8)
+}
+
 /// Least-squares fit of ln count(<= n) = ln c + α ln n over 200 log-spaced n from 100 (or
 /// the 10th P-position, whichever is larger) to N: `(c, α)`. None when the range is too
-/// short (fewer than 10 P-positions, or N below 1000).
+/// short (fewer than 10 P-positions, or N below 1000) or the P-positions stop early
+/// ([`stops_early`]).
 pub fn growth_fit(ps: &[u64], max: u64) -> Option<(f64, f64)> {
-    if ps.len() < 10 || max < 1000 {
+    if ps.len() < 10 || max < 1000 || stops_early(ps, max) {
         return None;
     }
     let lo = (ps[9].max(100)) as f64;

@@ -439,9 +439,9 @@ pub fn fold_png(
     let (left, top, bottom) = (70u32, 50u32, 40u32);
     let area_w = spec.width.saturating_sub(left + key_w + 20).max(10) as usize;
     let area_h = spec.height.saturating_sub(top + bottom).max(10) as usize;
-    // Cells may be rectangular: as wide as the columns allow (at most 40 px), as tall as the
+    // Cells may be rectangular: as wide as the columns allow (at most 80 px), as tall as the
     // rows allow (at least one pixel, at most the width).
-    let cell_w = (area_w / width).clamp(1, 40);
+    let cell_w = (area_w / width).clamp(1, 80);
     let cell_h = (area_h / total_rows.max(1)).clamp(1, cell_w.max(1));
     let rows = total_rows.min(area_h / cell_h);
     // a row wider than the area (a long period, or a --width past the pixels) shows its
@@ -534,7 +534,15 @@ pub fn fold_png(
                 ("N (win)".into(), RGBColor(215, 215, 215)),
             ]
         } else if levels <= 20 {
+            // the values the drawn cells hold
+            let mut seen = vec![false; levels as usize];
+            for n in (0..rows * width).filter(|&n| n < len && n % width < cols) {
+                if let Some(x) = seen.get_mut(value(n) as usize) {
+                    *x = true;
+                }
+            }
             (0..levels)
+                .filter(|&v| seen[v as usize])
                 .map(|v| (format!("g = {v}"), value_colour(v, levels)))
                 .collect()
         } else {

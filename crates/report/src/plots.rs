@@ -63,6 +63,8 @@ pub struct Data<'a> {
     pub period: Option<u64>,
     /// Its preperiod (a fold at the period shows it and a few periods after it).
     pub preperiod: Option<u64>,
+    /// Its saltus.
+    pub saltus: Option<i64>,
     /// The growth fit (c, α).
     pub fit: Option<(f64, f64)>,
     /// How many positions have each Grundy value (index = value), when computed.
@@ -81,11 +83,19 @@ impl<'a> Data<'a> {
             ps: &an.ps,
             period: per.map(|p| p.period),
             preperiod: per.map(|p| p.preperiod),
+            saltus: per.map(|p| p.saltus),
             fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
             frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
         }
     }
 }
+
+/// Runs longer than one that make a runs plot worth drawing.
+const RUNS_MIN: u64 = 10;
+
+/// Positions the Grundy plot of a periodic game shows (one pixel column each at the
+/// default size).
+const GRUNDY_FIRST: u64 = 1000;
 
 /// Periods a fold at the period shows after the preperiod (at least 24 rows in all).
 const FOLD_PERIODS: u64 = 8;
@@ -106,21 +116,29 @@ pub fn draw(
             let Some(g) = d.grundy else {
                 bail!("the grundy plot needs Grundy values")
             };
+            // a game periodic with saltus 0 repeats itself: its first positions, one pixel
+            // column each, show the values themselves
+            let (len, title) = match (d.period, d.preperiod, d.saltus) {
+                (Some(p), Some(n0), Some(0)) if max >= GRUNDY_FIRST => (
+                    GRUNDY_FIRST as usize,
+                    format!(
+                        "Grundy values of {game}, 0 ≤ n < {GRUNDY_FIRST} (period {p} from {n0} \
+                         on, to N = {max})"
+                    ),
+                ),
+                _ => (
+                    max as usize + 1,
+                    format!("Grundy values of {game}, {range}"),
+                ),
+            };
             let spec = ChartSpec::new(
-                format!("Grundy values of {game}, {range}"),
+                title,
                 "n (heap size)",
                 "Grundy value g(n) (shade: share of the column's positions)",
             )
             .sized(size);
             let value = |i: usize| u64::from(g.get(i as u64));
-            heat_png(
-                dest,
-                &spec,
-                0.0,
-                max as usize + 1,
-                &value,
-                u64::from(g.max_value()),
-            )
+            heat_png(dest, &spec, 0.0, len, &value, u64::from(g.max_value()))
         }
         Kind::Growth => {
             let Some(g) = d.grundy else {
@@ -244,6 +262,12 @@ pub fn draw(
 pub fn caption(kind: Kind, d: &Data) -> String {
     match kind {
         Kind::Fold => match (d.period, d.preperiod) {
+            (Some(p), Some(0)) => format!(
+                "Fold map at the period {p}: row r holds the positions r·{p} to r·{p} + {}, \
+                 coloured by Grundy value. The values are periodic from n = 0 (no \
+                 exceptions), so every column keeps one colour.",
+                p - 1
+            ),
             (Some(p), Some(n0)) => format!(
                 "Fold map at the period {p}: row r holds the positions r·{p} to r·{p} + {}, \
                  coloured by Grundy value. The preperiod (n < {n0}) is in the first rows; from \
@@ -253,6 +277,11 @@ pub fn caption(kind: Kind, d: &Data) -> String {
             ),
             _ => "Fold map: positions in rows of a fixed width, coloured by value.".into(),
         },
+        Kind::Grundy if d.saltus == Some(0) && d.max >= GRUNDY_FIRST => format!(
+            "Grundy values of the first {GRUNDY_FIRST} heaps, one pixel column each: the \
+             preperiod and then the period repeating (the fold map shows the same at the \
+             period's width)."
+        ),
         Kind::Grundy => "Grundy values: n across, the value up; each pixel column is shaded by \
                          the share of its positions holding each value (light: a few, dark: \
                          all), so bands are values that keep coming back."
@@ -306,12 +335,14 @@ pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
     let mut skipped = vec![];
     if flat {
         let exact = an.analysis.p_positions.exact_density;
+        let count = match exact {
+            Some([0, _]) => "there are no P-positions in the periodic part".to_string(),
+            Some([a, b]) => format!("the P-positions are exactly {a}/{b} of the positions"),
+            None => "the count of P-positions grows in proportion to n".into(),
+        };
         skipped.push(format!(
-            "density.png and growth.png: not drawn, the Grundy values are periodic{}, so the \
-             count of P-positions grows linearly and the largest value stops growing",
-            exact.map_or(String::new(), |[a, b]| format!(
-                " (P-positions: {a}/{b} of the positions)"
-            ))
+            "density.png and growth.png: not drawn, the Grundy values are periodic, so {count} \
+             and the largest value stops growing (see the analysis)"
         ));
     }
     if per.is_none() {
@@ -333,22 +364,31 @@ pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
             }
         ));
     }
-    let longest_run = an.table.as_ref().map(|t| {
+    // runs longer than one
+    let long_runs = an.table.as_ref().map(|t| {
         let v = t.to_u32_vec();
-        let (mut best, mut cur) = (usize::from(!v.is_empty()), 1usize);
+        let (mut count, mut in_run) = (0u64, false);
         for w in v.windows(2) {
-            cur = if w[0] == w[1] { cur + 1 } else { 1 };
-            best = best.max(cur);
+            let same = w[0] == w[1];
+            count += u64::from(same && !in_run);
+            in_run = same;
         }
-        best
+        count
     });
-    if longest_run.is_some_and(|r| r <= 1) {
+    if let Some(k) = long_runs.filter(|&k| k < RUNS_MIN) {
         kinds.retain(|&k| k != Kind::Runs);
-        skipped.push(
+        skipped.push(if k == 0 {
             "runs.png: not drawn, every run of equal Grundy values has length 1 (consecutive \
              positions never share a value)"
-                .into(),
-        );
+                .into()
+        } else {
+            format!(
+                "runs.png: not drawn, only {k} run{} of equal Grundy values {} longer than 1 \
+                 (`heaplab analyze -o DIR` lists them in longest_runs)",
+                if k == 1 { "" } else { "s" },
+                if k == 1 { "is" } else { "are" }
+            )
+        });
     }
     (kinds, skipped)
 }
@@ -360,9 +400,15 @@ pub fn draw_all(game: &heaplab_core::Game, an: &AnalysisData, dir: &Path) -> Res
     let data = Data::of(game, an);
     let (kinds, skipped) = choose(an);
     let mut drawn = vec![];
+    // rare values (a few exceptions among a million) vanish on a linear axis
+    let rare = data.frequency.is_some_and(|f| {
+        let most = f.iter().copied().max().unwrap_or(0);
+        f.iter().any(|&c| c > 0 && c.saturating_mul(100) < most)
+    });
     for kind in kinds {
         let name = format!("{}.png", kind.name());
-        draw(kind, &data, &dir.join(&name), None, None, false)?;
+        let log = kind == Kind::Values && rare;
+        draw(kind, &data, &dir.join(&name), None, None, log)?;
         drawn.push((name, caption(kind, &data)));
     }
     Ok(Plots { drawn, skipped })
