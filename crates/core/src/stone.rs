@@ -177,21 +177,29 @@ pub fn solve(
     line: bool,
 ) -> Result<(StoneResult, Vec<StoneMove>), StoneError> {
     let sum = check(piles)?;
-    if let Some((limit, what)) = pile_cap(variant, line) {
-        if piles.len() > limit {
-            return Err(StoneError::TooMany {
-                variant: variant.roman(),
-                limit,
-                what,
-                len: piles.len(),
-            });
-        }
-    }
+    within_cap(variant, piles.len(), pile_cap(variant, line))?;
     Ok(match variant {
         Variant::I => game1(piles, sum, line),
         Variant::II => game2(piles, sum, line),
         Variant::III => game3(piles, sum, line),
     })
+}
+
+/// Refuses a row of `len` piles beyond `cap` (the most piles, and why).
+fn within_cap(
+    variant: Variant,
+    len: usize,
+    cap: Option<(usize, &'static str)>,
+) -> Result<(), StoneError> {
+    match cap {
+        Some((limit, what)) if len > limit => Err(StoneError::TooMany {
+            variant: variant.roman(),
+            limit,
+            what,
+            len,
+        }),
+        _ => Ok(()),
+    }
 }
 
 fn game1(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
@@ -216,40 +224,69 @@ fn game1(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
         prev = cur;
     }
     let margin = prev[0];
-    let mut moves = vec![];
-    if line {
-        let (mut i, mut j) = (0usize, n);
-        let mut player = 1;
-        while i < j {
-            let len = j - i;
-            let take_first = a[i] - rows[len - 1][i + 1];
-            if take_first == rows[len][i] {
-                moves.push(StoneMove {
-                    player,
-                    took: "first".into(),
-                    values: vec![a[i]],
-                });
-                i += 1;
-            } else {
-                moves.push(StoneMove {
-                    player,
-                    took: "last".into(),
-                    values: vec![a[j - 1]],
-                });
-                j -= 1;
-            }
-            player = 3 - player;
-        }
-    }
+    let moves = if line {
+        line_ends(a, |i, j, _| a[i] - rows[j - i - 1][i + 1] == rows[j - i][i])
+    } else {
+        vec![]
+    };
     (result(sum, margin), moves)
+}
+
+/// A line of play of Stone Game I: `first(i, j, player)` says whether `player` (1 or 2)
+/// takes the first pile of a[i..j] (else the last).
+fn line_ends(a: &[i64], first: impl Fn(usize, usize, u8) -> bool) -> Vec<StoneMove> {
+    let (mut i, mut j, mut player) = (0usize, a.len(), 1u8);
+    let mut moves = vec![];
+    while i < j {
+        let (took, v) = if first(i, j, player) {
+            i += 1;
+            ("first", a[i - 1])
+        } else {
+            j -= 1;
+            ("last", a[j])
+        };
+        moves.push(StoneMove {
+            player,
+            took: took.into(),
+            values: vec![v],
+        });
+        player = 3 - player;
+    }
+    moves
+}
+
+/// A line of play of Stone Games II and III: `count(i, m, player)` is how many piles
+/// `player` takes from the front of a[i..] with bound M = m (II; III ignores it), after
+/// which M = max(M, count).
+fn line_front(a: &[i64], count: impl Fn(usize, usize, u8) -> usize) -> Vec<StoneMove> {
+    let (mut i, mut m, mut player) = (0usize, 1usize, 1u8);
+    let mut moves = vec![];
+    while i < a.len() {
+        let x = count(i, m, player).clamp(1, a.len() - i);
+        moves.push(StoneMove {
+            player,
+            took: x.to_string(),
+            values: a[i..i + x].to_vec(),
+        });
+        i += x;
+        m = m.max(x);
+        player = 3 - player;
+    }
+    moves
+}
+
+/// s[i] = a[i] + … + a[n - 1], with s[n] = 0.
+fn suffix_sums(a: &[i64]) -> Vec<i64> {
+    let mut suffix = vec![0i64; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        suffix[i] = suffix[i + 1] + a[i];
+    }
+    suffix
 }
 
 fn game2(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
     let n = a.len();
-    let mut suffix = vec![0i64; n + 1];
-    for i in (0..n).rev() {
-        suffix[i] = suffix[i + 1] + a[i];
-    }
+    let suffix = suffix_sums(a);
     // Once 2M >= piles left, every pile can be taken and a larger M changes nothing: M is
     // clamped to cap(i) = ceil((n - i) / 2) (at least 1), which cuts the work to about
     // n^3/12 steps. best[m * (n + 1) + i]: the mover's largest total from piles i.. with
@@ -268,23 +305,15 @@ fn game2(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
         }
     }
     let first = get(&best, 1, 0);
-    let mut moves = vec![];
-    if line {
-        let (mut i, mut m, mut player) = (0usize, 1usize, 1u8);
-        while i < n {
-            let x = (1..=(2 * m).min(n - i))
+    let moves = if line {
+        line_front(a, |i, m, _| {
+            (1..=(2 * m).min(n - i))
                 .find(|&x| suffix[i] - get(&best, m.max(x), i + x) == get(&best, m, i))
-                .unwrap_or(1);
-            moves.push(StoneMove {
-                player,
-                took: x.to_string(),
-                values: a[i..i + x].to_vec(),
-            });
-            i += x;
-            m = m.max(x);
-            player = 3 - player;
-        }
-    }
+                .unwrap_or(1)
+        })
+    } else {
+        vec![]
+    };
     (result(sum, 2 * first - sum), moves)
 }
 
@@ -304,31 +333,15 @@ fn game3(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
         }
         dp[i] = b;
     }
-    let mut moves = vec![];
-    if line {
-        let (mut i, mut player) = (0usize, 1u8);
-        while i < n {
-            let mut take = 0i64;
-            let mut chosen = 1;
-            for k in 1..=3usize {
-                if i + k > n {
-                    break;
-                }
-                take += a[i + k - 1];
-                if take - dp[i + k] == dp[i] {
-                    chosen = k;
-                    break;
-                }
-            }
-            moves.push(StoneMove {
-                player,
-                took: chosen.to_string(),
-                values: a[i..i + chosen].to_vec(),
-            });
-            i += chosen;
-            player = 3 - player;
-        }
-    }
+    let moves = if line {
+        line_front(a, |i, _, _| {
+            (1..=3usize.min(n - i))
+                .find(|&k| a[i..i + k].iter().sum::<i64>() - dp[i + k] == dp[i])
+                .unwrap_or(1)
+        })
+    } else {
+        vec![]
+    };
     (result(sum, dp[0]), moves)
 }
 
@@ -388,16 +401,7 @@ pub fn score_strategy(
         )),
         _ => pile_cap(variant, false),
     };
-    if let Some((limit, what)) = cap {
-        if piles.len() > limit {
-            return Err(StoneError::TooMany {
-                variant: variant.roman(),
-                limit,
-                what,
-                len: piles.len(),
-            });
-        }
-    }
+    within_cap(variant, piles.len(), cap)?;
     let Strategy::Greedy = strategy;
     Ok(match variant {
         Variant::I => greedy1(piles, sum, line),
@@ -437,31 +441,14 @@ fn greedy1(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
         r_prev = r_cur;
     }
     let margin = s_prev[0];
-    let mut moves = vec![];
-    if line {
-        let (mut i, mut j, mut player) = (0usize, n, 1u8);
-        while i < j {
-            let len = j - i;
-            let first = if player == 1 {
-                a[i] >= a[j - 1]
-            } else {
-                s_rows[len - 1][i + 1] - a[i] == r_rows[len][i]
-            };
-            let (took, v) = if first {
-                i += 1;
-                ("first", a[i - 1])
-            } else {
-                j -= 1;
-                ("last", a[j])
-            };
-            moves.push(StoneMove {
-                player,
-                took: took.into(),
-                values: vec![v],
-            });
-            player = 3 - player;
-        }
-    }
+    let moves = if line {
+        line_ends(a, |i, j, player| match player {
+            1 => a[i] >= a[j - 1],
+            _ => s_rows[j - i - 1][i + 1] - a[i] == r_rows[j - i][i],
+        })
+    } else {
+        vec![]
+    };
     (result(sum, margin), moves)
 }
 
@@ -470,10 +457,7 @@ fn greedy1(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
 /// the replier does, who minimises it); M clamped as in [`solve`].
 fn greedy2(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
     let n = a.len();
-    let mut suffix = vec![0i64; n + 1];
-    for i in (0..n).rev() {
-        suffix[i] = suffix[i + 1] + a[i];
-    }
+    let suffix = suffix_sums(a);
     let cap = |i: usize| (n - i).div_ceil(2).max(1);
     let w = n + 1;
     let mut s = vec![0i64; w * (cap(0) + 1)];
@@ -496,27 +480,16 @@ fn greedy2(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
         }
     }
     let own = get(&s, 1, 0);
-    let mut moves = vec![];
-    if line {
-        let (mut i, mut m, mut player) = (0usize, 1usize, 1u8);
-        while i < n {
-            let x = if player == 1 {
-                pick(i, m)
-            } else {
-                (1..=(2 * m).min(n - i))
-                    .find(|&x| get(&s, m.max(x), i + x) == get(&r, m, i))
-                    .unwrap_or(1)
-            };
-            moves.push(StoneMove {
-                player,
-                took: x.to_string(),
-                values: a[i..i + x].to_vec(),
-            });
-            i += x;
-            m = m.max(x);
-            player = 3 - player;
-        }
-    }
+    let moves = if line {
+        line_front(a, |i, m, player| match player {
+            1 => pick(i, m),
+            _ => (1..=(2 * m).min(n - i))
+                .find(|&x| get(&s, m.max(x), i + x) == get(&r, m, i))
+                .unwrap_or(1),
+        })
+    } else {
+        vec![]
+    };
     (result(sum, 2 * own - sum), moves)
 }
 
@@ -538,26 +511,16 @@ fn greedy3(a: &[i64], sum: i64, line: bool) -> (StoneResult, Vec<StoneMove>) {
             .min()
             .unwrap_or(0);
     }
-    let mut moves = vec![];
-    if line {
-        let (mut i, mut player) = (0usize, 1u8);
-        while i < n {
-            let k = if player == 1 {
-                pick(i)
-            } else {
-                (1..=3usize.min(n - i))
-                    .find(|&k| s[i + k] - a[i..i + k].iter().sum::<i64>() == r[i])
-                    .unwrap_or(1)
-            };
-            moves.push(StoneMove {
-                player,
-                took: k.to_string(),
-                values: a[i..i + k].to_vec(),
-            });
-            i += k;
-            player = 3 - player;
-        }
-    }
+    let moves = if line {
+        line_front(a, |i, _, player| match player {
+            1 => pick(i),
+            _ => (1..=3usize.min(n - i))
+                .find(|&k| s[i + k] - a[i..i + k].iter().sum::<i64>() == r[i])
+                .unwrap_or(1),
+        })
+    } else {
+        vec![]
+    };
     (result(sum, s[0]), moves)
 }
 

@@ -115,6 +115,76 @@ fn render(
     file.commit()
 }
 
+/// A chart builder with the title and the margins every chart shares.
+fn builder<'a, 'b>(
+    root: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    spec: &ChartSpec,
+) -> ChartBuilder<'a, 'b, BitMapBackend<'b>> {
+    let mut cb = ChartBuilder::on(root);
+    cb.caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
+        .margin(15)
+        .margin_right(45)
+        .x_label_area_size(50)
+        .y_label_area_size(80);
+    cb
+}
+
+/// A chart on log-log axes.
+type LogLog<'a, 'b> =
+    ChartContext<'a, BitMapBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
+/// A chart on linear axes.
+type Linear<'a, 'b> = ChartContext<
+    'a,
+    BitMapBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// A chart on log-log axes over `x` and `y`, with its mesh drawn.
+fn log_log<'a, 'b>(
+    root: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    spec: &ChartSpec,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+) -> Result<LogLog<'a, 'b>> {
+    let mut chart = builder(root, spec)
+        .build_cartesian_2d(x.log_scale(), y.log_scale())
+        .map_err(perr)?;
+    chart
+        .configure_mesh()
+        .x_desc(&spec.x_label)
+        .y_desc(&spec.y_label)
+        .label_style((FONT, 14))
+        .axis_desc_style((FONT, 16))
+        .x_label_formatter(&|x| tick(*x))
+        .y_label_formatter(&|y| tick(*y))
+        .draw()
+        .map_err(perr)?;
+    Ok(chart)
+}
+
+/// A chart on linear axes over `x` and `y` (y ticks from `y_tick`), with its mesh drawn.
+fn linear<'a, 'b>(
+    root: &'a DrawingArea<BitMapBackend<'b>, Shift>,
+    spec: &ChartSpec,
+    x: std::ops::Range<f64>,
+    y: std::ops::Range<f64>,
+    y_tick: &dyn Fn(&f64) -> String,
+) -> Result<Linear<'a, 'b>> {
+    let mut chart = builder(root, spec).build_cartesian_2d(x, y).map_err(perr)?;
+    chart
+        .configure_mesh()
+        .x_desc(&spec.x_label)
+        .y_desc(&spec.y_label)
+        .label_style((FONT, 14))
+        .axis_desc_style((FONT, 16))
+        .x_label_formatter(&|x| tick(*x))
+        .y_label_formatter(y_tick)
+        .draw()
+        .map_err(perr)?;
+    Ok(chart)
+}
+
 /// Axis tick text: whole numbers without a decimal point, large ones in scientific form.
 pub fn tick(v: f64) -> String {
     if v.abs() >= 1e7 {
@@ -144,41 +214,18 @@ pub fn series_png(
         let ymax = coarse.iter().map(|b| b.3).fold(0.0f64, f64::max);
         let ymin = coarse.iter().map(|b| b.2).fold(f64::INFINITY, f64::min);
         let xmax = (x0 + len.max(2) as f64 - 1.0).max(x0 + 1.0);
-        let mut cb = ChartBuilder::on(root);
-        cb.caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
-            .margin(15)
-            .margin_right(45)
-            .x_label_area_size(50)
-            .y_label_area_size(80);
         if log {
-            let mut chart = cb
-                .build_cartesian_2d(
-                    (x0.max(1.0)..xmax.max(2.0)).log_scale(),
-                    // a margin below the least value, so points there clear the axis, and
-                    // at least one power of ten inside (log axes are labelled at those)
-                    {
-                        let lo = ymin.max(1.0) / 1.25;
-                        let hi = (ymax * 1.2).max(2.0);
-                        let decade = 10f64.powf(lo.log10().ceil());
-                        let (lo, hi) = if decade > hi {
-                            (10f64.powf(lo.log10().floor()), hi.max(decade))
-                        } else {
-                            (lo, hi)
-                        };
-                        (lo..hi).log_scale()
-                    },
-                )
-                .map_err(perr)?;
-            chart
-                .configure_mesh()
-                .x_desc(&spec.x_label)
-                .y_desc(&spec.y_label)
-                .label_style((FONT, 14))
-                .axis_desc_style((FONT, 16))
-                .x_label_formatter(&|x| tick(*x))
-                .y_label_formatter(&|y| tick(*y))
-                .draw()
-                .map_err(perr)?;
+            // a margin below the least value, so points there clear the axis, and at least
+            // one power of ten inside (log axes are labelled at those)
+            let lo = ymin.max(1.0) / 1.25;
+            let hi = (ymax * 1.2).max(2.0);
+            let decade = 10f64.powf(lo.log10().ceil());
+            let (lo, hi) = if decade > hi {
+                (10f64.powf(lo.log10().floor()), hi.max(decade))
+            } else {
+                (lo, hi)
+            };
+            let mut chart = log_log(root, spec, x0.max(1.0)..xmax.max(2.0), lo..hi)?;
             let pw = chart.plotting_area().dim_in_pixel().0 as usize;
             // log x: bins of equal width in log(index)
             let bins = log_bins(len, pw, value);
@@ -203,19 +250,8 @@ pub fn series_png(
             return Ok(());
         }
         let ymin = if ymin.is_finite() { ymin.min(0.0) } else { 0.0 };
-        let mut chart = cb
-            .build_cartesian_2d(x0..xmax, ymin..(ymax * 1.05).max(ymin + 1.0))
-            .map_err(perr)?;
-        chart
-            .configure_mesh()
-            .x_desc(&spec.x_label)
-            .y_desc(&spec.y_label)
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&|y| tick(*y))
-            .draw()
-            .map_err(perr)?;
+        let y = ymin..(ymax * 1.05).max(ymin + 1.0);
+        let mut chart = linear(root, spec, x0..xmax, y, &|y| tick(*y))?;
         let pw = chart.plotting_area().dim_in_pixel().0 as usize;
         if len <= pw {
             chart
@@ -272,30 +308,14 @@ pub fn heat_png(
     render(dest, spec, &[], |root| {
         let xmax = x0 + len.max(1) as f64;
         let top = vmax as f64 * 1.03 + 0.5;
-        let mut chart = ChartBuilder::on(root)
-            .caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
-            .margin(15)
-            .margin_right(45)
-            .x_label_area_size(50)
-            .y_label_area_size(80)
-            .build_cartesian_2d(x0..xmax, -0.5f64..top.max(1.5))
-            .map_err(perr)?;
-        chart
-            .configure_mesh()
-            .x_desc(&spec.x_label)
-            .y_desc(&spec.y_label)
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&|y| {
-                if (y - y.round()).abs() < 1e-9 && *y >= 0.0 {
-                    tick(*y)
-                } else {
-                    String::new()
-                }
-            })
-            .draw()
-            .map_err(perr)?;
+        let whole = |y: &f64| {
+            if (y - y.round()).abs() < 1e-9 && *y >= 0.0 {
+                tick(*y)
+            } else {
+                String::new()
+            }
+        };
+        let mut chart = linear(root, spec, x0..xmax, -0.5f64..top.max(1.5), &whole)?;
         let (pw, ph) = chart.plotting_area().dim_in_pixel();
         let cols = len.clamp(1, pw.max(1) as usize);
         let levels = u128::from(vmax) + 1;
@@ -352,24 +372,7 @@ pub fn growth_png(
     steps.push((xmax, f64::from(best.max(1))));
     render(dest, spec, &[], |root| {
         let ymax = (f64::from(best.max(1)) * 1.5).max(10.0);
-        let mut chart = ChartBuilder::on(root)
-            .caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
-            .margin(15)
-            .margin_right(45)
-            .x_label_area_size(50)
-            .y_label_area_size(80)
-            .build_cartesian_2d((1f64..xmax).log_scale(), (1f64..ymax).log_scale())
-            .map_err(perr)?;
-        chart
-            .configure_mesh()
-            .x_desc(&spec.x_label)
-            .y_desc(&spec.y_label)
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&|y| tick(*y))
-            .draw()
-            .map_err(perr)?;
+        let mut chart = log_log(root, spec, 1f64..xmax, 1f64..ymax)?;
         // a step line: level until the next record
         let mut path = vec![];
         for w in steps.windows(2) {
@@ -588,24 +591,7 @@ pub fn density_png(
     render(dest, spec, &[], |root| {
         let xmax = (max.max(10)) as f64;
         let ymax = (ps.len().max(10)) as f64 * 1.3;
-        let mut chart = ChartBuilder::on(root)
-            .caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
-            .margin(15)
-            .margin_right(45)
-            .x_label_area_size(50)
-            .y_label_area_size(80)
-            .build_cartesian_2d((1f64..xmax).log_scale(), (1f64..ymax).log_scale())
-            .map_err(perr)?;
-        chart
-            .configure_mesh()
-            .x_desc(&spec.x_label)
-            .y_desc(&spec.y_label)
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&|y| tick(*y))
-            .draw()
-            .map_err(perr)?;
+        let mut chart = log_log(root, spec, 1f64..xmax, 1f64..ymax)?;
         let k = 300;
         let pts: Vec<(f64, f64)> = (0..k)
             .map(|j| (xmax.ln() * j as f64 / (k - 1) as f64).exp())
@@ -679,12 +665,7 @@ pub fn bars_png(
                 String::new()
             }
         };
-        let mut cb = ChartBuilder::on(root);
-        cb.caption(&spec.title, (FONT, 22).into_font().style(FontStyle::Bold))
-            .margin(15)
-            .margin_right(45)
-            .x_label_area_size(50)
-            .y_label_area_size(80);
+        let mut cb = builder(root, spec);
         let half = 0.4 * width;
         if log_y {
             let mut chart = cb
