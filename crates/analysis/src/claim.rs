@@ -68,7 +68,7 @@ fn as_u64(c: &Column) -> PolarsResult<Vec<Option<u64>>> {
             (Some(v), _) if v < 0 => Ok(None),
             (Some(v), Some(x)) if x.fract() == 0.0 || x.abs() > 9e15 => Ok(Some(v as u64)),
             (Some(_), Some(_)) => {
-                polars_bail!(ComputeError: "isqrt, v2, popcount, is_square, is_prime and xor take integers")
+                polars_bail!(ComputeError: "isqrt, v2, popcount, is_square, is_prime, xor, grundy_at and win_at take integers")
             }
             _ => Ok(None),
         })

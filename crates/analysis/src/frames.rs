@@ -91,7 +91,11 @@ pub fn losers_frame(
 ) -> PolarsResult<DataFrame> {
     let n = ps.len();
     let mut out = vec![
-        Column::new("k".into(), (k0..k0 + n as u64).collect::<Vec<u64>>()),
+        // (k0 + i, which the caller keeps within u64: the last index may be 2^64 - 1)
+        Column::new(
+            "k".into(),
+            (0..n as u64).map(|i| k0 + i).collect::<Vec<u64>>(),
+        ),
         Column::new("p".into(), ps),
     ];
     let before = |i: usize| if i == 0 { prev } else { Some(ps[i - 1]) };

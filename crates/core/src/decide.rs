@@ -127,7 +127,7 @@ pub struct WinningMoves {
 /// Decides heap n of `game` as [`decide`] does and lists its winning moves, at most `limit`
 /// of them (`limit` 0 is taken as 1). The families list every winning move, except: a
 /// take-and-break heap answered from a proven period lists the splits whose smaller part
-/// is below n0 + 2p (every other winning split is one of these with its smaller part
+/// is at most n0 + 2p (every other winning split is one of these with its smaller part
 /// moved up and its larger part down by a multiple of the period p); `divisors` past
 /// 2^22, answered by parity, lists the odd divisors of n for n up to 10^16 (found by trial
 /// division) and only the move 1 beyond.
@@ -152,7 +152,8 @@ pub fn winning_moves(
     if !d.win {
         moves.clear();
     }
-    let complete = note.is_none() && moves.len() < limit;
+    // (the method was asked for one more than the limit)
+    let complete = note.is_none() && moves.len() <= limit;
     moves.truncate(limit);
     d.winning_move = moves.first().cloned();
     let win = d.win;
@@ -524,7 +525,7 @@ pub fn proven_period(
 }
 
 /// Decides position n of an octal game whose Grundy values are proven periodic: the
-/// options are searched with splits a + b only for a below n0 + 2p, which covers every pair
+/// options are searched with splits a + b only for a at most n0 + 2p, which covers every pair
 /// of residues.
 fn by_period(game: &Game, n: u64, p: &Proven, take: usize) -> Found {
     let gn = p.at(n);
@@ -541,11 +542,11 @@ fn by_period(game: &Game, n: u64, p: &Proven, take: usize) -> Found {
             p.certificate
         ),
     };
-    // splits (a, b), a <= b, with a >= a_max are left out when n allows them
-    let cut = n / 2 >= a_max;
+    // splits (a, b), a <= b, with a > a_max are left out when n allows them
+    let cut = n / 2 > a_max;
     let note = cut.then(|| {
         format!(
-            "splits whose smaller heap is below {a_max} (= n0 + 2p) are listed; every other \
+            "splits whose smaller heap is at most {a_max} (= n0 + 2p) are listed; every other \
              winning split is one of them with p = {per} moved, a multiple at a time, from \
              the larger heap to the smaller"
         )

@@ -206,12 +206,18 @@ impl Values {
 pub(crate) fn closed_values(game: &Game) -> Option<Values> {
     match game {
         Game::Divisors { nontrivial: false } => Some(Values::V2),
+        // upto{2^64 - 1} takes any amount from any heap: it is nim
         Game::Interval {
             bound: Bound::Upto(k),
             leave1,
-        } => Some(Values::Mod {
-            m: k.saturating_add(1),
-            shift: u64::from(*leave1),
+        } => Some(match k.checked_add(1) {
+            Some(m) => Values::Mod {
+                m,
+                shift: u64::from(*leave1),
+            },
+            None => Values::Nim {
+                shift: u64::from(*leave1),
+            },
         }),
         // leave1 changes nothing: half never takes a whole heap
         Game::Interval {
@@ -494,7 +500,7 @@ const SCAN_MAX: u64 = 10_000_000;
 /// case), at most `limit`, found by the family's
 /// own means: the closed forms directly (the one move when the values increase with n),
 /// finite sets and tables through the moves in increasing order, take-and-break codes
-/// through their options (splits a + b with a below n0 + 2p for a proven period, which
+/// through their options (splits a + b with a at most n0 + 2p for a proven period, which
 /// covers every pair of residues). The flag says whether the list is every such move
 /// (false when the limit, the first [`SCAN_MAX`] candidates or the n0 + 2p bound cut it).
 fn moves_to(
@@ -531,11 +537,22 @@ fn moves_to(
         // 2^target divides n (target < v2(n)), and n - 2^target has valuation target
         Values::V2 if limit == 1 => return (vec![take(1 << target)], false),
         Values::Half if limit == 1 => {
-            let m = half_option(n.div_ceil(2), n - 1, target).map(|m| take(n - m));
+            let m = n
+                .checked_sub(1)
+                .and_then(|hi| half_option(n.div_ceil(2), hi, target))
+                .map(|m| take(n - m));
             return (m.into_iter().collect(), false);
         }
         Values::V2 | Values::Half | Values::Periodic(_) | Values::Table(_) => {}
     }
+    // half: one option of the target value found directly, wherever it is
+    let direct = match values {
+        Values::Half => n
+            .checked_sub(1)
+            .and_then(|hi| half_option(n.div_ceil(2), hi, target))
+            .map(|m| n - m),
+        _ => None,
+    };
     if let Some(br) = Breaker::of(game) {
         let a_max = match values {
             Values::Periodic(p) => p.period.preperiod + 2 * p.period.period,
@@ -583,7 +600,8 @@ fn moves_to(
     };
     let (mut found, mut scanned) = (vec![], 0u64);
     let mut complete = true;
-    for s in candidates {
+    found.extend(direct.map(take));
+    for s in candidates.filter(|&s| Some(s) != direct) {
         scanned += 1;
         if scanned > SCAN_MAX || found.len() == limit {
             complete = false;
@@ -1316,5 +1334,21 @@ mod tests {
             assert_eq!(got, want, "{sum}");
             assert_eq!(w.decision.win, x != 0, "{sum}");
         }
+    }
+
+    #[test]
+    fn extreme_heaps_of_closed_forms() {
+        let b = Budget::new(1 << 30);
+        // upto{2^64 - 1} is nim: g(2^64 - 1) = 2^64 - 1 (k + 1 would wrap to 0)
+        let m = u64::MAX;
+        let g = Game::parse(&format!("upto{{{m}}}")).unwrap();
+        assert_eq!(grundy_value(&g, m, &b, &Silent).unwrap().grundy, Some(m));
+        let s = Sum::parse(&format!("upto{{{m}}}:{m} + nim:{m}")).unwrap();
+        assert!(!decide_sum(&s, &b, &Silent).unwrap().win);
+        // a half heap of 0 has no move; the move in the other heap is found directly
+        let s = Sum::parse("half:0 + half:1000000000000000000").unwrap();
+        let w = sum_winning_moves(&s, 100, &b, &Silent).unwrap();
+        assert!(w.decision.win && !w.moves.is_empty());
+        assert!(w.moves.iter().all(|m| m.heap == 1));
     }
 }

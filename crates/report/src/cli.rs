@@ -217,7 +217,7 @@ pub struct TableArgs {
     /// Heap shift S: the game's heap n is reported as heap n + S, for games whose terminal
     /// heap is S (subtract 1 or a prime, never below 1: `--game 'primes|sub{1}' --shift 1`);
     /// --max counts in shifted heaps.
-    #[arg(long, default_value_t = 0, value_parser = count_arg)]
+    #[arg(long, default_value_t = 0, value_parser = count_arg, allow_hyphen_values = true)]
     pub shift: u64,
     /// Output file (.csv or .parquet); CSV on stdout without it.
     #[arg(long, short = 'o')]
@@ -239,12 +239,12 @@ pub struct LosersArgs {
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
     /// Index of the first P-position in the `k` column (OEIS sequences often start at 1).
-    #[arg(long, default_value_t = 0, value_parser = count_arg)]
+    #[arg(long, default_value_t = 0, value_parser = count_arg, allow_hyphen_values = true)]
     pub offset: u64,
     /// Heap shift S: the game's heap n is reported as heap n + S, for games whose terminal
     /// heap is S (subtract 1 or a prime, never below 1: `--game 'primes|sub{1}' --shift 1`);
     /// --max counts in shifted heaps.
-    #[arg(long, default_value_t = 0, value_parser = count_arg)]
+    #[arg(long, default_value_t = 0, value_parser = count_arg, allow_hyphen_values = true)]
     pub shift: u64,
     /// Output format (default: from the file extension).
     #[arg(long, value_enum)]
@@ -287,13 +287,19 @@ pub struct WhoArgs {
     #[arg(required = true, num_args = 1..)]
     pub heaps: Vec<String>,
     /// Heap shift S (as `losers --shift`): every heap given is the game's heap minus S.
-    #[arg(long, default_value_t = 0, value_parser = count_arg)]
+    #[arg(long, default_value_t = 0, value_parser = count_arg, allow_hyphen_values = true)]
     pub shift: u64,
     /// List every winning move (up to --limit), each with the position it leaves.
     #[arg(long)]
     pub all: bool,
     /// With --all: list at most this many moves.
-    #[arg(long, default_value = "1000", value_parser = positive_count_arg, requires = "all")]
+    #[arg(
+        long,
+        default_value = "1000",
+        value_parser = positive_count_arg,
+        requires = "all",
+        allow_hyphen_values = true
+    )]
     pub limit: u64,
     /// Print one JSON object on stdout.
     #[arg(long)]

@@ -32,6 +32,9 @@ pub fn run(a: WhoArgs) -> Result<ExitCode> {
     if a.shift > 0 && sum.heaps.len() > 1 {
         bail!("--shift applies to one heap at a time");
     }
+    if a.shift > 0 && sum.heaps[0].0.moves_of(0).is_none() {
+        bail!("--shift applies to games whose moves leave one heap, not to a take-and-break game");
+    }
     if a.all {
         let limit = usize::try_from(a.limit).unwrap_or(usize::MAX);
         return all_moves(&sum, limit, a.shift, a.json);
@@ -61,9 +64,14 @@ fn all_moves(sum: &Sum, limit: usize, shift: u64, as_json: bool) -> Result<ExitC
         }
     }
     let one = sum.heaps.len() == 1;
+    let shown = if one {
+        format!("{}:{}", sum.heaps[0].0, sum.heaps[0].1 + shift)
+    } else {
+        sum.to_string()
+    };
     if as_json {
         print_json(&json!({
-            "sum": sum.to_string(),
+            "sum": shown,
             "heaps": w.decision.heaps,
             "grundy": w.decision.grundy,
             "win": w.decision.win,

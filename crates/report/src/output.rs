@@ -197,7 +197,7 @@ pub fn write_table<W: Write + Send>(
         let mut df = table_frame(Some(out), grundy, lo, hi)?;
         if shift > 0 {
             // (the caller keeps max + shift within u64)
-            let n: Vec<u64> = (lo as u64 + shift..hi as u64 + shift).collect();
+            let n: Vec<u64> = (lo as u64..hi as u64).map(|n| n + shift).collect();
             df.replace("n", Column::new("n".into(), n))?;
         }
         wr.write(&df)?;
@@ -294,18 +294,26 @@ impl<W: Write + Send> LoserRows<W> {
             losers_frame(self.k, self.prev, &self.ps, loser_columns(self.format))?
         } else {
             let shifted = |p: u64| {
-                p.checked_add(shift)
-                    .ok_or_else(|| anyhow::anyhow!("position {p} + shift {shift} passes 2^64"))
+                p.checked_add(shift).ok_or_else(|| {
+                    anyhow::anyhow!("--shift {shift}: position {p} would pass 2^64 - 1")
+                })
             };
             let ps = self
                 .ps
                 .iter()
                 .map(|&p| shifted(p))
                 .collect::<Result<Vec<u64>>>()?;
+            // the last row's index must fit in 64 bits
             let k = self
                 .k
                 .checked_add(offset)
-                .ok_or_else(|| anyhow::anyhow!("index {} + offset {offset} passes 2^64", self.k))?;
+                .filter(|k| k.checked_add(ps.len() as u64 - 1).is_some())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--offset {offset}: the index of P-position {} would pass 2^64 - 1",
+                        self.k + ps.len() as u64 - 1
+                    )
+                })?;
             let prev = self.prev.map(shifted).transpose()?;
             losers_frame(k, prev, &ps, loser_columns(self.format))?
         };

@@ -262,6 +262,14 @@ pub fn draw(
 pub fn caption(kind: Kind, d: &Data) -> String {
     match kind {
         Kind::Fold => match (d.period, d.preperiod) {
+            (Some(p), _) if d.saltus.is_some_and(|s| s != 0) => format!(
+                "Fold map at the period {p}: row r holds the positions r·{p} to r·{p} + {}, \
+                 coloured by Grundy value; with saltus {}, each row's values are the row \
+                 above's plus {}, so colours shift from row to row.",
+                p - 1,
+                d.saltus.unwrap_or(0),
+                d.saltus.unwrap_or(0)
+            ),
             (Some(p), Some(0)) => format!(
                 "Fold map at the period {p}: row r holds the positions r·{p} to r·{p} + {}, \
                  coloured by Grundy value. The values are periodic from n = 0 (no \
@@ -289,8 +297,12 @@ pub fn caption(kind: Kind, d: &Data) -> String {
         Kind::Growth => "The largest Grundy value in 0..=n, on log-log axes: a straight line is \
                          a power law; each dot is where a new largest value first appears."
             .into(),
-        Kind::Density => "How many P-positions there are up to n, on log-log axes, with the \
-                          fitted c·n^α: the slope is α, the growth exponent."
+        Kind::Density if d.fit.is_some() => "How many P-positions there are up to n, on log-log \
+                                              axes, with the fitted c·n^α: the slope is α, the \
+                                              growth exponent."
+            .into(),
+        Kind::Density => "How many P-positions there are up to n, on log-log axes (no power \
+                          law is fitted: too few P-positions, or they stop early)."
             .into(),
         Kind::Gaps => "Gaps between consecutive P-positions against their index k, shaded as \
                        the Grundy plot: bands are gap lengths that recur, spikes are long \
@@ -344,6 +356,10 @@ pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
             "density.png and growth.png: not drawn, the Grundy values are periodic, so {count} \
              and the largest value stops growing (see the analysis)"
         ));
+    }
+    if an.analysis.max < 10 && !flat {
+        kinds.retain(|&k| !matches!(k, Kind::Growth | Kind::Density));
+        skipped.push("growth.png and density.png: not drawn, N is below 10".into());
     }
     if per.is_none() {
         kinds.retain(|&k| k != Kind::Fold);

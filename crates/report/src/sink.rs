@@ -110,17 +110,17 @@ impl SavedRun {
         let show = |o: Option<&Path>| o.map_or("no file".into(), |p| format!("`{}`", p.display()));
         let differs = if self.stream.game != game {
             format!("game {} (not {game})", self.stream.game)
+        } else if out.is_some() && self.labels != labels {
+            format!(
+                "--offset {} --shift {} (not --offset {} --shift {})",
+                self.labels.offset, self.labels.shift, labels.offset, labels.shift
+            )
         } else if self.stream.max != max {
             format!("--max {} (not {max})", self.stream.max)
         } else if self.output.as_deref() != out {
             format!("-o {} (not {})", show(self.output.as_deref()), show(out))
         } else if out.is_some() && self.format != format {
             format!("format {:?} (not {format:?})", self.format).to_lowercase()
-        } else if out.is_some() && self.labels != labels {
-            format!(
-                "--offset {} --shift {} (not --offset {} --shift {})",
-                self.labels.offset, self.labels.shift, labels.offset, labels.shift
-            )
         } else {
             return Ok(());
         };
@@ -310,6 +310,16 @@ fn last_row_agrees(tail: &[u8], saved: &SavedRun) -> std::result::Result<(), Str
             (Some(k), Some(p)) => (Some(k), Some(p)),
             _ => (None, None), // the header alone, or nothing
         }
+    };
+    // the text rows are labelled (`--offset`, `--shift`); the spool holds raw positions
+    let (k, p) = if saved.format == Format::Parquet {
+        (k, p)
+    } else {
+        let Labels { offset, shift } = saved.labels;
+        (
+            k.and_then(|k| k.checked_sub(offset)),
+            p.and_then(|p| p.checked_sub(shift)),
+        )
     };
     if (k, p) != (count.checked_sub(1), last) {
         return Err(format!(

@@ -615,32 +615,38 @@ fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) -> bool {
 #[test]
 fn killed_runs_resume_to_identical_output() {
     let d = tempfile::tempdir().unwrap();
-    for (game, max, out) in [
-        ("squares", "6e7", "sq.csv"),
-        ("squares", "6e7", "sq.parquet"),
-        ("squares", "6e7", "sq.txt"),
-        ("sub{1,3,4}", "3e7", "s.csv"),
+    // (rows labelled with --offset and --shift resume as well)
+    let labels: &[&str] = &["--offset", "1", "--shift", "2"];
+    for (game, max, out, extra) in [
+        ("squares", "6e7", "sq.csv", &[][..]),
+        ("squares", "6e7", "sq.parquet", &[][..]),
+        ("squares", "6e7", "sq.txt", &[][..]),
+        ("sub{1,3,4}", "3e7", "s.csv", &[][..]),
+        ("squares", "6e7", "lab.txt", labels),
+        ("squares", "6e7", "lab.csv", labels),
     ] {
         let reference = format!("ref-{out}");
-        ok(
-            d.path(),
-            &["losers", "--game", game, "--max", max, "-o", &reference],
-        );
+        let base = ["losers", "--game", game, "--max", max, "-o", &reference];
+        ok(d.path(), &[&base[..], extra].concat());
         let cp = d.path().join(format!("{out}.ckpt"));
         let cp_s = cp.to_str().unwrap().to_string();
         let args = [
-            "losers",
-            "--game",
-            game,
-            "--max",
-            max,
-            "-o",
-            out,
-            "--checkpoint",
-            &cp_s,
-            "--checkpoint-every",
-            "0.1",
-        ];
+            &[
+                "losers",
+                "--game",
+                game,
+                "--max",
+                max,
+                "-o",
+                out,
+                "--checkpoint",
+                &cp_s,
+                "--checkpoint-every",
+                "0.1",
+            ][..],
+            extra,
+        ]
+        .concat();
         let mut kills = 0;
         while kill_after_checkpoint(d.path(), &args, &cp) {
             kills += 1;
