@@ -152,6 +152,8 @@ fn log_log<'a, 'b>(
         .map_err(perr)?;
     chart
         .configure_mesh()
+        // (plotters crowds light lines near some decades of a short log axis)
+        .y_max_light_lines(4)
         .x_desc(&spec.x_label)
         .y_desc(&spec.y_label)
         .label_style((FONT, 14))
