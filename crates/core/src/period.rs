@@ -74,59 +74,11 @@ pub fn z_function<T: PartialEq>(s: &[T]) -> Vec<usize> {
     z
 }
 
-/// The smallest period (then the smallest preperiod for it, with its saltus) of
-/// `a(0..=N)`, accepted only when N + 1 >= 2·n0 + 2p. `None` when no period is seen.
-/// Set `allow_saltus` to false to accept ordinary periodicity only (saltus 0).
-pub fn find_period(a: &[i64], allow_saltus: bool) -> Option<Period> {
-    let len = a.len() as u64;
-    if len < 2 {
-        return None;
-    }
-    if !allow_saltus {
-        // Plain periodicity of a itself.
-        let rev: Vec<i64> = a.iter().rev().copied().collect();
-        let z = z_function(&rev);
-        let need = (len as usize).div_ceil(2);
-        let p = (1..rev.len()).find(|&p| z[p] >= need)?;
-        let n0 = len - p as u64 - z[p] as u64;
-        return Some(Period {
-            preperiod: n0,
-            period: p as u64,
-            saltus: 0,
-            len,
-        });
-    }
-    // Differences b(n) = a(n+1) - a(n), n = 0..N-1 (wrapping: only equality matters).
-    let rev: Vec<i64> = a
-        .windows(2)
-        .rev()
-        .map(|w| w[1].wrapping_sub(w[0]))
-        .collect();
-    let z = z_function(&rev);
-    let nb = rev.len(); // = N
-                        // n0 = N - p - z[p]; accept when N + 1 >= 2 n0 + 2 p  <=>  2 z[p] >= N - 1.
-    let zp = |p: usize| if p < nb { z[p] } else { 0 };
-    let p = (1..=nb).find(|&p| 2 * zp(p) + 1 >= nb)?;
-    let n0 = (nb - p - zp(p)) as u64;
-    let saltus = a[(n0 + p as u64) as usize].wrapping_sub(a[n0 as usize]);
-    Some(Period {
-        preperiod: n0,
-        period: p as u64,
-        saltus,
-        len,
-    })
-}
-
-/// When no period is accepted: the period that the data come closest to accepting, i.e. the
-/// `p` whose smallest preperiod n0 (for the pattern seen at the end of the data) needs the
-/// least N to be accepted (N + 1 >= 2·n0 + 2p), among those seen repeated in full at least
-/// twice at the end (z\[p\] >= p); ties go to the smaller period. `None` when a period is
-/// accepted already ([`find_period`]) or no pattern repeats twice.
-pub fn best_candidate(a: &[i64], allow_saltus: bool) -> Option<Period> {
-    let len = a.len() as u64;
-    if len < 3 || find_period(a, allow_saltus).is_some() {
-        return None;
-    }
+/// The sequence the periods are read from, reversed, and its Z-function: a itself for
+/// plain periodicity, its differences b(n) = a(n+1) - a(n) (wrapping: only equality
+/// matters) when a saltus is allowed. With z\[p\] = lcp(rev, rev shifted by p), the smallest
+/// preperiod for period p is rev.len() - p - z\[p\] in both cases.
+fn reversed_z(a: &[i64], allow_saltus: bool) -> Vec<usize> {
     let rev: Vec<i64> = if allow_saltus {
         a.windows(2)
             .rev()
@@ -135,25 +87,72 @@ pub fn best_candidate(a: &[i64], allow_saltus: bool) -> Option<Period> {
     } else {
         a.iter().rev().copied().collect()
     };
-    let z = z_function(&rev);
-    let nb = rev.len();
-    // n0 = nb - p - z[p] on the differences (one value fewer than a), len - p - z[p] on a
-    let n0 = |p: usize| (nb - p - z[p]) as u64;
-    let p = (1..nb)
-        .filter(|&p| z[p] >= p)
-        .min_by_key(|&p| (2 * n0(p) + 2 * p as u64, p))?;
-    let preperiod = n0(p);
+    z_function(&rev)
+}
+
+/// The smallest period p accepted on the Z-function `z` of [`reversed_z`] (N + 1 >=
+/// 2·n0 + 2p), with its preperiod n0.
+fn accepted(z: &[usize], len: usize, allow_saltus: bool) -> Option<(usize, usize)> {
+    let nb = z.len();
+    if allow_saltus {
+        // n0 = N - p - z[p]; accept when N + 1 >= 2 n0 + 2 p  <=>  2 z[p] >= N - 1
+        let zp = |p: usize| if p < nb { z[p] } else { 0 };
+        let p = (1..=nb).find(|&p| 2 * zp(p) + 1 >= nb)?;
+        Some((p, nb - p - zp(p)))
+    } else {
+        let need = len.div_ceil(2);
+        let p = (1..nb).find(|&p| z[p] >= need)?;
+        Some((p, nb - p - z[p]))
+    }
+}
+
+/// The [`Period`] p from n0 of `a`, its saltus read off the values.
+fn period_at(a: &[i64], n0: usize, p: usize, allow_saltus: bool) -> Period {
     let saltus = if allow_saltus {
-        a[(preperiod + p as u64) as usize].wrapping_sub(a[preperiod as usize])
+        a[n0 + p].wrapping_sub(a[n0])
     } else {
         0
     };
-    Some(Period {
-        preperiod,
+    Period {
+        preperiod: n0 as u64,
         period: p as u64,
         saltus,
-        len,
-    })
+        len: a.len() as u64,
+    }
+}
+
+/// The smallest period (then the smallest preperiod for it, with its saltus) of
+/// `a(0..=N)`, accepted only when N + 1 >= 2·n0 + 2p. `None` when no period is seen.
+/// Set `allow_saltus` to false to accept ordinary periodicity only (saltus 0).
+pub fn find_period(a: &[i64], allow_saltus: bool) -> Option<Period> {
+    if a.len() < 2 {
+        return None;
+    }
+    let z = reversed_z(a, allow_saltus);
+    let (p, n0) = accepted(&z, a.len(), allow_saltus)?;
+    Some(period_at(a, n0, p, allow_saltus))
+}
+
+/// When no period is accepted: the period that the data come closest to accepting, i.e. the
+/// `p` whose smallest preperiod n0 (for the pattern seen at the end of the data) needs the
+/// least N to be accepted (N + 1 >= 2·n0 + 2p), among those seen repeated in full at least
+/// twice at the end (z\[p\] >= p); ties go to the smaller period. `None` when a period is
+/// accepted already ([`find_period`]) or no pattern repeats twice.
+pub fn best_candidate(a: &[i64], allow_saltus: bool) -> Option<Period> {
+    if a.len() < 3 {
+        return None;
+    }
+    // one Z-function for both questions: is a period accepted, and which comes closest
+    let z = reversed_z(a, allow_saltus);
+    if accepted(&z, a.len(), allow_saltus).is_some() {
+        return None;
+    }
+    let nb = z.len();
+    let n0 = |p: usize| nb - p - z[p];
+    let p = (1..nb)
+        .filter(|&p| z[p] >= p)
+        .min_by_key(|&p| (2 * n0(p) + 2 * p, p))?;
+    Some(period_at(a, n0(p), p, allow_saltus))
 }
 
 /// Every n < n0 whose value differs from the periodic continuation of `per` backwards
