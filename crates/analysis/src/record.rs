@@ -334,7 +334,7 @@ impl Analysis {
         if let Some(last) = p
             .largest
             .filter(|_| p.per_period.is_none() && p.count >= 2)
-            .filter(|&l| l < self.max / 8)
+            .filter(|&l| stats::stops_early(Some(l), self.max))
         {
             s.push_str(&format!(
                 "  P-positions stop: none in {}..={} after the last, {last} (no growth law fitted)\n",

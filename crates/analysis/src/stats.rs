@@ -46,10 +46,11 @@ pub fn p_summary(ps: &[u64], max: u64) -> PSummary {
     }
 }
 
-/// Whether the P-positions stop well before N: none in the last seven eighths of 0..=N
-/// (three doublings with no new P-position), where a power law is no description.
-pub fn stops_early(ps: &[u64], max: u64) -> bool {
-    ps.last().is_some_and(|&p| p < max / 8)
+/// Whether the P-positions, the largest of them being `largest`, stop well before N: none
+/// in the last seven eighths of 0..=N (three doublings with no new P-position), where a
+/// power law is no description.
+pub fn stops_early(largest: Option<u64>, max: u64) -> bool {
+    largest.is_some_and(|p| p < max / 8)
 }
 
 /// Least-squares fit of ln count(<= n) = ln c + α ln n over 200 log-spaced n from 100 (or
@@ -57,7 +58,7 @@ pub fn stops_early(ps: &[u64], max: u64) -> bool {
 /// short (fewer than 10 P-positions, or N below 1000) or the P-positions stop early
 /// ([`stops_early`]).
 pub fn growth_fit(ps: &[u64], max: u64) -> Option<(f64, f64)> {
-    if ps.len() < 10 || max < 1000 || stops_early(ps, max) {
+    if ps.len() < 10 || max < 1000 || stops_early(ps.last().copied(), max) {
         return None;
     }
     let lo = (ps[9].max(100)) as f64;
