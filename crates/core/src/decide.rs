@@ -33,7 +33,7 @@ pub struct Move {
 
 impl Move {
     /// Removing `s` tokens from a heap of `n` (s <= n).
-    fn take(n: u64, s: u64) -> Move {
+    pub(crate) fn take(n: u64, s: u64) -> Move {
         Move {
             removed: s,
             leaves: if s < n { vec![n - s] } else { vec![] },
@@ -387,7 +387,7 @@ fn by_table(
     obs.planned(&p);
     let g = grundy_table(game, n, obs)?;
     let gn = g.get(n);
-    let moves = zero_options(game, n, u64::MAX, take, |h| g.get(h));
+    let moves = options_of_value(game, n, u64::MAX, take, |h| u64::from(g.get(h)), 0);
     let d = Decision {
         n,
         win: gn != 0,
@@ -399,18 +399,19 @@ fn by_table(
 }
 
 /// The options of heap n of a take-and-break game (splits with the smaller part up to
-/// `a_max`) whose heaps XOR to 0 under `value`, at most `take`.
-fn zero_options(
+/// `a_max`) whose heaps XOR to `target` under `value`, at most `take`.
+pub(crate) fn options_of_value(
     game: &Game,
     n: u64,
     a_max: u64,
     take: usize,
-    value: impl Fn(u64) -> u32,
+    value: impl Fn(u64) -> u64,
+    target: u64,
 ) -> Vec<Move> {
     let mut moves = vec![];
     if let Some(br) = Breaker::of(game) {
         let _ = br.options(n, a_max, &mut |removed, heaps| {
-            if heaps.iter().fold(0, |x, &h| x ^ value(h)) == 0 {
+            if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
                 moves.push(Move {
                     removed,
                     leaves: heaps.to_vec(),
@@ -424,6 +425,11 @@ fn zero_options(
         });
     }
     moves
+}
+
+/// Whether splits (a, b), a <= b, of a heap of n are left out by listing only a <= a_max.
+pub(crate) fn splits_cut(n: u64, a_max: u64) -> bool {
+    n / 2 > a_max
 }
 
 /// A Grundy sequence proven periodic: its first values, the period, and the sentence that
@@ -531,7 +537,7 @@ fn by_period(game: &Game, n: u64, p: &Proven, take: usize) -> Found {
     let gn = p.at(n);
     let (n0, per) = (p.period.preperiod, p.period.period);
     let a_max = n0 + 2 * per;
-    let moves = zero_options(game, n, a_max, take, |h| p.at(h));
+    let moves = options_of_value(game, n, a_max, take, |h| u64::from(p.at(h)), 0);
     let d = Decision {
         n,
         win: gn != 0,
@@ -542,9 +548,7 @@ fn by_period(game: &Game, n: u64, p: &Proven, take: usize) -> Found {
             p.certificate
         ),
     };
-    // splits (a, b), a <= b, with a > a_max are left out when n allows them
-    let cut = n / 2 > a_max;
-    let note = cut.then(|| {
+    let note = splits_cut(n, a_max).then(|| {
         format!(
             "splits whose smaller heap is at most {a_max} (= n0 + 2p) are listed; every other \
              winning split is one of them with p = {per} moved, a multiple at a time, from \

@@ -14,7 +14,7 @@
 //! n), a proven period (finite subtraction sets, octal codes by Guy–Smith), or a table up to
 //! the heap within the budget.
 
-use crate::decide::{proven_grundy, reachable, Move, Proven};
+use crate::decide::{options_of_value, proven_grundy, reachable, splits_cut, Move, Proven};
 use crate::error::Error;
 use crate::games::takebreak::Breaker;
 use crate::num::{parse_count, CountError};
@@ -25,7 +25,6 @@ use crate::spec::{Bound, Game, SpecError};
 use crate::table::GrundyTable;
 use num_bigint::{BigInt, BigUint};
 use serde::Serialize;
-use std::ops::ControlFlow;
 use thiserror::Error;
 
 /// Why a sum cannot be read.
@@ -511,9 +510,14 @@ fn moves_to(
     values: &Values,
     limit: usize,
 ) -> (Vec<Move>, bool) {
-    let take = |s: u64| Move {
-        removed: s,
-        leaves: if s < n { vec![n - s] } else { vec![] },
+    let take = |s: u64| Move::take(n, s);
+    // half: one option of the target value found directly, wherever it is
+    let direct = match values {
+        Values::Half => n
+            .checked_sub(1)
+            .and_then(|hi| half_option(n.div_ceil(2), hi, target))
+            .map(|m| n - m),
+        _ => None,
     };
     let top = match game {
         Game::Subtraction { leave1: true, .. } | Game::Interval { leave1: true, .. } => {
@@ -536,43 +540,17 @@ fn moves_to(
         }
         // 2^target divides n (target < v2(n)), and n - 2^target has valuation target
         Values::V2 if limit == 1 => return (vec![take(1 << target)], false),
-        Values::Half if limit == 1 => {
-            let m = n
-                .checked_sub(1)
-                .and_then(|hi| half_option(n.div_ceil(2), hi, target))
-                .map(|m| take(n - m));
-            return (m.into_iter().collect(), false);
-        }
+        Values::Half if limit == 1 => return (direct.map(take).into_iter().collect(), false),
         Values::V2 | Values::Half | Values::Periodic(_) | Values::Table(_) => {}
     }
-    // half: one option of the target value found directly, wherever it is
-    let direct = match values {
-        Values::Half => n
-            .checked_sub(1)
-            .and_then(|hi| half_option(n.div_ceil(2), hi, target))
-            .map(|m| n - m),
-        _ => None,
-    };
-    if let Some(br) = Breaker::of(game) {
+    if Breaker::of(game).is_some() {
         let a_max = match values {
             Values::Periodic(p) => p.period.preperiod + 2 * p.period.period,
             _ => u64::MAX,
         };
-        let mut found = vec![];
-        let _ = br.options(n, a_max, &mut |removed, heaps| {
-            if heaps.iter().fold(0, |a, &h| a ^ values.at(h)) == target {
-                found.push(Move {
-                    removed,
-                    leaves: heaps.to_vec(),
-                });
-            }
-            if found.len() > limit {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-        let complete = found.len() <= limit && n / 2 < a_max;
+        // one more than asked, so a full list can be told from a cut one
+        let mut found = options_of_value(game, n, a_max, limit + 1, |h| values.at(h), target);
+        let complete = found.len() <= limit && !splits_cut(n, a_max);
         found.truncate(limit);
         return (found, complete);
     }
