@@ -207,9 +207,13 @@ pub fn run_list(values: &[u32]) -> Vec<Run> {
 /// How many runs of equal consecutive values have each length: (length, count), by
 /// increasing length.
 pub fn run_length_histogram(values: &[u32]) -> Vec<(u64, u64)> {
+    // streamed: no list of every run (24 bytes each) is kept
     let mut h = std::collections::BTreeMap::<u64, u64>::new();
-    for r in run_list(values) {
-        *h.entry(r.length).or_default() += 1;
+    let mut i = 0;
+    while i < values.len() {
+        let j = i + values[i..].iter().take_while(|&&v| v == values[i]).count();
+        *h.entry((j - i) as u64).or_default() += 1;
+        i = j;
     }
     h.into_iter().collect()
 }

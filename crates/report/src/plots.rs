@@ -382,14 +382,11 @@ pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
     }
     // runs longer than one
     let long_runs = an.table.as_ref().map(|t| {
-        let v = t.to_u32_vec();
-        let (mut count, mut in_run) = (0u64, false);
-        for w in v.windows(2) {
-            let same = w[0] == w[1];
-            count += u64::from(same && !in_run);
-            in_run = same;
-        }
-        count
+        run_length_histogram(&t.to_u32_vec())
+            .iter()
+            .filter(|&&(length, _)| length > 1)
+            .map(|&(_, count)| count)
+            .sum::<u64>()
     });
     if let Some(k) = long_runs.filter(|&k| k < RUNS_MIN) {
         kinds.retain(|&k| k != Kind::Runs);
