@@ -5,7 +5,9 @@ use crate::cli::WhoArgs;
 use crate::output::{print_json, secs};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
-use heaplab_core::{decide, decide_sum, parse_count, sum_winning_moves, Game, Sum, SumDecision};
+use heaplab_core::{
+    decide, decide_sum, parse_count, sum_winning_moves, Game, Sum, SumDecision, SumMove,
+};
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -75,12 +77,7 @@ fn all_moves(sum: &Sum, limit: usize, shift: u64, as_json: bool) -> Result<ExitC
             "heaps": w.decision.heaps,
             "grundy": w.decision.grundy,
             "win": w.decision.win,
-            "winning_moves": w.moves.iter().map(|m| json!({
-                "heap": m.heap,
-                "removed": m.step.removed,
-                "leaves": m.step.leaves,
-                "result": m.result.iter().map(|(g, n)| json!({"game": g, "n": n})).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
+            "winning_moves": w.moves.iter().map(move_json).collect::<Vec<_>>(),
             "complete": w.complete,
             "note": w.note,
             "seconds": secs(t0),
@@ -235,6 +232,16 @@ fn shift_leaves(leaves: &mut Vec<u64>, shift: u64) {
     leaves.iter_mut().for_each(|h| *h += shift);
 }
 
+/// A winning move of a sum as JSON: `heap`, `removed`, `leaves`, `result`.
+fn move_json(m: &SumMove) -> serde_json::Value {
+    json!({
+        "heap": m.heap,
+        "removed": m.step.removed,
+        "leaves": m.step.leaves,
+        "result": m.result.iter().map(|(g, n)| json!({"game": g, "n": n})).collect::<Vec<_>>(),
+    })
+}
+
 /// `spec:n + spec:n …`, or "nothing" for no heaps.
 fn sum_text(heaps: &[(String, u64)]) -> String {
     if heaps.is_empty() {
@@ -258,12 +265,7 @@ fn several(sum: &Sum, as_json: bool) -> Result<ExitCode> {
             "heaps": d.heaps,
             "grundy": grundy(d.grundy),
             "win": d.win,
-            "winning_move": d.winning_move.as_ref().map(|m| json!({
-                "heap": m.heap,
-                "removed": m.step.removed,
-                "leaves": m.step.leaves,
-                "result": m.result.iter().map(|(g, n)| json!({"game": g, "n": n})).collect::<Vec<_>>(),
-            })),
+            "winning_move": d.winning_move.as_ref().map(move_json),
             "seconds": secs(t0),
         }));
         return Ok(ExitCode::SUCCESS);
