@@ -491,20 +491,36 @@ pub fn residue_shape(expr: &str) -> Option<ResidueShape> {
     let (mut modulus, mut lag, mut from) = (1u64, 0u64, 0u64);
     // the text before position i ends an operand's left context: start, `(`, or a word
     // that begins a condition
-    let opens_condition = |i: usize| {
-        let head: String = chars[..i].iter().collect::<String>().to_ascii_lowercase();
-        let head = head.trim_end();
-        head.is_empty()
-            || head.ends_with('(')
-            || ["and", "or", "not", "when", "then", "else"]
-                .iter()
-                .any(|k| {
-                    head.ends_with(k)
-                        && !head[..head.len() - k.len()]
-                            .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                })
-    };
     let ws = words(expr);
+    // the word of `ws` that starts at character i, or ends just before it, lowercased
+    let word_at = |i: usize| {
+        ws.binary_search_by_key(&i, |w| w.start)
+            .ok()
+            .map(|k| ws[k].text.to_ascii_lowercase())
+    };
+    let word_ending_at = |end: usize| {
+        let k = ws.partition_point(|w| w.start < end);
+        k.checked_sub(1)
+            .map(|k| &ws[k])
+            .filter(|w| w.start + w.text.chars().count() == end)
+            .map(|w| w.text.to_ascii_lowercase())
+    };
+    // what stands before position i opens a condition: the start, `(`, or a word that
+    // begins one
+    let opens_condition = |i: usize| match chars[..i].iter().rposition(|c| !c.is_whitespace()) {
+        None => true,
+        Some(j) if chars[j] == '(' => true,
+        Some(j) => word_ending_at(j + 1)
+            .is_some_and(|w| ["and", "or", "not", "when", "then", "else"].contains(&w.as_str())),
+    };
+    // what stands at position i (after spaces) closes a condition: the end, `)`, or a word
+    // that follows one
+    let ends = |i: usize| {
+        i >= chars.len()
+            || chars[i] == ')'
+            || word_at(i)
+                .is_some_and(|w| ["and", "or", "then", "when", "else", "end"].contains(&w.as_str()))
+    };
     let mut inside_lookup: Vec<(usize, usize)> = vec![]; // n's covered by a look-up
     for w in &ws {
         let name = w.text.to_ascii_lowercase();
@@ -561,18 +577,6 @@ pub fn residue_shape(expr: &str) -> Option<ResidueShape> {
             }
             let (c, end) = literal(skip_ws(i + op.len()))?;
             let after = skip_ws(end);
-            let ends = |i: usize| {
-                let rest: String = chars[i..].iter().collect::<String>().to_ascii_lowercase();
-                rest.is_empty()
-                    || rest.starts_with(')')
-                    || ["and", "or", "then", "when", "else", "end"]
-                        .iter()
-                        .any(|k| {
-                            rest.starts_with(k)
-                                && !rest[k.len()..]
-                                    .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-                        })
-            };
             if !ends(after) {
                 return None;
             }
