@@ -69,6 +69,8 @@ pub struct Data<'a> {
     pub fit: Option<(f64, f64)>,
     /// How many positions have each Grundy value (index = value), when computed.
     pub frequency: Option<&'a [u64]>,
+    /// The run-length histogram of the Grundy values, when already computed.
+    pub runs: Option<Vec<(u64, u64)>>,
 }
 
 impl<'a> Data<'a> {
@@ -86,6 +88,7 @@ impl<'a> Data<'a> {
             saltus: per.map(|p| p.saltus),
             fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
             frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
+            runs: None,
         }
     }
 }
@@ -232,7 +235,10 @@ pub fn draw(
             let Some(g) = d.grundy else {
                 bail!("the runs plot needs Grundy values")
             };
-            let bars = run_length_histogram(&g.to_u32_vec());
+            let bars = match &d.runs {
+                Some(runs) => runs.clone(),
+                None => run_length_histogram(&g.to_u32_vec()),
+            };
             let spec = ChartSpec::new(
                 format!("Runs of equal Grundy values of {game}, {range}"),
                 "run length",
@@ -322,7 +328,9 @@ pub fn caption(kind: Kind, d: &Data) -> String {
 /// of the largest value and the density of P-positions, and is folded only at a period
 /// with saltus. Gaps need two P-positions; runs are drawn only when some run is longer
 /// than one (a move of 1 makes consecutive values differ).
-pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
+///
+/// `runs` is the run-length histogram of the Grundy values (None without them).
+pub fn choose(an: &AnalysisData, runs: Option<&[(u64, u64)]>) -> (Vec<Kind>, Vec<String>) {
     let per = an.analysis.periodicity.as_ref();
     let flat = per.is_some_and(|p| p.saltus == 0);
     let mut kinds = if flat {
@@ -381,9 +389,8 @@ pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
         ));
     }
     // runs longer than one
-    let long_runs = an.table.as_ref().map(|t| {
-        run_length_histogram(&t.to_u32_vec())
-            .iter()
+    let long_runs = runs.map(|h| {
+        h.iter()
             .filter(|&&(length, _)| length > 1)
             .map(|&(_, count)| count)
             .sum::<u64>()
@@ -410,8 +417,13 @@ pub fn choose(an: &AnalysisData) -> (Vec<Kind>, Vec<String>) {
 /// files drawn with their captions, and the plots left out with the reason (said in
 /// summary.md and index.html).
 pub fn draw_all(game: &heaplab_core::Game, an: &AnalysisData, dir: &Path) -> Result<Plots> {
-    let data = Data::of(game, an);
-    let (kinds, skipped) = choose(an);
+    let mut data = Data::of(game, an);
+    // one histogram serves the choice and the runs plot
+    data.runs = an
+        .table
+        .as_ref()
+        .map(|t| run_length_histogram(&t.to_u32_vec()));
+    let (kinds, skipped) = choose(an, data.runs.as_deref());
     let mut drawn = vec![];
     // rare values (a few exceptions among a million) vanish on a linear axis
     let rare = data.frequency.is_some_and(|f| {
