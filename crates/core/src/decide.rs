@@ -4,9 +4,9 @@
 //! to n when nothing shorter is known.
 
 use crate::error::{Error, Refusal};
-use crate::games::allbut::all_but_p_positions;
+use crate::games::allbut::{all_but_p_positions, all_but_p_positions_played};
 use crate::games::divisors::parity_outcome;
-use crate::games::finite::finite_outcome_period;
+use crate::games::finite::{finite_outcome_period, finite_outcome_period_played};
 use crate::games::interval::IntervalGame;
 use crate::games::takebreak::Breaker;
 use crate::games::{CertRule, Sequence};
@@ -198,6 +198,7 @@ fn decide_by_method(
         amounts.take(take).map(|s| Move::take(n, s)).collect()
     };
     match game {
+        Game::Misere(inner) => by_misere(game, inner, n, take, budget, obs),
         Game::Interval { bound, leave1 } => {
             let ig = IntervalGame {
                 bound: *bound,
@@ -312,6 +313,127 @@ fn decide_by_method(
         }
         Game::TakeBreak(_) | Game::GrundyGame => by_table(game, n, take, budget, obs),
     }
+}
+
+/// Decides heap n of `game` = misère(`inner`): a finite set (or `upto{k}`) from its misère
+/// outcome period, an all-but set from its finitely many misère P-positions, a
+/// take-and-break heap by canonical misère forms, any other one-heap game by its misère
+/// P-position stream up to n.
+fn by_misere(
+    game: &Game,
+    inner: &Game,
+    n: u64,
+    take: usize,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Found, Error> {
+    let found = |win: bool, amounts: Vec<u64>, method: String| {
+        let d = Decision {
+            n,
+            win,
+            winning_move: None,
+            grundy: None,
+            method,
+        };
+        let moves = amounts.into_iter().take(take).map(|s| Move::take(n, s)).collect();
+        (d, moves, None)
+    };
+    let legal = |s: u64| inner.is_move(n, s);
+    match inner {
+        Game::Subtraction {
+            set: MoveSet::AllBut { excluded },
+            leave1,
+        } => {
+            let ps = all_but_p_positions_played(excluded, *leave1, true);
+            let win = !ps.contains(&n);
+            let amounts = ps.iter().rev().filter(|&&q| q < n).map(|&q| n - q).filter(|&s| legal(s));
+            Ok(found(win, amounts.take(take).collect(), "all-but candidates (misère)".into()))
+        }
+        _ if CertRule::of(game, Sequence::Outcome) != CertRule::None => {
+            let CertRule::FiniteSubtraction { largest_move: k } =
+                CertRule::of(game, Sequence::Outcome)
+            else {
+                return Err(Error::Unsupported {
+                    what: format!("misère play of {inner}"),
+                });
+            };
+            if k > 1 << 20 {
+                return misere_by_stream(game, n, take, budget, obs);
+            }
+            let moves: Vec<u64> = match inner {
+                Game::Subtraction { set, .. } => set.elements_upto(k),
+                _ => (1..=k).collect(), // upto{k}
+            };
+            let leave1 = matches!(
+                inner,
+                Game::Subtraction { leave1: true, .. } | Game::Interval { leave1: true, .. }
+            );
+            match finite_outcome_period_played(&moves, leave1, true, 1 << 27) {
+                Some(per) => {
+                    let amounts = moves
+                        .iter()
+                        .copied()
+                        .filter(|&s| legal(s) && !per.is_win(n - s))
+                        .collect();
+                    let method = format!(
+                        "misère outcomes proven periodic (period {} from {})",
+                        per.period, per.start
+                    );
+                    Ok(found(per.is_win(n), amounts, method))
+                }
+                None => misere_by_stream(game, n, take, budget, obs),
+            }
+        }
+        Game::TakeBreak(_) | Game::GrundyGame => {
+            let sum = crate::sums::Sum::of_heaps(game, &[n]);
+            let m = crate::misere::misere_sum(&sum, take, budget, obs)?;
+            let mut d = Decision {
+                n,
+                win: m.win,
+                winning_move: None,
+                grundy: Some(u64::from(m.heaps[0].misere_value)),
+                method: m.method,
+            };
+            d.winning_move = None;
+            Ok((d, m.moves.into_iter().map(|mv| mv.step).collect(), None))
+        }
+        _ => misere_by_stream(game, n, take, budget, obs),
+    }
+}
+
+/// Decides heap n of a one-heap game in misère play by its P-position stream up to n.
+fn misere_by_stream(
+    game: &Game,
+    n: u64,
+    take: usize,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Found, Error> {
+    let p = reachable(game, Task::PPositions, n, WALK_LIMIT, budget, || {
+        format!("has no shortcut in misère play: deciding n = {n} means every position up to it")
+    })?;
+    obs.planned(&p);
+    let mut ps = Vec::new();
+    let method = run_stream(game, n, obs, |segment| ps.append(segment))?;
+    let win = ps.last() != Some(&n);
+    let inner = game.under_normal_play();
+    let moves = ps
+        .iter()
+        .rev()
+        .filter(|&&q| q < n)
+        .map(|&q| n - q)
+        .filter(|&s| inner.is_move(n, s))
+        .take(take)
+        .map(|s| Move::take(n, s))
+        .collect();
+    let d = Decision {
+        n,
+        win,
+        winning_move: None,
+        grundy: None,
+        method: format!("{method} (misère)"),
+    };
+    Ok((d, moves, None))
 }
 
 /// Refuses n beyond `limit` or beyond what [`plan`] accepts for `task` within the budget,

@@ -129,6 +129,13 @@ pub enum Error {
         /// What is wrong, e.g. "is not a sieve state".
         reason: String,
     },
+    /// A question this game or play cannot answer (a misère sum that is not tame, a
+    /// family without the engine asked for), in one sentence.
+    #[error("{what}")]
+    Unsupported {
+        /// What cannot be done and why.
+        what: String,
+    },
     /// The observer stopped the run.
     #[error("cancelled after {done} positions")]
     Cancelled {

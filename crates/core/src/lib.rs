@@ -32,6 +32,7 @@ pub mod engines;
 mod error;
 mod games;
 mod mex;
+pub mod misere;
 mod num;
 mod observe;
 mod period;
@@ -50,8 +51,10 @@ pub use decide::{
 };
 pub use engines::StreamState;
 pub use error::{duration, Error, Refusal};
-pub use games::allbut::all_but_p_positions;
-pub use games::finite::{finite_outcome_period, PeriodicOutcomes};
+pub use games::allbut::{all_but_p_positions, all_but_p_positions_played};
+pub use games::finite::{
+    finite_outcome_period, finite_outcome_period_played, finite_p_count_played, PeriodicOutcomes,
+};
 pub use games::interval::IntervalGame;
 pub use games::takebreak::{guy_smith_bound, Breaker};
 pub use games::{CertRule, Family, PCount, Sequence, FAMILIES};
@@ -70,7 +73,7 @@ pub use plan::{
 pub use rule::{grundy_by_definition, outcome_by_definition, Rule, SubtractionRule};
 pub use sets::{MoveSet, NamedSet};
 pub use space::{Space, SpaceError, MAX_VALUES};
-pub use spec::{substitute_param, Bound, Game, SpecError, TakeBreak, SLUG_MAX};
+pub use spec::{substitute_param, Bound, Game, Play, SpecError, TakeBreak, SLUG_MAX};
 pub use stone::{
     margin_by_minimax, pile_cap, score_strategy, solve, RowsError, StoneError, StoneMove,
     StoneResult, StoneRows, Strategy, Variant, Winner, MAX_PILES, STRATEGY_LINE_MAX,

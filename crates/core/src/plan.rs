@@ -26,8 +26,8 @@ use crate::engines::sparse::take_break_grundy;
 use crate::engines::stream::{JumpStream, ListStream, PStream, SieveStream, StreamState};
 use crate::engines::window::WindowStream;
 use crate::error::{Error, Refusal};
-use crate::games::allbut::{all_but_grundy, all_but_p_positions};
-use crate::games::finite::finite_p_count;
+use crate::games::allbut::{all_but_grundy, all_but_p_positions_played};
+use crate::games::finite::finite_p_count_played;
 use crate::games::interval::IntervalGame;
 use crate::games::takebreak::Breaker;
 use crate::games::PCount;
@@ -164,6 +164,10 @@ pub enum Engine {
     SlidingWindow,
     /// Take-and-break Grundy values by the sparse-space method.
     SparseSpace,
+    /// Misère nim-values of one-heap games: a mex over the moves, 1 at heaps without one.
+    MisereMex,
+    /// Misère play of take-and-break games: canonical misère forms of the heaps.
+    CanonicalForms,
 }
 
 impl Engine {
@@ -182,11 +186,20 @@ impl Engine {
             Engine::DivisorMex => "divisor mex",
             Engine::SlidingWindow => "sliding-window mex",
             Engine::SparseSpace => "sparse space",
+            Engine::MisereMex => "misère mex",
+            Engine::CanonicalForms => "canonical misère forms",
         }
     }
 
     /// The engine that computes `task` for `game`.
     pub fn of(game: &Game, task: Task) -> Engine {
+        if let Game::Misere(inner) = game {
+            return match (&**inner, task) {
+                (Game::TakeBreak(_) | Game::GrundyGame, _) => Engine::CanonicalForms,
+                (_, Task::Grundy) => Engine::MisereMex,
+                (inner, task) => Engine::of(inner, task),
+            };
+        }
         let grundy = match game {
             Game::Subtraction {
                 set: MoveSet::AllBut { .. },
@@ -197,6 +210,7 @@ impl Engine {
             Game::Divisors { .. } => Engine::DivisorMex,
             Game::Interval { .. } => Engine::SlidingWindow,
             Game::TakeBreak(_) | Game::GrundyGame => Engine::SparseSpace,
+            Game::Misere(_) => Engine::MisereMex,
         };
         let outcomes = match game {
             Game::Subtraction {
@@ -208,6 +222,7 @@ impl Engine {
             Game::Divisors { .. } => Engine::DivisorPull,
             Game::Interval { .. } => Engine::JumpAhead,
             Game::TakeBreak(_) | Game::GrundyGame => Engine::GrundyTable,
+            Game::Misere(_) => Engine::CanonicalForms,
         };
         match task {
             Task::Grundy => grundy,
@@ -255,6 +270,7 @@ pub fn plan(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, 
 fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Error> {
     let game = &*game.normalized();
     let limit = match task {
+        _ if Engine::of(game, task) == Engine::CanonicalForms => CANONICAL_MAX,
         Task::Grundy => GRUNDY_MAX,
         Task::Outcomes => BITS_MAX,
         Task::PPositions => u64::MAX,
@@ -308,6 +324,10 @@ pub fn feasible_max(game: &Game, task: Task, budget: &Budget, limit: u64) -> u64
     lo
 }
 
+/// Largest heap of a take-and-break game in misère play (canonical forms grow fast; see
+/// [`crate::misere::canon`]).
+pub const CANONICAL_MAX: u64 = 100_000;
+
 /// Largest N of a Grundy table (its values are addressed by `usize` with room to spare).
 const GRUNDY_MAX: u64 = (isize::MAX as u64) / 8 - 1;
 
@@ -317,11 +337,23 @@ const BITS_MAX: u64 = (usize::MAX as u64) / 2 - 1;
 /// Upper estimate of the memory (bytes) `task` of `game` over 0..=max needs at its peak.
 pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
     let game = &*game.normalized();
+    if let Game::Misere(inner) = game {
+        let n = max.saturating_add(1);
+        return match Engine::of(game, task) {
+            // forms and sums: measured well under 1 KB a heap to the heaps reached in a minute
+            Engine::CanonicalForms => n.saturating_mul(1 << 10).saturating_add(1 << 24),
+            // the u32 table, its copy, and the moves
+            Engine::MisereMex => grundy_memory_estimate(inner, max).saturating_add(n * 4),
+            _ => memory_estimate(inner, task, max),
+        };
+    }
     match task {
         Task::Grundy => grundy_memory_estimate(game, max),
         Task::PPositions => stream_memory_estimate(game, max),
         Task::Outcomes => (max / 8 + 1).saturating_add(match game {
-            Game::TakeBreak(_) | Game::GrundyGame => grundy_memory_estimate(game, max),
+            Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
+                grundy_memory_estimate(game, max)
+            }
             Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. } => {
                 stream_memory_estimate(game, max)
             }
@@ -337,7 +369,7 @@ fn grundy_memory_estimate(game: &Game, max: u64) -> u64 {
     let extra = match game {
         Game::Subtraction { set, .. } => set.count_upto_estimate(max).saturating_mul(8),
         Game::Divisors { .. } => 1 << 26,
-        Game::Interval { .. } | Game::TakeBreak(_) | Game::GrundyGame => 0,
+        Game::Interval { .. } | Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => 0,
     };
     table.saturating_add(extra)
 }
@@ -369,7 +401,9 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
         },
         Game::Divisors { .. } => max / 8 + seg + (1 << 20) * 24,
         Game::Interval { .. } => 1 << 16,
-        Game::TakeBreak(_) | Game::GrundyGame => grundy_memory_estimate(game, max),
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
+            grundy_memory_estimate(game, max)
+        }
     }
 }
 
@@ -397,6 +431,13 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
     let game = &*game.normalized();
     let m = max as f64;
     let ln = m.max(2.0).ln();
+    if let Game::Misere(inner) = game {
+        return match Engine::of(game, task) {
+            Engine::CanonicalForms => canonical_seconds(inner, max),
+            Engine::MisereMex => misere_mex_seconds(inner, max),
+            _ => time_estimate(inner, task, max),
+        };
+    }
     match (task, game) {
         (_, Game::TakeBreak(code)) if code.max_heaps_left() == 3 => {
             (m * m * m / 36.0 / 1.5e9).max(m / 1e8)
@@ -442,7 +483,36 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
             let tables = if task == Task::Outcomes { m / 2e9 } else { 0.0 };
             ig.p_count_estimate(max) / 4e7 + tables
         }
+        // (answered above)
+        (_, Game::Misere(inner)) => time_estimate(inner, task, max),
     }
+}
+
+/// Seconds for the misère nim-values of a one-heap game over 0..=max: one walk over every
+/// option, about 3e8 options a second here (`sub{1,2,3}` to 1e8: 1.5 s; squares to 1e6:
+/// 2.5 s), plus the option lists' building, N / 5e7.
+fn misere_mex_seconds(game: &Game, max: u64) -> f64 {
+    let m = max as f64;
+    let per = match game {
+        Game::Subtraction {
+            set: MoveSet::AllBut { excluded },
+            ..
+        } => (m / 2.0 - excluded.len() as f64).max(1.0),
+        Game::Subtraction { set, .. } if set.is_finite() => set.count_upto_estimate(max) as f64,
+        Game::Subtraction { set, .. } => set.count_upto_estimate(max) as f64 / 2.0,
+        Game::Divisors { .. } => m.max(2.0).ln(),
+        Game::Interval { bound, .. } => bound.f(max).min(max) as f64 / 2.0,
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => m,
+    };
+    m * per / 3e8 + m / 5e7
+}
+
+/// Seconds for the canonical misère forms of a take-and-break game's heaps 0..=max: the
+/// forms of a heap are sums of the smaller heaps' forms, whose number and size grow
+/// quickly; measured here (see [`crate::misere::canon`]) they grow about as n^4 past the
+/// first few dozen heaps, so the model is (max / 40)^4 seconds.
+fn canonical_seconds(_game: &Game, max: u64) -> f64 {
+    (max as f64 / 40.0).powi(4)
 }
 
 /// The P-positions of the subtraction set `set` in 0..=max, estimated: the count to
@@ -511,7 +581,10 @@ fn sparse_pilot(game: &Game) -> Pilot {
     let br = match game {
         Game::TakeBreak(code) => Breaker::from_code(code),
         Game::GrundyGame => Breaker::grundy_game(),
-        Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. } => {
+        Game::Subtraction { .. }
+        | Game::Divisors { .. }
+        | Game::Interval { .. }
+        | Game::Misere(_) => {
             return Pilot {
                 n: 1,
                 secs: 0.0,
@@ -593,6 +666,15 @@ pub fn square_segment_bits(max: u64) -> u64 {
 pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
     let game = &*game.normalized();
     match game {
+        Game::Misere(inner) => match &**inner {
+            Game::Subtraction {
+                set: MoveSet::Union { named, finite },
+                leave1,
+            } if named.is_empty() && !finite.is_empty() => {
+                finite_p_count_played(finite, *leave1, true, max)
+            }
+            _ => None,
+        },
         Game::Interval { bound, leave1 } => {
             let ig = IntervalGame {
                 bound: *bound,
@@ -608,7 +690,9 @@ pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
         Game::Subtraction {
             set: MoveSet::Union { named, finite },
             leave1,
-        } if named.is_empty() && !finite.is_empty() => finite_p_count(finite, *leave1, max),
+        } if named.is_empty() && !finite.is_empty() => {
+            finite_p_count_played(finite, *leave1, false, max)
+        }
         Game::Subtraction { .. }
         | Game::Divisors { .. }
         | Game::TakeBreak(_)
@@ -625,6 +709,8 @@ pub fn p_count_estimate(game: &Game, max: u64) -> Option<f64> {
         return Some(c.count as f64);
     }
     match game {
+        // misère P-positions: about as many as in normal play
+        Game::Misere(inner) => p_count_estimate(inner, max),
         Game::Interval { bound, leave1 } => Some(
             IntervalGame {
                 bound: *bound,
@@ -686,6 +772,23 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
         .grundy(max, watch)?,
         Game::TakeBreak(code) => take_break_grundy(&Breaker::from_code(code), max, watch)?.0,
         Game::GrundyGame => take_break_grundy(&Breaker::grundy_game(), max, watch)?.0,
+        Game::Misere(inner) => match crate::misere::misere_values_watched(inner, max, watch)? {
+            Some(v) => v,
+            None => {
+                let br = Breaker::of(inner).ok_or_else(|| Error::Unsupported {
+                    what: format!("misère play of {inner}"),
+                })?;
+                if max > CANONICAL_MAX {
+                    return Err(Error::TooLarge {
+                        what: "canonical misère forms",
+                        n: max,
+                        limit: CANONICAL_MAX,
+                    });
+                }
+                let (_, heaps) = crate::misere::canon::take_break_misere(&br, max, obs)?;
+                heaps.iter().map(|h| h.misere_value).collect()
+            }
+        },
     };
     Ok(GrundyTable::from_u32(g))
 }
@@ -751,7 +854,11 @@ pub fn tables(
             limit: LIMIT,
         });
     }
-    let via_grundy = want_grundy || Engine::of(game, Task::Outcomes) == Engine::GrundyTable;
+    let via_grundy = want_grundy
+        || matches!(
+            Engine::of(game, Task::Outcomes),
+            Engine::GrundyTable | Engine::CanonicalForms
+        );
     if via_grundy {
         let p = plan(game, Task::Grundy, max, budget)?;
         budget.check_memory(
@@ -959,6 +1066,16 @@ fn engine_stream(
     obs: &dyn Observer,
 ) -> Result<Box<dyn PStream>, Error> {
     let state = resume.map(|cp| &cp.state);
+    // Misère play runs the same engines with another base case: the heaps without a move
+    // (those below `terminal` where they form a prefix) are N-positions.
+    let misere = matches!(game, Game::Misere(_));
+    let whole = game;
+    let game = game.under_normal_play();
+    let terminal = if misere {
+        crate::misere::first_move(game).unwrap_or(0)
+    } else {
+        0
+    };
     match game {
         Game::Interval { bound, leave1 } => {
             let game = IntervalGame {
@@ -968,18 +1085,18 @@ fn engine_stream(
             let (last, count) = match (state, resume) {
                 (None, _) | (_, None) => (None, 0),
                 (Some(StreamState::Jump { last, count }), Some(cp)) => {
-                    crate::resume::jump(&game, *last, *count, cp)?;
+                    crate::resume::jump(&game, terminal, *last, *count, cp)?;
                     (*last, *count)
                 }
                 (Some(_), _) => return Err(bad("jump-ahead")),
             };
-            Ok(Box::new(JumpStream::new(game, max, last, count)))
+            Ok(Box::new(JumpStream::new(game, terminal, max, last, count)))
         }
         Game::Subtraction {
             set: MoveSet::AllBut { excluded },
             leave1,
         } => {
-            let list: Vec<u64> = all_but_p_positions(excluded, *leave1)
+            let list: Vec<u64> = all_but_p_positions_played(excluded, *leave1, misere)
                 .into_iter()
                 .filter(|&p| p <= max)
                 .collect();
@@ -998,12 +1115,14 @@ fn engine_stream(
                 let resume = match (state, resume) {
                     (None, _) | (_, None) => None,
                     (Some(StreamState::Window { lo, marks, count }), Some(cp)) => {
-                        crate::resume::window(&moves, *leave1, *lo, marks, *count, cp)?;
+                        crate::resume::window(&moves, *leave1, misere, *lo, marks, *count, cp)?;
                         Some((*lo, marks.clone(), *count))
                     }
                     (Some(_), _) => return Err(bad("window")),
                 };
-                return Ok(Box::new(WindowStream::new(moves, *leave1, max, resume)));
+                return Ok(Box::new(WindowStream::new(
+                    moves, *leave1, terminal, max, resume,
+                )));
             }
             let saved = match (state, resume) {
                 (None, _) | (_, None) => None,
@@ -1015,10 +1134,10 @@ fn engine_stream(
                 return Ok(Box::new(SieveStream(match saved {
                     Some((s, cp)) => {
                         let sieve = SetSieve::resume(m, max, *leave1, seg, s.clone())?;
-                        crate::resume::sieve(sieve.moves(), *leave1, s, cp)?;
-                        sieve
+                        crate::resume::sieve(sieve.moves(), *leave1, terminal, s, cp)?;
+                        sieve.misere(terminal)
                     }
-                    None => SetSieve::new(m, max, *leave1, seg),
+                    None => SetSieve::new(m, max, *leave1, seg).misere(terminal),
                 })));
             }
             let moves = set.elements_upto(max);
@@ -1033,10 +1152,10 @@ fn engine_stream(
             Ok(Box::new(SieveStream(match saved {
                 Some((s, cp)) => {
                     let sieve = SetSieve::resume(m, max, *leave1, seg, s.clone())?;
-                    crate::resume::sieve(sieve.moves(), *leave1, s, cp)?;
-                    sieve
+                    crate::resume::sieve(sieve.moves(), *leave1, terminal, s, cp)?;
+                    sieve.misere(terminal)
                 }
-                None => SetSieve::new(m, max, *leave1, seg),
+                None => SetSieve::new(m, max, *leave1, seg).misere(terminal),
             })))
         }
         Game::Divisors { nontrivial } => {
@@ -1055,17 +1174,28 @@ fn engine_stream(
                             reason: "holds fewer outcome bits than it says".into(),
                         });
                     }
-                    crate::resume::divisors(*nontrivial, *lo, win, *count, cp)?;
+                    crate::resume::divisors(*nontrivial, misere, *lo, win, *count, cp)?;
                     Some((*lo, win.clone(), *count))
                 }
                 (Some(_), _) => return Err(bad("divisor")),
             };
-            Ok(Box::new(DivisorStream::new(*nontrivial, max, resume)))
+            Ok(Box::new(DivisorStream::new(
+                *nontrivial,
+                misere,
+                max,
+                resume,
+            )))
         }
-        Game::TakeBreak(_) | Game::GrundyGame => {
-            let g = grundy_table(game, max, obs)?;
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
+            // the zeros of the (misère) value table
+            let g = grundy_table(whole, max, obs)?;
             let list: Vec<u64> = g.outcomes().p_positions().collect();
-            list_stream(list, max, resume, "grundy table")
+            let method = if misere {
+                "canonical misère forms"
+            } else {
+                "grundy table"
+            };
+            list_stream(list, max, resume, method)
         }
     }
 }

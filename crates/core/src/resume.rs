@@ -8,7 +8,7 @@
 use crate::engines::sieve::{Moves, SieveState};
 use crate::error::Error;
 use crate::games::divisors::divisor_lists;
-use crate::games::finite::finite_outcome_period;
+use crate::games::finite::finite_outcome_period_played;
 use crate::games::interval::IntervalGame;
 use crate::plan::Checkpoint;
 use bitvec::prelude::*;
@@ -52,6 +52,7 @@ fn sample(len: usize) -> impl Iterator<Item = usize> {
 pub(crate) fn sieve<M: Moves>(
     moves: &M,
     leave1: bool,
+    terminal: u64,
     st: &SieveState,
     cp: &Checkpoint,
 ) -> Result<(), Error> {
@@ -73,7 +74,8 @@ pub(crate) fn sieve<M: Moves>(
             )));
         }
     }
-    let from = ps.last().map_or(0, |p| p + 1);
+    // (in misère play the heaps below `terminal` have no move and are N-positions)
+    let from = ps.last().map_or(0, |p| p + 1).max(terminal);
     for x in from..st.lo.min(from.saturating_add(TAIL)) {
         if !reaches_p(x) {
             return Err(bad(format!(
@@ -89,17 +91,23 @@ pub(crate) fn sieve<M: Moves>(
 pub(crate) fn window(
     moves: &[u64],
     leave1: bool,
+    misere: bool,
     lo: u64,
     marks: &[u64],
     count: u64,
     cp: &Checkpoint,
 ) -> Result<(), Error> {
     same_counts(cp, count, None)?;
-    let Some(po) = finite_outcome_period(moves, leave1, 1 << 24) else {
+    let Some(po) = finite_outcome_period_played(moves, leave1, misere, 1 << 24) else {
         return Ok(()); // no period within reach: the counts are all there is to check
     };
     let lose = |n: u64| !po.is_win(n);
-    let want_count = match crate::games::finite::finite_p_count(moves, leave1, lo.wrapping_sub(1)) {
+    let want_count = match crate::games::finite::finite_p_count_played(
+        moves,
+        leave1,
+        misere,
+        lo.wrapping_sub(1),
+    ) {
         Some(c) if lo > 0 => c.count,
         _ => 0,
     };
@@ -158,6 +166,7 @@ pub(crate) fn window(
 /// positions decided again from their divisors.
 pub(crate) fn divisors(
     nontrivial: bool,
+    misere: bool,
     lo: u64,
     win: &[u64],
     count: u64,
@@ -176,9 +185,8 @@ pub(crate) fn divisors(
     let picks = sample(lo_u).chain(lo_u.saturating_sub(SAMPLES)..lo_u);
     for x in picks {
         let (start, divs) = divisor_lists(x as u64, x as u64 + 1, nontrivial);
-        let w = divs[start[0] as usize..start[1] as usize]
-            .iter()
-            .any(|&d| !bits[x - d as usize]);
+        let ds = &divs[start[0] as usize..start[1] as usize];
+        let w = (misere && ds.is_empty()) || ds.iter().any(|&d| !bits[x - d as usize]);
         if w != bits[x] {
             return Err(bad(format!(
                 "has the outcome of {x} wrong (by its divisors it is {})",
@@ -211,6 +219,7 @@ pub(crate) fn list(list: &[u64], next: u64, cp: &Checkpoint) -> Result<(), Error
 /// closed form.
 pub(crate) fn jump(
     ig: &IntervalGame,
+    first: u64,
     last: Option<u64>,
     count: u64,
     cp: &Checkpoint,
@@ -223,6 +232,15 @@ pub(crate) fn jump(
             Err(bad(format!("counts {count} P-positions but names none")))
         };
     };
+    if first > 0 {
+        // misère play: the closed forms are normal play's; the chain from `first` is checked
+        // only for its start
+        return if l >= first {
+            Ok(())
+        } else {
+            Err(bad(format!("ends at {l}, below the first misère P-position {first}")))
+        };
+    }
     let (win, _) = ig.outcome(l);
     if win {
         return Err(bad(format!("ends at {l}, which is no P-position")));

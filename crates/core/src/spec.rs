@@ -10,6 +10,7 @@
 //!          | 'leave1(' spec ')' | 'divisors' | 'divisors-nontrivial'
 //!          | 'sqrt' | 'half' | 'upto{' k '}'
 //!          | CODE | 'kayles' | 'dawson' | 'grundy-game'
+//!          | 'misere(' spec ')'              -- the same moves, misère play (outermost only)
 //! NAMED   := squares | cubes | triangular | fibonacci | primes | powers2 | factorials | practical
 //! CODE    := [hexdigit] '.' hexdigit+ | digit  -- CGSuite's octal/hexadecimal notation
 //! ```
@@ -190,6 +191,50 @@ pub enum Game {
     TakeBreak(TakeBreak),
     /// Grundy's game: split one heap into two unequal non-empty heaps.
     GrundyGame,
+    /// The same moves as the inner game (never itself `Misere`) in misère play: the player
+    /// who makes the last move loses. Its "Grundy values" are misère nim-values and its
+    /// P-positions misère P-positions (see [`crate::misere`]).
+    Misere(Box<Game>),
+}
+
+/// Normal play (the last player to move wins) or misère play (the last player to move
+/// loses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Play {
+    /// The last player to move wins.
+    #[default]
+    Normal,
+    /// The last player to move loses.
+    Misere,
+}
+
+impl Game {
+    /// This game's moves under `play`: `misere(G)` for [`Play::Misere`], the game itself
+    /// (unwrapped from `misere( )`) for [`Play::Normal`].
+    pub fn with_play(&self, play: Play) -> Game {
+        let inner = self.under_normal_play().clone();
+        match play {
+            Play::Normal => inner,
+            Play::Misere => Game::Misere(Box::new(inner)),
+        }
+    }
+
+    /// How the game is played.
+    pub fn play(&self) -> Play {
+        match self {
+            Game::Misere(_) => Play::Misere,
+            _ => Play::Normal,
+        }
+    }
+
+    /// The game with the same moves in normal play (itself unless it is `misere( )`).
+    pub fn under_normal_play(&self) -> &Game {
+        match self {
+            Game::Misere(g) => g,
+            g => g,
+        }
+    }
 }
 
 impl Game {
@@ -234,6 +279,11 @@ impl Game {
                 let n = TakeBreak::new(code.digits.iter().map(|d| d & 15).collect());
                 (n != *code).then_some(Game::TakeBreak(n))
             }
+            Game::Misere(g) => match g.normalized() {
+                Cow::Owned(n) => Some(Game::Misere(Box::new(n.under_normal_play().clone()))),
+                Cow::Borrowed(Game::Misere(inner)) => Some(Game::Misere(inner.clone())),
+                Cow::Borrowed(_) => None,
+            },
             Game::Divisors { .. } | Game::Interval { .. } | Game::GrundyGame => None,
         };
         owned.map_or(Cow::Borrowed(self), Cow::Owned)
@@ -246,7 +296,8 @@ impl Game {
             Game::Divisors { .. }
             | Game::Interval { .. }
             | Game::TakeBreak(_)
-            | Game::GrundyGame => None,
+            | Game::GrundyGame
+            | Game::Misere(_) => None,
         }
     }
 
@@ -324,6 +375,7 @@ impl fmt::Display for Game {
             }
             Game::TakeBreak(code) => write!(f, "{code}"),
             Game::GrundyGame => write!(f, "grundy-game"),
+            Game::Misere(g) => write!(f, "misere({g})"),
         }
     }
 }
@@ -386,7 +438,7 @@ struct Parser<'a> {
 
 const FAMILIES: &str = "sub{..}, allbut{..}, squares, cubes, triangular, fibonacci, primes, \
 powers2, factorials, practical, nim, leave1(..), divisors, divisors-nontrivial, sqrt, half, \
-upto{k}, kayles, dawson, grundy-game, or a code such as 0.77";
+upto{k}, kayles, dawson, grundy-game, misere(..), or a code such as 0.77";
 
 impl Parser<'_> {
     fn err(&self, msg: &str) -> SpecError {
@@ -588,6 +640,31 @@ impl Parser<'_> {
             "kayles" => Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 7, 7]))),
             "dawson" => Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 0, 7]))),
             "grundy-game" => Term::Game(Game::GrundyGame),
+            "misere" => {
+                self.expect('(', "after `misere`")?;
+                self.ws();
+                if self.peek() == Some(')') {
+                    return Err(self.err("expected a game inside misere( )"));
+                }
+                let inner_at = self.i;
+                if self.depth >= 64 {
+                    return Err(self.err("misere( ) nested more than 64 deep"));
+                }
+                self.depth += 1;
+                let inner = self.expr();
+                self.depth -= 1;
+                let inner = inner?;
+                self.expect(')', "to close misere(")?;
+                match inner.into_game() {
+                    Game::Misere(_) => {
+                        return Err(self.err_at(
+                            inner_at,
+                            "misere( ) of a misère game: write it once",
+                        ))
+                    }
+                    g => Term::Game(Game::Misere(Box::new(g))),
+                }
+            }
             _ => {
                 return Err(self.err_at(
                     start,

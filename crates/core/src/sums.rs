@@ -21,7 +21,7 @@ use crate::num::{parse_count, CountError};
 use crate::observe::Observer;
 use crate::plan::{grundy_table, plan, run_stream, Budget, Task};
 use crate::sets::MoveSet;
-use crate::spec::{Bound, Game, SpecError};
+use crate::spec::{Bound, Game, Play, SpecError};
 use crate::table::GrundyTable;
 use num_bigint::{BigInt, BigUint};
 use serde::Serialize;
@@ -232,7 +232,8 @@ pub(crate) fn closed_values(game: &Game) -> Option<Values> {
         | Game::Divisors { .. }
         | Game::Interval { .. }
         | Game::TakeBreak(_)
-        | Game::GrundyGame => None,
+        | Game::GrundyGame
+        | Game::Misere(_) => None,
     }
 }
 
@@ -375,6 +376,13 @@ pub fn sum_winning_moves(
     obs: &dyn Observer,
 ) -> Result<SumMoves, Error> {
     let limit = limit.max(1);
+    if sum.heaps.len() > 1 && sum.heaps.iter().any(|(g, _)| g.play() == Play::Misere) {
+        return Err(Error::Unsupported {
+            what: "a misère sum is not decided by Grundy values: see \
+                   heaplab_core::misere::misere_sum"
+                .into(),
+        });
+    }
     if let [(game, n)] = &sum.heaps[..] {
         let w = crate::decide::winning_moves(game, *n, limit, budget, obs)?;
         let d = w.decision;
@@ -574,7 +582,7 @@ fn moves_to(
             Box::new(ds.into_iter())
         }
         Game::Interval { bound, .. } => Box::new(1..=bound.f(n).min(top)),
-        Game::TakeBreak(_) | Game::GrundyGame => Box::new(std::iter::empty()),
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => Box::new(std::iter::empty()),
     };
     let (mut found, mut scanned) = (vec![], 0u64);
     let mut complete = true;
@@ -665,6 +673,14 @@ pub fn count_sums(
     obs: &dyn Observer,
 ) -> Result<SumCount, Error> {
     let game = &*game.normalized();
+    if game.play() == Play::Misere {
+        return Err(Error::Unsupported {
+            what: format!(
+                "counting sums of {game}: misère sums do not follow the XOR of values \
+                 (they need the misère quotient)"
+            ),
+        });
+    }
     if min > max {
         // no heap sizes: no positions
         return Ok(SumCount {

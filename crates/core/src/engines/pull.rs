@@ -16,6 +16,8 @@ const SEGMENT: u64 = 1 << 16;
 /// position is kept (N / 8 bytes).
 pub(crate) struct DivisorStream {
     nontrivial: bool,
+    /// Misère play: a heap without a move is an N-position.
+    misere: bool,
     max: u64,
     lo: u64,
     win: BitVec<u64, Lsb0>,
@@ -23,8 +25,14 @@ pub(crate) struct DivisorStream {
 }
 
 impl DivisorStream {
-    /// A stream over 0..=max, or one resumed from `(lo, outcome words, count)`.
-    pub fn new(nontrivial: bool, max: u64, resume: Option<(u64, Vec<u64>, u64)>) -> Self {
+    /// A stream over 0..=max, or one resumed from `(lo, outcome words, count)`; in misère
+    /// play when `misere`.
+    pub fn new(
+        nontrivial: bool,
+        misere: bool,
+        max: u64,
+        resume: Option<(u64, Vec<u64>, u64)>,
+    ) -> Self {
         let (lo, win, count) = match resume {
             None => (0, BitVec::new(), 0),
             Some((lo, words, count)) => {
@@ -35,6 +43,7 @@ impl DivisorStream {
         };
         DivisorStream {
             nontrivial,
+            misere,
             max,
             lo,
             win,
@@ -56,9 +65,8 @@ impl PStream for DivisorStream {
         let (start, divs) = divisor_lists(lo, hi, self.nontrivial);
         for n in lo..hi {
             let i = (n - lo) as usize;
-            let w = divs[start[i] as usize..start[i + 1] as usize]
-                .iter()
-                .any(|&d| !self.win[(n - d) as usize]);
+            let ds = &divs[start[i] as usize..start[i + 1] as usize];
+            let w = (self.misere && ds.is_empty()) || ds.iter().any(|&d| !self.win[(n - d) as usize]);
             self.win.push(w);
             if !w {
                 out.push(n);

@@ -475,6 +475,9 @@ pub struct SetSieve<M: Moves> {
     moves: M,
     max: u64,
     leave1: bool,
+    /// Positions below this have no move and are N-positions (misère play); 0 in normal
+    /// play.
+    terminal: u64,
     seg_bits: u64,
     state: SieveState,
     next: Option<Prepared>,
@@ -496,6 +499,7 @@ impl<M: Moves> SetSieve<M> {
             moves,
             max,
             leave1,
+            terminal: 0,
             seg_bits,
             state: SieveState {
                 lo: 0,
@@ -539,6 +543,15 @@ impl<M: Moves> SetSieve<M> {
         Ok(s)
     }
 
+    /// The same sieve in misère play: the positions below `terminal` (the heaps without a
+    /// move) are N-positions, which mark nothing; every later position is a P-position iff
+    /// no P-position marks it, as in normal play. Call before the first
+    /// [`SetSieve::advance`].
+    pub fn misere(mut self, terminal: u64) -> SetSieve<M> {
+        self.terminal = terminal;
+        self
+    }
+
     /// The moves.
     pub fn moves(&self) -> &M {
         &self.moves
@@ -570,8 +583,9 @@ impl<M: Moves> SetSieve<M> {
         if self.workers.len() != threads {
             self.workers = (0..threads).map(|_| Mutex::new(Vec::new())).collect();
         }
-        // Under leave1, position 0 (always the first P-position) is never an option.
-        let first_p = usize::from(self.leave1);
+        // Under leave1, position 0 (always the first P-position in normal play) is never an
+        // option; in misère play 0 is no P-position.
+        let first_p = usize::from(self.leave1 && self.terminal == 0);
         let hi = (lo + self.seg_bits).min(self.max + 1);
         let (moves, leave1, workers) = (&self.moves, self.leave1, &self.workers[..]);
         let cur = match self.next.take() {
@@ -591,6 +605,11 @@ impl<M: Moves> SetSieve<M> {
             }
         };
         let Prepared { mut seg, hi, old } = cur;
+        // Misère play: the heaps without a move are N-positions.
+        for x in lo..self.terminal.min(hi) {
+            let o = (x - lo) as usize;
+            seg[o >> 6] |= 1 << (o & 63);
+        }
         // P-positions found after this segment's old marks were made mark it now.
         let ps_len = self.state.ps.len();
         for &p in &self.state.ps[old.max(first_p).min(ps_len)..] {

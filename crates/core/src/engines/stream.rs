@@ -132,6 +132,10 @@ impl PStream for ListStream {
 /// Jump-ahead for interval games: O(1) per P-position ([`IntervalGame::next_p`]).
 pub(crate) struct JumpStream {
     game: IntervalGame,
+    /// The first P-position: 0 in normal play; in misère play the least heap with a move
+    /// (every heap below it has none, so it is an N-position, and that heap's options are
+    /// all such).
+    first: u64,
     max: u64,
     last: Option<u64>,
     count: u64,
@@ -139,10 +143,18 @@ pub(crate) struct JumpStream {
 }
 
 impl JumpStream {
-    /// A stream over 0..=max after `last` (None: from the start), `count` emitted so far.
-    pub fn new(game: IntervalGame, max: u64, last: Option<u64>, count: u64) -> JumpStream {
+    /// A stream over 0..=max after `last` (None: from the start), `count` emitted so far,
+    /// whose first P-position is `first`.
+    pub fn new(
+        game: IntervalGame,
+        first: u64,
+        max: u64,
+        last: Option<u64>,
+        count: u64,
+    ) -> JumpStream {
         JumpStream {
             game,
+            first,
             max,
             last,
             count,
@@ -165,7 +177,7 @@ impl PStream for JumpStream {
         }
         for _ in 0..(1 << 20) {
             let next = match self.last {
-                None => Some(0),
+                None => Some(self.first),
                 Some(p) => self.game.next_p(p),
             };
             match next {

@@ -10,6 +10,9 @@ use super::stream::{PStream, StreamState};
 pub(crate) struct WindowStream {
     moves: Vec<u64>,
     leave1: bool,
+    /// Positions below this have no move: misère N-positions, never marked as P (0 in
+    /// normal play, where a heap without a move is a P-position).
+    first: u64,
     max: u64,
     seg: u64,
     lo: u64,
@@ -19,10 +22,13 @@ pub(crate) struct WindowStream {
 
 impl WindowStream {
     /// A stream over 0..=max for the finite set `moves` (increasing), or one resumed from
-    /// `(lo, marks, count)` of [`StreamState::Window`].
+    /// `(lo, marks, count)` of [`StreamState::Window`]. Positions below `first` are taken
+    /// as N-positions that mark nothing (misère play: the heaps without a move; 0 in
+    /// normal play).
     pub fn new(
         mut moves: Vec<u64>,
         leave1: bool,
+        first: u64,
         max: u64,
         resume: Option<(u64, Vec<u64>, u64)>,
     ) -> WindowStream {
@@ -36,6 +42,7 @@ impl WindowStream {
         WindowStream {
             moves,
             leave1,
+            first,
             max,
             seg,
             lo,
@@ -65,6 +72,9 @@ impl PStream for WindowStream {
         for off in 0..(hi - lo) as usize {
             if marks[off >> 6] >> (off & 63) & 1 == 0 {
                 let p = lo + off as u64;
+                if p < self.first {
+                    continue;
+                }
                 out.push(p);
                 self.count += 1;
                 if self.leave1 && p == 0 {

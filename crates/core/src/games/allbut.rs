@@ -9,15 +9,35 @@ use crate::observe::{Stopped, Watch};
 /// P-position (0, or 1 with leave1), every larger P-position n has n - q0 excluded, so the
 /// candidates are the finitely many q0 + e, each tested against the P-positions below it.
 pub fn all_but_p_positions(excluded: &[u64], leave1: bool) -> Vec<u64> {
+    all_but_p_positions_played(excluded, leave1, false)
+}
+
+/// [`all_but_p_positions`] in normal or (`misere`) misère play. In misère play the heaps
+/// without a move (those below the least move m, or up to m under leave1) are N-positions
+/// and the least heap with a move, q0, is the first P-position (its options are all
+/// without a move); every later P-position n again has n - q0 excluded.
+pub fn all_but_p_positions_played(excluded: &[u64], leave1: bool, misere: bool) -> Vec<u64> {
     let mut sorted = excluded.to_vec();
     sorted.sort_unstable();
     sorted.dedup();
     let excluded = &sorted[..];
-    let mut ps: Vec<u64> = vec![0];
-    let q0 = if leave1 {
-        ps.push(1);
+    let mut ps: Vec<u64> = vec![];
+    let q0 = if misere {
+        let set = crate::sets::MoveSet::AllBut {
+            excluded: sorted.clone(),
+        };
+        match crate::misere::first_move(&crate::spec::Game::Subtraction { set, leave1 }) {
+            Some(q) if q < u64::MAX => {
+                ps.push(q);
+                q
+            }
+            _ => return ps,
+        }
+    } else if leave1 {
+        ps.extend([0, 1]);
         1
     } else {
+        ps.push(0);
         0
     };
     let mut cands: Vec<u64> = excluded.iter().filter_map(|&e| e.checked_add(q0)).collect();

@@ -2,7 +2,7 @@
 //! the outcome of n depends only on the k outcomes before it (k the largest move), so the
 //! outcome sequence is eventually periodic with a period found by cycle detection
 //! ([`finite_outcome_period`]); counts of P-positions to any N follow from it
-//! ([`finite_p_count`]).
+//! ([`finite_p_count_played`]).
 
 use super::PCount;
 use bitvec::prelude::*;
@@ -34,9 +34,15 @@ impl PeriodicOutcomes {
 
 /// [`PCount`] of the finite subtraction game with these moves (increasing, non-empty)
 /// over 0..=max, when its outcome period shows up within 2^24 positions: O(preperiod +
-/// period) time whatever max is. `None` when no period was found.
-pub fn finite_p_count(finite: &[u64], leave1: bool, max: u64) -> Option<PCount> {
-    let po = finite_outcome_period(finite, leave1, 1 << 24)?;
+/// period) time whatever max is, in normal or (`misere`) misère play. `None` when no
+/// period was found.
+pub fn finite_p_count_played(
+    finite: &[u64],
+    leave1: bool,
+    misere: bool,
+    max: u64,
+) -> Option<PCount> {
+    let po = finite_outcome_period_played(finite, leave1, misere, 1 << 24)?;
     let head = (po.start + po.period).min(max.saturating_add(1));
     let lose = |n: u64| !po.win[n as usize];
     let mut count = (0..head).filter(|&n| lose(n)).count() as u64;
@@ -73,6 +79,18 @@ pub fn finite_p_count(finite: &[u64], leave1: bool, max: u64) -> Option<PCount> 
 /// `limit` positions; `None` when no repeat shows up by then, or when `moves` is not
 /// positive and strictly increasing.
 pub fn finite_outcome_period(moves: &[u64], leave1: bool, limit: u64) -> Option<PeriodicOutcomes> {
+    finite_outcome_period_played(moves, leave1, false, limit)
+}
+
+/// [`finite_outcome_period`] in normal or (`misere`) misère play, where a heap with no
+/// move is an N-position. The window argument is the same: from the heap k (k + 1 under
+/// leave1) on, every move is legal in both plays.
+pub fn finite_outcome_period_played(
+    moves: &[u64],
+    leave1: bool,
+    misere: bool,
+    limit: u64,
+) -> Option<PeriodicOutcomes> {
     if moves.first() == Some(&0) || !moves.windows(2).all(|w| w[0] < w[1]) {
         return None; // not a set of positive moves, increasing
     }
@@ -86,10 +104,11 @@ pub fn finite_outcome_period(moves: &[u64], leave1: bool, limit: u64) -> Option<
     let mut win: BitVec<u64, Lsb0> = BitVec::new();
     let outcome = |win: &BitVec<u64, Lsb0>, n: usize| {
         let top = if leave1 { n.saturating_sub(1) } else { n };
-        moves
-            .iter()
-            .take_while(|&&s| s as usize <= top)
-            .any(|&s| !win[n - s as usize])
+        (misere && moves[0] as usize > top)
+            || moves
+                .iter()
+                .take_while(|&&s| s as usize <= top)
+                .any(|&s| !win[n - s as usize])
     };
     for n in 0..first {
         let w = outcome(&win, n);

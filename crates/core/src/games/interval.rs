@@ -34,7 +34,8 @@ impl IntervalGame {
             Game::Subtraction { .. }
             | Game::Divisors { .. }
             | Game::TakeBreak(_)
-            | Game::GrundyGame => None,
+            | Game::GrundyGame
+            | Game::Misere(_) => None,
         }
     }
 

@@ -33,6 +33,7 @@ impl Game {
     pub fn moves_of(&self, n: u64) -> Option<Vec<u64>> {
         let mut v = Vec::new();
         match self {
+            Game::Misere(g) => return g.moves_of(n),
             Game::Subtraction { set, leave1 } => {
                 let top = if *leave1 { n.saturating_sub(1) } else { n };
                 match set {
@@ -71,6 +72,23 @@ impl Game {
             Game::TakeBreak(_) | Game::GrundyGame => return None,
         }
         Some(v)
+    }
+}
+
+impl Game {
+    /// Is removing `s` tokens from a heap of `n` a move that leaves one heap of n − s, in a
+    /// one-heap family? False for take-and-break games and for s = 0 or s > n.
+    pub fn is_move(&self, n: u64, s: u64) -> bool {
+        if s == 0 || s > n {
+            return false;
+        }
+        match self {
+            Game::Misere(g) => g.is_move(n, s),
+            Game::Subtraction { set, leave1 } => !(*leave1 && s == n) && set.contains(s),
+            Game::Divisors { nontrivial } => s < n && n.is_multiple_of(s) && (!nontrivial || s >= 2),
+            Game::Interval { bound, leave1 } => !(*leave1 && s == n) && s <= bound.f(n),
+            Game::TakeBreak(_) | Game::GrundyGame => false,
+        }
     }
 }
 
@@ -146,6 +164,12 @@ impl CertRule {
     /// The rule for `seq` of `game`.
     pub fn of(game: &Game, seq: Sequence) -> CertRule {
         match game {
+            // The window argument holds in misère play too (every move is legal, and no heap
+            // is without a move, from the largest move on); Guy–Smith does not.
+            Game::Misere(inner) => match CertRule::of(inner, seq) {
+                r @ CertRule::FiniteSubtraction { .. } => r,
+                CertRule::Octal { .. } | CertRule::None => CertRule::None,
+            },
             Game::Subtraction { set, .. } => match set.max_finite() {
                 Some(k) => CertRule::FiniteSubtraction { largest_move: k },
                 None => CertRule::None,

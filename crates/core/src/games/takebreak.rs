@@ -71,6 +71,8 @@ impl Breaker {
         match game {
             Game::TakeBreak(code) => Some(Breaker::from_code(code)),
             Game::GrundyGame => Some(Breaker::grundy_game()),
+            // the same moves in misère play
+            Game::Misere(g) => Breaker::of(g),
             Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. } => None,
         }
     }

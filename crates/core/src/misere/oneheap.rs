@@ -1,0 +1,433 @@
+//! Misère nim-values and genera of games whose every move leaves one heap (subtraction
+//! sets, all-but sets, divisors, interval games): layer by layer over 0..=N, each layer one
+//! walk over every position's options.
+
+use crate::games::divisors::divisor_lists;
+use crate::games::interval::IntervalGame;
+use crate::mex::ValueSet;
+use crate::observe::{Stopped, Watch};
+use crate::sets::MoveSet;
+use crate::spec::{Bound, Game};
+use serde::Serialize;
+use std::fmt;
+
+/// Most layers γ0, γ1, … a genus table computes before it gives up waiting for every
+/// heap's superscript to repeat with period 2 (it always does eventually; in practice
+/// within a handful of layers).
+pub const GENUS_LAYERS: usize = 64;
+
+/// The least heap with a move, for the families whose heaps without a move are exactly
+/// those below it: subtraction and all-but sets (the least move, plus one under
+/// `leave1`), interval games and `divisors`. `u64::MAX` when no heap has a move (an
+/// empty set). `None` for `divisors-nontrivial` (1, 2, 3 and every prime have no move)
+/// and for take-and-break games; `misere( )` is looked through.
+pub fn first_move(game: &Game) -> Option<u64> {
+    let plus = |m: Option<u64>, leave1: bool| match m {
+        Some(m) => m.saturating_add(u64::from(leave1)),
+        None => u64::MAX,
+    };
+    match game.under_normal_play() {
+        Game::Subtraction { set, leave1 } => Some(plus(least_move(set), *leave1)),
+        Game::Interval { bound, leave1 } => Some(match bound {
+            Bound::Upto(0) => u64::MAX,
+            // f(n) >= 1 from n = 1 (n = 2 for half); under leave1 n - 1 >= 1 too
+            Bound::Upto(_) | Bound::Sqrt => 1 + u64::from(*leave1),
+            Bound::Half => 2,
+        }),
+        Game::Divisors { nontrivial: false } => Some(2),
+        Game::Divisors { nontrivial: true }
+        | Game::TakeBreak(_)
+        | Game::GrundyGame
+        | Game::Misere(_) => None,
+    }
+}
+
+/// The least element of a subtraction set (`None` for an empty one).
+fn least_move(set: &MoveSet) -> Option<u64> {
+    match set {
+        MoveSet::AllBut { excluded } => {
+            // the least positive integer not excluded (excluded is sorted)
+            let mut m = 1u64;
+            for &e in excluded {
+                if e == m {
+                    m += 1;
+                } else if e > m {
+                    break;
+                }
+            }
+            Some(m)
+        }
+        MoveSet::Union { named, finite } => {
+            // every named set holds 1 or 2 (primes)
+            let named_min = named.iter().map(|s| if s.contains(1) { 1 } else { 2 }).min();
+            finite.iter().copied().filter(|&s| s > 0).min().into_iter().chain(named_min).min()
+        }
+    }
+}
+
+/// True when heap `n` of `game` (`misere( )` looked through) has no move. For
+/// take-and-break games: when no digit applies to n.
+pub fn is_terminal(game: &Game, n: u64) -> bool {
+    match (first_move(game), game.under_normal_play()) {
+        (Some(t), _) => n < t,
+        (None, Game::Divisors { .. }) => n < 4 || crate::num::is_prime(n),
+        (None, g) => {
+            let mut any = false;
+            crate::rule::Rule::for_each_option(g, n, &mut |_| any = true);
+            !any
+        }
+    }
+}
+
+/// Walks every heap's options (as the heaps they leave) for the one-heap families.
+enum Walker {
+    /// Increasing moves (all of them up to N).
+    List { moves: Vec<u64>, leave1: bool },
+    /// All-but sets: every amount except these.
+    AllBut { excluded: Vec<u64>, leave1: bool },
+    /// Divisor lists a segment at a time.
+    Divisors { nontrivial: bool },
+    /// Interval games: the options of n are low(n)..n.
+    Interval(IntervalGame),
+}
+
+/// Positions per segment of the divisor lists.
+const SEGMENT: u64 = 1 << 16;
+
+impl Walker {
+    fn of(game: &Game, max: u64) -> Option<Walker> {
+        Some(match game.under_normal_play() {
+            Game::Subtraction {
+                set: MoveSet::AllBut { excluded },
+                leave1,
+            } => Walker::AllBut {
+                excluded: excluded.clone(),
+                leave1: *leave1,
+            },
+            Game::Subtraction { set, leave1 } => Walker::List {
+                moves: set.elements_upto(max),
+                leave1: *leave1,
+            },
+            Game::Divisors { nontrivial } => Walker::Divisors {
+                nontrivial: *nontrivial,
+            },
+            Game::Interval { bound, leave1 } => Walker::Interval(IntervalGame {
+                bound: *bound,
+                leave1: *leave1,
+            }),
+            Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => return None,
+        })
+    }
+
+    /// Calls `each(n, options of n)` for n = 0..=max in order.
+    fn walk(
+        &self,
+        max: u64,
+        watch: &mut Watch,
+        mut each: impl FnMut(u64, &[u64]),
+    ) -> Result<(), Stopped> {
+        let mut opts: Vec<u64> = Vec::new();
+        match self {
+            Walker::List { moves, leave1 } => {
+                for n in 0..=max {
+                    watch.at(n)?;
+                    let top = if *leave1 { n.saturating_sub(1) } else { n };
+                    opts.clear();
+                    opts.extend(moves.iter().take_while(|&&s| s <= top).map(|&s| n - s));
+                    each(n, &opts);
+                }
+            }
+            Walker::AllBut { excluded, leave1 } => {
+                for n in 0..=max {
+                    watch.at(n)?;
+                    let top = if *leave1 { n.saturating_sub(1) } else { n };
+                    opts.clear();
+                    opts.extend(
+                        (1..=top)
+                            .filter(|s| excluded.binary_search(s).is_err())
+                            .map(|s| n - s),
+                    );
+                    each(n, &opts);
+                }
+            }
+            Walker::Divisors { nontrivial } => {
+                let mut lo = 0u64;
+                while lo <= max {
+                    let hi = lo.saturating_add(SEGMENT).min(max.saturating_add(1));
+                    let (start, divs) = divisor_lists(lo, hi, *nontrivial);
+                    for n in lo..hi {
+                        watch.at(n)?;
+                        let i = (n - lo) as usize;
+                        opts.clear();
+                        opts.extend(
+                            divs[start[i] as usize..start[i + 1] as usize]
+                                .iter()
+                                .map(|&d| n - d),
+                        );
+                        each(n, &opts);
+                    }
+                    if hi > max {
+                        break;
+                    }
+                    lo = hi;
+                }
+            }
+            Walker::Interval(ig) => {
+                for n in 0..=max {
+                    watch.at(n)?;
+                    opts.clear();
+                    opts.extend(ig.low(n)..n);
+                    each(n, &opts);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One layer of the genus: γi(n) for n = 0..=max from γ(i−1) (`prev`; `None` for i = 1,
+/// where a heap with no move gets 1).
+fn layer(walker: &Walker, max: u64, prev: Option<&[u32]>, watch: &mut Watch) -> Result<Vec<u32>, Stopped> {
+    let mut out: Vec<u32> = Vec::with_capacity(max as usize + 1);
+    let mut seen = ValueSet::default();
+    walker.walk(max, watch, |n, opts| {
+        let v = match prev {
+            None if opts.is_empty() => 1,
+            _ => {
+                seen.clear();
+                if let Some(p) = prev {
+                    let q = p[n as usize];
+                    seen.insert(q);
+                    seen.insert(q ^ 1);
+                }
+                for &m in opts {
+                    seen.insert(out[m as usize]);
+                }
+                seen.mex()
+            }
+        };
+        out.push(v);
+    })?;
+    Ok(out)
+}
+
+/// Misère nim-values of heaps 0..=max of a one-heap game (`misere( )` looked through):
+/// G⁻(n) = 1 when n has no move, else the mex of G⁻ over its options (Winning Ways,
+/// ch. 13). One walk over every option: O(N + the number of options). `None` for
+/// take-and-break games (their options are sums: see [`crate::misere::canon`]).
+///
+/// # Errors
+/// [`crate::Error::Cancelled`] when the watch's observer stops the run.
+pub(crate) fn misere_values_watched(
+    game: &Game,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<Option<Vec<u32>>, Stopped> {
+    let Some(w) = Walker::of(game, max) else {
+        return Ok(None);
+    };
+    Ok(Some(layer(&w, max, None, watch)?))
+}
+
+/// Misère nim-values G⁻(0..=max) of a one-heap game, as [`misere_values_watched`]
+/// describes, for callers without an observer; `None` for take-and-break games.
+pub fn misere_values(game: &Game, max: u64) -> Option<Vec<u32>> {
+    let mut w = Watch::start(&crate::observe::Silent, max.saturating_add(1)).ok()?;
+    misere_values_watched(game, max, &mut w).ok().flatten()
+}
+
+/// Conway's classes of a heap in misère play, from its genus and its options' classes
+/// (the phyla of CGSuite's `MisereCanonicalGame`; Winning Ways, ch. 13 "tame and wild").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phylum {
+    /// Hereditarily tame: its genus is tame (γ0 = γ1, or both are 0 or 1) and every option
+    /// is tame. Sums of tame games follow the misère-Nim rule ([`crate::misere::misere_sum`]).
+    Tame,
+    /// Every option tame, the genus restive: γ0 is 0 or 1 and γ1 is 2 or more.
+    Restive,
+    /// Every option tame, the genus restless: γ1 is 0 or 1 and γ0 is 2 or more.
+    Restless,
+    /// Anything else: an option that is not tame, or γ0 ≠ γ1 both 2 or more. (Games that
+    /// are tame only after reversing wild options, CGSuite's "reversibly tame", are
+    /// counted here: heaplab does not test reversibility.)
+    Wild,
+}
+
+impl Phylum {
+    /// The name tables print: `tame`, `restive`, `restless`, `wild`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phylum::Tame => "tame",
+            Phylum::Restive => "restive",
+            Phylum::Restless => "restless",
+            Phylum::Wild => "wild",
+        }
+    }
+
+    fn of(g0: u32, g1: u32, options_tame: bool) -> Phylum {
+        if !options_tame {
+            Phylum::Wild
+        } else if g0 == g1 || (g0 | g1) < 2 {
+            Phylum::Tame
+        } else if g0 < 2 {
+            Phylum::Restive
+        } else if g1 < 2 {
+            Phylum::Restless
+        } else {
+            Phylum::Wild
+        }
+    }
+}
+
+/// A genus g^{γ1γ2…γk} in its normalised form: the superscript stops where it starts
+/// repeating with period 2 (γ(i+2) = γi for every i ≥ k − 1).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Genus {
+    /// g = γ0, the normal-play Grundy value.
+    pub normal: u32,
+    /// γ1 … γk (k ≥ 2); γ1 is the misère nim-value.
+    pub superscript: Vec<u32>,
+}
+
+impl fmt::Display for Genus {
+    /// `0^{120}`, `2^{20}`; values of two or more digits are separated by commas
+    /// (`12^{12,14}`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = if self.superscript.iter().any(|&v| v >= 10) {
+            ","
+        } else {
+            ""
+        };
+        let sup: Vec<String> = self.superscript.iter().map(u32::to_string).collect();
+        write!(f, "{}^{{{}}}", self.normal, sup.join(sep))
+    }
+}
+
+/// The genus of every heap 0..=N of a one-heap game, with its [`Phylum`]
+/// ([`genus_table`]).
+#[derive(Debug, Clone)]
+pub struct GenusTable {
+    /// layers[i][n] = γi(n); the last two layers repeat the two before them.
+    layers: Vec<Vec<u32>>,
+    phyla: Vec<Phylum>,
+}
+
+impl GenusTable {
+    /// N.
+    pub fn max(&self) -> u64 {
+        self.layers[0].len() as u64 - 1
+    }
+
+    /// γ0(n) (the normal-play Grundy value). n must be at most N.
+    pub fn normal_value(&self, n: u64) -> u32 {
+        self.layers[0][n as usize]
+    }
+
+    /// γ1(n) (the misère nim-value). n must be at most N.
+    pub fn misere_value(&self, n: u64) -> u32 {
+        self.layers[1][n as usize]
+    }
+
+    /// γi(n) for any i (past the computed layers, by their period 2). n must be at most N.
+    pub fn gamma(&self, i: usize, n: u64) -> u32 {
+        let last = self.layers.len() - 1;
+        let i = if i <= last { i } else { last - 1 + (i - (last - 1)) % 2 };
+        self.layers[i][n as usize]
+    }
+
+    /// Layers computed (γ0 … γ(layers − 1)).
+    pub fn layers(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// The normalised genus of heap n (n at most N).
+    pub fn genus(&self, n: u64) -> Genus {
+        let n = n as usize;
+        let last = self.layers.len() - 1;
+        let at = |i: usize| self.layers[i][n];
+        // the least k >= 2 with γ(i+2) = γi for every computed i >= k - 1
+        let mut k = last;
+        while k > 2 && at(k - 2) == at(k) {
+            k -= 1;
+        }
+        Genus {
+            normal: at(0),
+            superscript: (1..=k).map(at).collect(),
+        }
+    }
+
+    /// The phylum of heap n (n at most N).
+    pub fn phylum(&self, n: u64) -> Phylum {
+        self.phyla[n as usize]
+    }
+}
+
+/// The genus and phylum of every heap 0..=max of a one-heap game (`misere( )` looked
+/// through): γ0 from `normal` (the game's normal-play Grundy values, which the caller
+/// computes with the fast engines), γ1 by [`misere_values`], and each later layer by the
+/// recursion in the [module documentation](crate::misere), until a layer equals the one two
+/// before it — from then on every layer repeats, since each layer is the same function of
+/// the one before. Each layer costs one walk over every option. `None` for take-and-break
+/// games.
+///
+/// # Errors
+/// [`crate::Error::Cancelled`] when `obs` stops the run; [`crate::Error::BadState`] if
+/// `normal` does not hold max + 1 values or the layers do not repeat within
+/// [`GENUS_LAYERS`] (never seen).
+pub fn genus_table(
+    game: &Game,
+    normal: &[u32],
+    max: u64,
+    obs: &dyn crate::Observer,
+) -> Result<Option<GenusTable>, crate::Error> {
+    let Some(w) = Walker::of(game, max) else {
+        return Ok(None);
+    };
+    if normal.len() as u64 != max.saturating_add(1) {
+        return Err(crate::Error::BadState {
+            reason: format!(
+                "of the genus needs {} normal-play values, not {}",
+                max as u128 + 1,
+                normal.len()
+            ),
+        });
+    }
+    let mut layers = vec![normal.to_vec()];
+    loop {
+        let i = layers.len();
+        if i >= GENUS_LAYERS {
+            return Err(crate::Error::BadState {
+                reason: format!("of the genus did not repeat within {GENUS_LAYERS} layers"),
+            });
+        }
+        let seen = Layer(obs, i);
+        let mut watch = Watch::start(&seen, max.saturating_add(1))?;
+        let next = layer(&w, max, (i >= 2).then(|| layers[i - 1].as_slice()), &mut watch)?;
+        layers.push(next);
+        if i >= 3 && layers[i] == layers[i - 2] {
+            break;
+        }
+    }
+    // phyla, in increasing n (every option is a smaller heap)
+    let mut phyla: Vec<Phylum> = Vec::with_capacity(max as usize + 1);
+    let (g0, g1) = (&layers[0], &layers[1]);
+    let mut quiet = Watch::start(&crate::observe::Silent, 0)?;
+    w.walk(max, &mut quiet, |n, opts| {
+        let tame = opts.iter().all(|&m| phyla[m as usize] == Phylum::Tame);
+        phyla.push(Phylum::of(g0[n as usize], g1[n as usize], tame));
+    })?;
+    Ok(Some(GenusTable { layers, phyla }))
+}
+
+/// Reports layer i's progress to the table's observer as part of a run of about four
+/// layers (γ1, γ2, γ3 and the rest).
+struct Layer<'a>(&'a dyn crate::Observer, usize);
+
+impl crate::Observer for Layer<'_> {
+    fn observe(&self, done: u64, total: u64) -> std::ops::ControlFlow<()> {
+        let before = (self.1 as u64 - 1).min(3);
+        self.0
+            .observe(before.saturating_mul(total).saturating_add(done), total.saturating_mul(4))
+    }
+}

@@ -1,0 +1,346 @@
+//! Misère sums of heaps: a sum of tame heaps by the misère-Nim rule on their genera; any
+//! sum of small heaps by canonical misère forms.
+
+use super::canon::{FormId, MisereForms};
+use super::oneheap::{genus_table, Phylum};
+use crate::decide::Move;
+use crate::error::Error;
+use crate::observe::Observer;
+use crate::plan::{grundy_table, plan, Budget, Task};
+use crate::spec::Game;
+use crate::sums::{Sum, SumMove};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One heap of a misère sum.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MisereSumHeap {
+    /// The game's canonical spec (normal-play moves; the sum is played misère).
+    pub game: String,
+    /// The heap.
+    pub n: u64,
+    /// Its misère nim-value G⁻ (0 exactly when the heap alone is a misère P-position).
+    pub misere_value: u32,
+    /// Its genus (one-heap games).
+    pub genus: Option<String>,
+    /// Its phylum (one-heap games).
+    pub phylum: Option<Phylum>,
+}
+
+/// Who wins a sum of heaps in misère play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MisereSum {
+    /// Every heap.
+    pub heaps: Vec<MisereSumHeap>,
+    /// True for a misère N-position (the player to move wins).
+    pub win: bool,
+    /// Winning moves (to a misère P-position), at most the limit asked for.
+    pub moves: Vec<SumMove>,
+    /// How the outcome was found, for reports.
+    pub method: String,
+}
+
+/// Largest heap a misère sum is decided at by canonical forms (take-and-break heaps).
+const CANON_HEAP_MAX: u64 = 40;
+
+/// Largest heap whose genus is computed for a misère sum.
+const GENUS_HEAP_MAX: u64 = 1 << 26;
+
+/// The heap's game, without `misere( )`, after checking that the sum is misère throughout.
+fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
+    if sum.heaps.is_empty() {
+        return Err(Error::Unsupported {
+            what: "an empty sum".into(),
+        });
+    }
+    if sum.heaps.iter().any(|(g, _)| !matches!(g, Game::Misere(_))) {
+        return Err(Error::Unsupported {
+            what: "a sum that mixes normal and misère heaps (a sum is played one way: write \
+                   every term as misere(SPEC), or use --play misere)"
+                .into(),
+        });
+    }
+    Ok(sum
+        .heaps
+        .iter()
+        .map(|(g, n)| (g.under_normal_play().normalized().into_owned(), *n))
+        .collect())
+}
+
+/// Decides a sum of heaps in misère play (every term `misere(SPEC):HEAP`) and lists up to
+/// `limit` winning moves (0 is taken as 1):
+///
+/// - when every heap is of a one-heap game (subtraction, all-but, divisor and interval
+///   games) and **tame** ([`Phylum::Tame`]), by the misère-Nim rule on genera (Winning Ways,
+///   ch. 13, "tame games"): with X the XOR of the heaps' γ0, the sum is a misère P-position
+///   iff some heap has γ0 = γ1 and X = 0, or no heap has and X = 1 — misère Nim's rule, each
+///   tame heap playing as the nim-heap its genus names. The genus tables run to the largest
+///   heap of each game (at most 2^26), within `budget`.
+/// - when some heap is of a take-and-break game and every heap is at most 40, exactly, by
+///   the canonical misère forms of the heaps ([`super::canon`]), tame or not.
+///
+/// # Errors
+/// [`Error::Unsupported`] for a sum that mixes normal and misère terms, a sum with a heap
+/// that is not tame when the tame rule is the method ("this sum is not tame: … misère sums
+/// of wild games need the misère quotient"), or heaps beyond the methods' reach; as
+/// [`crate::plan()`] for the tables within the budget; [`Error::Cancelled`] when `obs`
+/// stops a table.
+pub fn misere_sum(
+    sum: &Sum,
+    limit: usize,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<MisereSum, Error> {
+    let terms = misere_terms(sum)?;
+    let limit = limit.max(1);
+    if terms.iter().any(|(g, _)| g.moves_of(0).is_none()) {
+        return by_forms(&terms, limit, obs);
+    }
+    by_genus(&terms, limit, budget, obs)
+}
+
+/// The tame rule: (γ0, γ1) of every heap → is the sum a misère P-position?
+fn tame_sum_is_p(heaps: impl Iterator<Item = (u32, u32)>) -> bool {
+    let (mut x, mut big) = (0u32, false);
+    for (g0, g1) in heaps {
+        x ^= g0;
+        big |= g0 == g1;
+    }
+    if big {
+        x == 0
+    } else {
+        x == 1
+    }
+}
+
+fn by_genus(
+    terms: &[(Game, u64)],
+    limit: usize,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<MisereSum, Error> {
+    // one genus table per game, to its largest heap
+    let mut tops: BTreeMap<String, (Game, u64)> = BTreeMap::new();
+    for (g, n) in terms {
+        let e = tops.entry(g.to_string()).or_insert((g.clone(), 0));
+        e.1 = e.1.max(*n);
+    }
+    let mut tables = BTreeMap::new();
+    for (key, (g, top)) in tops {
+        if top > GENUS_HEAP_MAX {
+            return Err(Error::Unsupported {
+                what: format!(
+                    "a misère sum with heap {top} of {g}: genera are computed to heaps of at \
+                     most {GENUS_HEAP_MAX}"
+                ),
+            });
+        }
+        let misere = g.with_play(crate::spec::Play::Misere);
+        let p = plan(&misere, Task::Grundy, top, budget)?;
+        obs.planned(&p);
+        let normal = grundy_table(&g, top, obs)?.to_u32_vec();
+        let t = genus_table(&g, &normal, top, obs)?.ok_or_else(|| Error::Unsupported {
+            what: format!("the genus of {g}"),
+        })?;
+        tables.insert(key, t);
+    }
+    let table = |g: &Game| &tables[&g.to_string()];
+    let heaps: Vec<MisereSumHeap> = terms
+        .iter()
+        .map(|(g, n)| {
+            let t = table(g);
+            MisereSumHeap {
+                game: g.to_string(),
+                n: *n,
+                misere_value: t.misere_value(*n),
+                genus: Some(t.genus(*n).to_string()),
+                phylum: Some(t.phylum(*n)),
+            }
+        })
+        .collect();
+    if terms.len() == 1 {
+        // one heap: its misère value decides, tame or not
+        let (g, n) = &terms[0];
+        let t = table(g);
+        let moves: Vec<SumMove> = g
+            .moves_of(*n)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|&s| t.misere_value(n - s) == 0)
+            .take(limit)
+            .map(|s| sum_move(terms, 0, Move::take(*n, s), &[n - s]))
+            .collect();
+        return Ok(MisereSum {
+            win: heaps[0].misere_value != 0,
+            heaps,
+            moves,
+            method: "misère nim-value of the heap".into(),
+        });
+    }
+    if let Some((i, h)) = heaps
+        .iter()
+        .enumerate()
+        .find(|(_, h)| h.phylum != Some(Phylum::Tame))
+    {
+        return Err(Error::Unsupported {
+            what: format!(
+                "this sum is not tame: heap {} ({}:{}) is {} with genus {}; misère sums of \
+                 wild games need the misère quotient",
+                i + 1,
+                h.game,
+                h.n,
+                h.phylum.map_or("wild", Phylum::name),
+                h.genus.as_deref().unwrap_or("?")
+            ),
+        });
+    }
+    let pair = |g: &Game, n: u64| {
+        let t = table(g);
+        (t.normal_value(n), t.misere_value(n))
+    };
+    let now: Vec<(u32, u32)> = terms.iter().map(|(g, n)| pair(g, *n)).collect();
+    let win = !tame_sum_is_p(now.iter().copied());
+    let mut moves = vec![];
+    if win {
+        'heaps: for (i, (g, n)) in terms.iter().enumerate() {
+            for s in g.moves_of(*n).unwrap_or_default() {
+                let after = pair(g, n - s);
+                let p = tame_sum_is_p(
+                    now.iter()
+                        .enumerate()
+                        .map(|(j, &v)| if j == i { after } else { v }),
+                );
+                if p {
+                    moves.push(sum_move(terms, i, Move::take(*n, s), &[n - s]));
+                    if moves.len() >= limit {
+                        break 'heaps;
+                    }
+                }
+            }
+        }
+    }
+    Ok(MisereSum {
+        heaps,
+        win,
+        moves,
+        method: "tame sum: the misère-Nim rule on the heaps' genera".into(),
+    })
+}
+
+/// The sum after heap `i` is replaced by `left`.
+fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMove {
+    let mut result = vec![];
+    for (j, (g, n)) in terms.iter().enumerate() {
+        if j == i {
+            result.extend(left.iter().map(|&h| (g.with_play(crate::spec::Play::Misere).to_string(), h)));
+        } else {
+            result.push((g.with_play(crate::spec::Play::Misere).to_string(), *n));
+        }
+    }
+    SumMove {
+        heap: i,
+        step,
+        result,
+    }
+}
+
+/// Any sum of heaps up to [`CANON_HEAP_MAX`] by canonical misère forms.
+fn by_forms(terms: &[(Game, u64)], limit: usize, obs: &dyn Observer) -> Result<MisereSum, Error> {
+    if let Some((g, n)) = terms.iter().find(|(_, n)| *n > CANON_HEAP_MAX) {
+        return Err(Error::Unsupported {
+            what: format!(
+                "a misère sum with heap {n} of {g}: sums with take-and-break heaps are \
+                 decided by canonical forms of heaps up to {CANON_HEAP_MAX}"
+            ),
+        });
+    }
+    let mut forms = MisereForms::new();
+    // each game's heaps 0..=its largest, as canonical forms
+    let mut of_game: BTreeMap<String, Vec<FormId>> = BTreeMap::new();
+    for (g, n) in terms {
+        let have = of_game.get(&g.to_string()).map_or(0, |v| v.len() as u64);
+        if have > *n {
+            continue;
+        }
+        let v = heap_forms(&mut forms, g, *n, obs)?;
+        of_game.insert(g.to_string(), v);
+    }
+    let form = |g: &Game, h: u64| of_game[&g.to_string()][h as usize];
+    let parts: Vec<FormId> = terms.iter().map(|(g, n)| form(g, *n)).collect();
+    let total = parts.iter().fold(forms.zero(), |acc, &f| forms.add(acc, f));
+    let win = forms.misere_value(total) != 0;
+    let heaps = terms
+        .iter()
+        .zip(&parts)
+        .map(|((g, n), &f)| MisereSumHeap {
+            game: g.to_string(),
+            n: *n,
+            misere_value: forms.misere_value(f),
+            genus: None,
+            phylum: None,
+        })
+        .collect();
+    let mut moves = vec![];
+    if win {
+        'heaps: for (i, (g, n)) in terms.iter().enumerate() {
+            let rest = parts
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .fold(forms.zero(), |acc, (_, &f)| forms.add(acc, f));
+            let mut opts: Vec<(u64, Vec<u64>)> = vec![];
+            crate::rule::Rule::for_each_option(g, *n, &mut |left| {
+                let removed = *n - left.iter().sum::<u64>();
+                opts.push((removed, left.to_vec()));
+            });
+            opts.sort();
+            opts.dedup();
+            for (removed, left) in opts {
+                let after = left.iter().fold(rest, |acc, &h| {
+                    let f = form(g, h);
+                    forms.add(acc, f)
+                });
+                if forms.misere_value(after) == 0 {
+                    let step = Move {
+                        removed,
+                        leaves: left.clone(),
+                    };
+                    moves.push(sum_move(terms, i, step, &left));
+                    if moves.len() >= limit {
+                        break 'heaps;
+                    }
+                }
+            }
+        }
+    }
+    Ok(MisereSum {
+        heaps,
+        win,
+        moves,
+        method: "canonical misère forms of the heaps".into(),
+    })
+}
+
+/// Canonical misère forms of heaps 0..=n of any game (options as sums of smaller heaps).
+fn heap_forms(
+    forms: &mut MisereForms,
+    game: &Game,
+    n: u64,
+    obs: &dyn Observer,
+) -> Result<Vec<FormId>, Error> {
+    if let Some(br) = crate::games::takebreak::Breaker::of(game) {
+        let (_, heaps) = super::canon::take_break_misere_in(forms, &br, n, obs)?;
+        return Ok(heaps.iter().map(|h| h.form).collect());
+    }
+    let mut out: Vec<FormId> = Vec::new();
+    for h in 0..=n {
+        let opts: Vec<FormId> = game
+            .moves_of(h)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|s| out[(h - s) as usize])
+            .collect();
+        out.push(forms.from_options(&opts));
+    }
+    Ok(out)
+}

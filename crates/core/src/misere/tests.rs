@@ -1,0 +1,308 @@
+//! Misère play of one-heap games against a brute-force evaluation of the game tree, written
+//! without the engines: positions are multisets of heaps (of one subtraction game, plus nim
+//! heaps for the genus), values by memoised recursion on the definition.
+
+use super::*;
+use crate::plan::{count_p_positions, grundy_table, open_stream, outcome_table, Budget};
+use crate::spec::{Game, Play};
+use crate::sums::Sum;
+use crate::{decide, Silent};
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+/// The misère nim-value of a sum of heaps of the subtraction game `moves` (`heaps`) and
+/// nim heaps (`nims`), by the definition: 1 with no move, else the mex of the options'.
+struct Brute {
+    game: Game,
+    memo: HashMap<(Vec<u64>, Vec<u64>), u32>,
+}
+
+impl Brute {
+    fn new(moves: &[u64]) -> Brute {
+        let list: Vec<String> = moves.iter().map(u64::to_string).collect();
+        Brute::of(&Game::parse(&format!("sub{{{}}}", list.join(","))).unwrap())
+    }
+
+    fn of(game: &Game) -> Brute {
+        Brute {
+            game: game.clone(),
+            memo: HashMap::new(),
+        }
+    }
+
+    fn value(&mut self, heaps: &[u64], nims: &[u64]) -> u32 {
+        let mut key = (heaps.to_vec(), nims.to_vec());
+        key.0.retain(|&h| h > 0);
+        key.0.sort_unstable();
+        key.1.retain(|&h| h > 0);
+        key.1.sort_unstable();
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let (hs, ns) = key.clone();
+        let mut seen = vec![];
+        for i in 0..hs.len() {
+            // the amounts, straight from the definition of the family
+            let amounts: Vec<u64> = (1..=hs[i]).filter(|&s| self.game.is_move(hs[i], s)).collect();
+            for s in amounts {
+                let mut next = hs.clone();
+                next[i] -= s;
+                seen.push(self.value(&next, &ns));
+            }
+        }
+        for i in 0..ns.len() {
+            for t in 0..ns[i] {
+                let mut next = ns.clone();
+                next[i] = t;
+                seen.push(self.value(&hs, &next));
+            }
+        }
+        let v = if seen.is_empty() {
+            1
+        } else {
+            (0..).find(|x| !seen.contains(x)).unwrap()
+        };
+        self.memo.insert(key, v);
+        v
+    }
+}
+
+fn misere(spec: &str) -> Game {
+    Game::parse(spec).unwrap().with_play(Play::Misere)
+}
+
+fn stream(game: &Game, max: u64) -> Vec<u64> {
+    let mut s = open_stream(game, max, &Silent).unwrap();
+    let mut out = vec![];
+    while s.advance(&mut out) {}
+    out
+}
+
+#[test]
+fn misere_nim_and_its_subtraction_form() {
+    // sub{1,2,3}: the misère P-positions are n ≡ 1 (mod 4)
+    let g = misere("sub{1,2,3}");
+    let ps = stream(&g, 10_000);
+    assert_eq!(ps, (0..=10_000u64).filter(|n| n % 4 == 1).collect::<Vec<_>>());
+    let c = count_p_positions(&g, 1_000_000_000_000).unwrap();
+    assert_eq!(c.count, 250_000_000_000);
+    assert_eq!(c.largest, Some(999_999_999_997));
+    let d = decide(&g, 1_000_000_000_001, &Budget::new(1 << 30), &Silent).unwrap();
+    assert!(!d.win);
+    let d = decide(&g, 1_000_000_000_003, &Budget::new(1 << 30), &Silent).unwrap();
+    assert!(d.win && d.winning_move.unwrap().removed == 2);
+    // nim: a heap of n has misère nim-value n, except that 0 and 1 swap
+    let v = grundy_table(&misere("nim"), 50, &Silent).unwrap().to_u32_vec();
+    let want: Vec<u32> = (0..=50).map(|n| if n < 2 { 1 - n } else { n }).collect();
+    assert_eq!(v, want);
+    assert_eq!(stream(&misere("nim"), 100), vec![1]);
+    // the genus of nim heaps (Winning Ways): 0^{120}, 1^{031}, 2^{20}, 3^{31}, 4^{46}
+    let normal: Vec<u32> = (0..=6).collect();
+    let t = genus_table(&Game::parse("nim").unwrap(), &normal, 6, &Silent)
+        .unwrap()
+        .unwrap();
+    let shown: Vec<String> = (0..=4).map(|n| t.genus(n).to_string()).collect();
+    assert_eq!(shown, ["0^{120}", "1^{031}", "2^{20}", "3^{31}", "4^{46}"]);
+    assert!((0..=6).all(|n| t.phylum(n) == Phylum::Tame));
+}
+
+#[test]
+fn every_engine_agrees_with_the_definition_in_misere_play() {
+    // (spec, largest heap) over the one-heap families and their engines
+    for (spec, max) in [
+        ("sub{2,5,7}", 3000u64),
+        ("leave1(sub{1,3,4})", 3000),
+        ("squares", 3000),
+        ("leave1(squares)", 3000),
+        ("primes|sub{1}", 2000),
+        ("allbut{1,2,5}", 300),
+        ("leave1(allbut{3})", 300),
+        ("nim", 300),
+        ("divisors", 3000),
+        ("divisors-nontrivial", 3000),
+        ("sqrt", 3000),
+        ("leave1(sqrt)", 3000),
+        ("half", 1000),
+        ("upto{4}", 1000),
+    ] {
+        let inner = Game::parse(spec).unwrap();
+        let g = inner.with_play(Play::Misere);
+        // misère values by the definition on one heap
+        let mut want: Vec<u32> = vec![];
+        for n in 0..=max {
+            let opts = inner.moves_of(n).unwrap();
+            let v = if opts.is_empty() {
+                1
+            } else {
+                let seen: Vec<u32> = opts.iter().map(|&s| want[(n - s) as usize]).collect();
+                (0..).find(|x| !seen.contains(x)).unwrap()
+            };
+            want.push(v);
+        }
+        let values = grundy_table(&g, max, &Silent).unwrap().to_u32_vec();
+        assert_eq!(values, want, "{spec}");
+        let ps: Vec<u64> = (0..=max).filter(|&n| want[n as usize] == 0).collect();
+        assert_eq!(stream(&g, max), ps, "{spec}: the stream");
+        let t = outcome_table(&g, max, &Silent).unwrap();
+        assert_eq!(t.p_positions().collect::<Vec<_>>(), ps, "{spec}: the table");
+        for n in [max, max - 1, max / 2 + 1] {
+            let d = decide(&g, n, &Budget::new(1 << 30), &Silent).unwrap();
+            assert_eq!(d.win, want[n as usize] != 0, "{spec}: decide {n}");
+            if let Some(m) = d.winning_move {
+                assert_eq!(want[m.leaves.first().copied().unwrap_or(0) as usize], 0);
+            }
+        }
+        if let Some(c) = count_p_positions(&g, max) {
+            assert_eq!(c.count, ps.len() as u64, "{spec}: the count");
+        }
+    }
+}
+
+#[test]
+fn the_misere_period_of_a_finite_set_is_certified() {
+    use crate::games::{CertRule, Sequence};
+    let g = misere("sub{1,4,5}");
+    assert_eq!(
+        CertRule::of(&g, Sequence::Outcome),
+        CertRule::FiniteSubtraction { largest_move: 5 }
+    );
+    // Guy–Smith is a normal-play theorem
+    assert_eq!(CertRule::of(&misere("0.77"), Sequence::Grundy), CertRule::None);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// For random finite subtraction sets: γ0, γ1, γ2, … of every heap n <= 60 equal the
+    /// brute force (γi = misère value of the heap plus i − 1 nim heaps of 2), and so do
+    /// the misère outcomes and nim-values of the engines.
+    #[test]
+    fn genus_values_and_outcomes_equal_brute_force(
+        set in proptest::collection::btree_set(1u64..=9, 1..=4)
+    ) {
+        let moves: Vec<u64> = set.into_iter().collect();
+        let spec = format!(
+            "sub{{{}}}",
+            moves.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+        );
+        let inner = Game::parse(&spec).unwrap();
+        let max = 60u64;
+        let normal = grundy_table(&inner, max, &Silent).unwrap().to_u32_vec();
+        let t = genus_table(&inner, &normal, max, &Silent).unwrap().unwrap();
+        let mut b = Brute::new(&moves);
+        for n in 0..=max {
+            for i in 1..=t.layers() + 1 {
+                let twos = vec![2u64; i - 1];
+                prop_assert_eq!(t.gamma(i, n), b.value(&[n], &twos), "{} n={} γ{}", spec, n, i);
+            }
+            // the normalised superscript reproduces every layer
+            let gen = t.genus(n);
+            let k = gen.superscript.len();
+            for i in 1..=t.layers() + 1 {
+                let j = if i <= k { i } else { k - 1 + (i - (k - 1)) % 2 };
+                prop_assert_eq!(gen.superscript[j - 1], t.gamma(i, n));
+            }
+        }
+        let g = inner.with_play(Play::Misere);
+        let values = grundy_table(&g, max, &Silent).unwrap().to_u32_vec();
+        let ps = stream(&g, max);
+        for n in 0..=max {
+            prop_assert_eq!(values[n as usize], b.value(&[n], &[]));
+            prop_assert_eq!(ps.contains(&n), b.value(&[n], &[]) == 0);
+        }
+    }
+
+    /// Tame sums: over all sums of up to three heaps <= 12, the misère-Nim rule on genera
+    /// gives the brute-force outcome whenever every heap is tame, its winning moves reach
+    /// brute-force P-positions, and a sum with a heap that is not tame is refused.
+    #[test]
+    fn tame_sums_equal_brute_force(
+        set in proptest::collection::btree_set(1u64..=6, 1..=3)
+    ) {
+        let moves: Vec<u64> = set.into_iter().collect();
+        let spec = format!(
+            "misere(sub{{{}}})",
+            moves.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+        );
+        let g = Game::parse(&spec).unwrap();
+        let mut b = Brute::new(&moves);
+        let budget = Budget::new(1 << 30);
+        let mut decided = 0;
+        for a in 0..=12u64 {
+            for c in a..=12 {
+                for e in c..=12 {
+                    for heaps in [vec![a, c], vec![a, c, e]] {
+                        let sum = Sum::of_heaps(&g, &heaps);
+                        let truth = b.value(&heaps, &[]) != 0;
+                        match misere_sum(&sum, 3, &budget, &Silent) {
+                            Ok(m) => {
+                                prop_assert!(m.heaps.iter().all(|h| h.phylum == Some(Phylum::Tame)));
+                                prop_assert_eq!(m.win, truth, "{} {:?}", spec, heaps);
+                                // (a sum without a move wins with no move at all)
+                                let stuck = heaps.iter().all(|&h| h < moves[0]);
+                                prop_assert_eq!(m.moves.is_empty(), !truth || stuck);
+                                for mv in &m.moves {
+                                    let left: Vec<u64> = mv.result.iter().map(|r| r.1).collect();
+                                    prop_assert_eq!(b.value(&left, &[]), 0, "{} {:?} -> {:?}", spec, heaps, left);
+                                }
+                                decided += 1;
+                            }
+                            Err(crate::Error::Unsupported { what }) => {
+                                prop_assert!(what.contains("not tame"), "{}", what);
+                            }
+                            Err(e) => panic!("{e}"),
+                        }
+                    }
+                }
+            }
+        }
+        // sub{1}: everything is tame
+        if moves == [1] {
+            prop_assert!(decided > 0);
+        }
+    }
+}
+
+
+/// Divisors has heaps that are not tame (heap 6 is restive, 1^{31}): sums of tame heaps
+/// still follow the rule, and the others are refused by name.
+#[test]
+fn sums_with_restive_heaps_are_refused_and_tame_ones_decided() {
+    let g = misere("divisors");
+    let mut b = Brute::of(&Game::parse("divisors").unwrap());
+    let budget = Budget::new(1 << 30);
+    let (mut decided, mut refused) = (0, 0);
+    for a in 0..=12u64 {
+        for c in a..=12 {
+            for e in c..=12 {
+                let heaps = vec![a, c, e];
+                match misere_sum(&Sum::of_heaps(&g, &heaps), 2, &budget, &Silent) {
+                    Ok(m) => {
+                        assert_eq!(m.win, b.value(&heaps, &[]) != 0, "{heaps:?}");
+                        for mv in &m.moves {
+                            let left: Vec<u64> = mv.result.iter().map(|r| r.1).collect();
+                            assert_eq!(b.value(&left, &[]), 0, "{heaps:?} -> {left:?}");
+                        }
+                        decided += 1;
+                    }
+                    Err(crate::Error::Unsupported { what }) => {
+                        assert!(what.contains("not tame") && what.contains("need the misère quotient"));
+                        assert!(heaps.iter().any(|&h| h >= 6), "{heaps:?}: {what}");
+                        refused += 1;
+                    }
+                    Err(e) => panic!("{e}"),
+                }
+            }
+        }
+    }
+    assert!(decided >= 50 && refused >= 50, "{decided} decided, {refused} refused");
+    let m = misere_sum(&Sum::of_heaps(&g, &[6, 1]), 1, &budget, &Silent);
+    let e = m.unwrap_err().to_string();
+    assert!(e.contains("heap 1 (divisors:6) is restive with genus 1^{31}"), "{e}");
+    // one heap is decided by its misère value, tame or not
+    let one = misere_sum(&Sum::of_heaps(&g, &[6]), 1, &budget, &Silent).unwrap();
+    assert_eq!(one.win, b.value(&[6], &[]) != 0);
+    // normal and misère terms do not mix
+    let mixed = Sum::parse("misere(divisors):3 + divisors:4").unwrap();
+    assert!(misere_sum(&mixed, 1, &budget, &Silent).is_err());
+}
