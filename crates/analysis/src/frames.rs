@@ -53,6 +53,20 @@ pub fn table_frame(
     DataFrame::new(hi - lo, cols)
 }
 
+/// The misère columns of rows lo..hi of a position table: `genus` (the normalised genus,
+/// `0^{120}`) and `phylum` (`tame`, `restive`, `restless`, `wild`), both strings.
+///
+/// # Panics
+/// When lo..hi is beyond the table.
+pub fn genus_columns(t: &heaplab_core::misere::GenusTable, lo: usize, hi: usize) -> Vec<Column> {
+    let genus: Vec<String> = (lo..hi).map(|n| t.genus(n as u64).to_string()).collect();
+    let phylum: Vec<&str> = (lo..hi).map(|n| t.phylum(n as u64).name()).collect();
+    vec![
+        Column::new("genus".into(), genus),
+        Column::new("phylum".into(), phylum),
+    ]
+}
+
 /// Which columns a P-position frame has besides `k` and `p`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LoserColumns {

@@ -51,7 +51,8 @@ pub use claim_text::{
 pub use compare::{compare, Comparison, Difference, DIFFERENCES_LISTED};
 #[cfg(feature = "polars")]
 pub use frames::{
-    grundy_dtype, losers_frame, losers_schema, table_frame, table_schema, LoserColumns,
+    genus_columns, grundy_dtype, losers_frame, losers_schema, table_frame, table_schema,
+    LoserColumns,
 };
 pub use functions::{ClaimFunction, ClaimValue};
 pub use guess::{

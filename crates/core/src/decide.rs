@@ -68,6 +68,8 @@ pub struct Decision {
     /// How the answer was found ("closed form", "outcomes proven periodic (period 4 from
     /// 0)", "segmented sieve", …).
     pub method: String,
+    /// Misère play: `win` is the misère outcome and `grundy` the misère nim-value.
+    pub misere: bool,
 }
 
 impl std::fmt::Display for Decision {
@@ -79,7 +81,12 @@ impl std::fmt::Display for Decision {
             "lose (P-position)"
         })?;
         if let Some(g) = self.grundy {
-            write!(f, ", Grundy value {g}")?;
+            let what = if self.misere {
+                "misère nim-value"
+            } else {
+                "Grundy value"
+            };
+            write!(f, ", {what} {g}")?;
         }
         if let Some(m) = &self.winning_move {
             write!(f, "; winning move: {m}")?;
@@ -144,10 +151,11 @@ pub fn winning_moves(
     let game = &*game.normalized();
     let limit = limit.max(1);
     let (mut d, mut moves, note) = decide_by_method(game, n, limit, budget, obs)?;
+    d.misere = game.play() == crate::spec::Play::Misere;
     // g(n) whatever the method for the outcome: from a closed form, or 0 at a P-position
     d.grundy = d
         .grundy
-        .or_else(|| closed_values(game).map(|v| v.at(n)))
+        .or_else(|| closed_values(game).map(|v| v.at(n)).filter(|_| !d.misere))
         .or((!d.win).then_some(0));
     if !d.win {
         moves.clear();
@@ -189,6 +197,7 @@ fn decide_by_method(
                 winning_move: None,
                 grundy,
                 method,
+                misere: false,
             },
             moves,
             None,
@@ -334,8 +343,13 @@ fn by_misere(
             winning_move: None,
             grundy: None,
             method,
+            misere: false,
         };
-        let moves = amounts.into_iter().take(take).map(|s| Move::take(n, s)).collect();
+        let moves = amounts
+            .into_iter()
+            .take(take)
+            .map(|s| Move::take(n, s))
+            .collect();
         (d, moves, None)
     };
     let legal = |s: u64| inner.is_move(n, s);
@@ -346,8 +360,17 @@ fn by_misere(
         } => {
             let ps = all_but_p_positions_played(excluded, *leave1, true);
             let win = !ps.contains(&n);
-            let amounts = ps.iter().rev().filter(|&&q| q < n).map(|&q| n - q).filter(|&s| legal(s));
-            Ok(found(win, amounts.take(take).collect(), "all-but candidates (misère)".into()))
+            let amounts = ps
+                .iter()
+                .rev()
+                .filter(|&&q| q < n)
+                .map(|&q| n - q)
+                .filter(|&s| legal(s));
+            Ok(found(
+                win,
+                amounts.take(take).collect(),
+                "all-but candidates (misère)".into(),
+            ))
         }
         _ if CertRule::of(game, Sequence::Outcome) != CertRule::None => {
             let CertRule::FiniteSubtraction { largest_move: k } =
@@ -393,6 +416,7 @@ fn by_misere(
                 winning_move: None,
                 grundy: Some(u64::from(m.heaps[0].misere_value)),
                 method: m.method,
+                misere: false,
             };
             d.winning_move = None;
             Ok((d, m.moves.into_iter().map(|mv| mv.step).collect(), None))
@@ -432,6 +456,7 @@ fn misere_by_stream(
         winning_move: None,
         grundy: None,
         method: format!("{method} (misère)"),
+        misere: false,
     };
     Ok((d, moves, None))
 }
@@ -491,6 +516,7 @@ fn by_sieve(
         winning_move: None,
         grundy: None,
         method: method.into(),
+        misere: false,
     };
     Ok((d, moves, None))
 }
@@ -516,6 +542,7 @@ fn by_table(
         winning_move: None,
         grundy: Some(u64::from(gn)),
         method: "grundy table".into(),
+        misere: false,
     };
     Ok((d, moves, None))
 }
@@ -669,6 +696,7 @@ fn by_period(game: &Game, n: u64, p: &Proven, take: usize) -> Found {
             "Grundy values proven periodic (period {per} from {n0}; {})",
             p.certificate
         ),
+        misere: false,
     };
     let note = splits_cut(n, a_max).then(|| {
         format!(

@@ -238,7 +238,9 @@ pub(crate) fn jump(
         return if l >= first {
             Ok(())
         } else {
-            Err(bad(format!("ends at {l}, below the first misère P-position {first}")))
+            Err(bad(format!(
+                "ends at {l}, below the first misère P-position {first}"
+            )))
         };
     }
     let (win, _) = ig.outcome(l);

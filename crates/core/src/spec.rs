@@ -657,10 +657,9 @@ impl Parser<'_> {
                 self.expect(')', "to close misere(")?;
                 match inner.into_game() {
                     Game::Misere(_) => {
-                        return Err(self.err_at(
-                            inner_at,
-                            "misere( ) of a misère game: write it once",
-                        ))
+                        return Err(
+                            self.err_at(inner_at, "misere( ) of a misère game: write it once")
+                        )
                     }
                     g => Term::Game(Game::Misere(Box::new(g))),
                 }

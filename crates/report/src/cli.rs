@@ -53,6 +53,33 @@ pub fn game_arg(s: &str) -> Result<Game, String> {
     Game::parse(s).map_err(|e| e.to_string())
 }
 
+/// How a game is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlayArg {
+    /// The player who makes the last move wins.
+    Normal,
+    /// The player who makes the last move loses (`misère`).
+    #[value(alias = "misère")]
+    Misere,
+}
+
+impl From<PlayArg> for heaplab_core::Play {
+    fn from(p: PlayArg) -> heaplab_core::Play {
+        match p {
+            PlayArg::Normal => heaplab_core::Play::Normal,
+            PlayArg::Misere => heaplab_core::Play::Misere,
+        }
+    }
+}
+
+/// The game under `play` (as given when there is no `--play`).
+pub fn played(game: &Game, play: Option<PlayArg>) -> Game {
+    match play {
+        Some(p) => game.with_play(p.into()),
+        None => game.clone(),
+    }
+}
+
 /// Which sequence of a game a command looks at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Values {
@@ -109,6 +136,18 @@ pub struct GameMax {
     /// Largest position N (positions 0..=N); accepts 1000000, 1e6, 10^6, 1_000_000.
     #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
     pub max: u64,
+    /// Normal play (the last player to move wins; the default) or misère play (the last
+    /// player to move loses): P-positions, outcomes and values of misère play, where the
+    /// `grundy` column holds misère nim-values. Same as writing the game as `misere(SPEC)`.
+    #[arg(long, value_enum)]
+    pub play: Option<PlayArg>,
+}
+
+impl GameMax {
+    /// The game as it is played (`--play` applied).
+    pub fn played(&self) -> Game {
+        played(&self.game, self.play)
+    }
 }
 
 /// Subcommands.
@@ -289,6 +328,11 @@ pub struct WhoArgs {
     /// Heap shift S (as `losers --shift`): every heap given is the game's heap minus S.
     #[arg(long, default_value_t = 0, value_parser = count_arg, allow_hyphen_values = true)]
     pub shift: u64,
+    /// Normal play (the default) or misère play (the last player to move loses), for every
+    /// heap. A misère sum of several heaps is decided when its heaps are tame (by their
+    /// genera) or small take-and-break heaps (by canonical misère forms).
+    #[arg(long, value_enum)]
+    pub play: Option<PlayArg>,
     /// List every winning move (up to --limit), each with the position it leaves.
     #[arg(long)]
     pub all: bool,

@@ -31,7 +31,7 @@ fn step<T>(
 /// Runs the command.
 pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, max) = (a.gm.game.clone(), a.gm.max);
+    let (game, max) = (a.gm.played(), a.gm.max);
     // a link to a folder (or a dangling one) stands for the folder it names; a trailing
     // `/` is dropped
     let dest = a
@@ -73,7 +73,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
             &Silent,
         )?)
     })?;
-    let mut files = write_tables(&an, &dir, &mut timings)?;
+    let mut files = write_tables(&game, &an, &dir, &mut timings)?;
     let plots = step(&mut timings, "plots", || draw_all(&game, &an, &dir))?;
     files.extend(plots.drawn.iter().map(|p| p.0.clone()));
     let page = index_html(&game, max, &an.analysis.text(), &timings, &plots, &files);
@@ -122,6 +122,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
 
 /// `table.parquet`, `table.csv` (N up to [`CSV_TABLE_MAX`]) and `losers.csv` in `dir`.
 fn write_tables(
+    game: &heaplab_core::Game,
     an: &AnalysisData,
     dir: &Path,
     timings: &mut Vec<(String, f64)>,
@@ -131,6 +132,18 @@ fn write_tables(
         .as_ref()
         .expect("a Grundy analysis keeps its table");
     let out = g.outcomes();
+    // misère play of a one-heap game: the genus and phylum columns too
+    let genus = match game.play() {
+        heaplab_core::Play::Misere => step(timings, "genus", || {
+            Ok(heaplab_core::misere::genera(
+                game,
+                an.analysis.max,
+                &Budget::unlimited(),
+                &Silent,
+            )?)
+        })?,
+        heaplab_core::Play::Normal => None,
+    };
     let mut files = vec![];
     let mut tables = vec![("table.parquet", Format::Parquet)];
     if an.analysis.max <= CSV_TABLE_MAX {
@@ -138,7 +151,14 @@ fn write_tables(
     }
     for (name, format) in tables {
         step(timings, name, || {
-            write_table(File::create(dir.join(name))?, format, &out, Some(g), 0)
+            write_table(
+                File::create(dir.join(name))?,
+                format,
+                &out,
+                Some(g),
+                genus.as_ref(),
+                0,
+            )
         })?;
         files.push(name.to_string());
     }

@@ -5,7 +5,7 @@ use crate::cli::TableArgs;
 use crate::output::{print_json, secs, write_table, AtomicFile, Format};
 use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
-use heaplab_core::tables;
+use heaplab_core::{tables, Play};
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Runs the command.
 pub fn run(a: TableArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, shown_max) = (a.gm.game, a.gm.max);
+    let (game, shown_max) = (a.gm.played(), a.gm.max);
     let max = crate::output::unshift("--max", shown_max, a.shift)?;
     // The format (from --format, else the file name, else CSV on stdout), and the
     // destination opened first: a bad path or format fails before any work.
@@ -29,19 +29,38 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
     }
     let dest = a.output.as_deref().map(AtomicFile::create).transpose()?;
     let progress = Progress::new(&format!("{game} to {max}"), max.saturating_add(1));
-    let (out, g) = tables(&game, max, a.grundy, &crate::machine::budget(), &progress)?;
+    let budget = crate::machine::budget();
+    let (out, g) = tables(&game, max, a.grundy, &budget, &progress)?;
+    // misère play of a one-heap game: the genus and phylum of every heap with the values
+    let genus = match (game.play(), a.grundy) {
+        (Play::Misere, true) => heaplab_core::misere::genera(&game, max, &budget, &progress)?,
+        _ => None,
+    };
     progress.finish();
     let mut files = vec![];
     match dest {
         Some(file) => {
-            write_table(file.file()?, format, &out, g.as_ref(), a.shift).with_context(|| {
-                format!("cannot write `{}`", a.output.as_ref().unwrap().display())
-            })?;
+            write_table(
+                file.file()?,
+                format,
+                &out,
+                g.as_ref(),
+                genus.as_ref(),
+                a.shift,
+            )
+            .with_context(|| format!("cannot write `{}`", a.output.as_ref().unwrap().display()))?;
             files.push(file.commit()?.display().to_string());
         }
         None if !a.json => {
-            write_table(std::io::stdout(), format, &out, g.as_ref(), a.shift)
-                .context("cannot write to stdout")?;
+            write_table(
+                std::io::stdout(),
+                format,
+                &out,
+                g.as_ref(),
+                genus.as_ref(),
+                a.shift,
+            )
+            .context("cannot write to stdout")?;
         }
         None => {}
     }

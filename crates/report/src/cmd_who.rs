@@ -5,8 +5,9 @@ use crate::cli::WhoArgs;
 use crate::output::{print_json, secs};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
+use heaplab_core::misere::misere_sum;
 use heaplab_core::{
-    decide, decide_sum, parse_count, sum_winning_moves, Game, Sum, SumDecision, SumMove,
+    decide, decide_sum, parse_count, sum_winning_moves, Game, Play, Sum, SumDecision, SumMove,
 };
 use serde_json::json;
 use std::process::ExitCode;
@@ -31,14 +32,28 @@ pub fn run(a: WhoArgs) -> Result<ExitCode> {
         None if a.shift > 0 => bail!("--shift applies to heaps of --game, not to a sum"),
         None => parse_sum(&a.heaps)?,
     };
+    // --play applies to every heap
+    let sum = match a.play {
+        Some(p) => Sum {
+            heaps: sum
+                .heaps
+                .iter()
+                .map(|(g, n)| (crate::cli::played(g, Some(p)), *n))
+                .collect(),
+        },
+        None => sum,
+    };
     if a.shift > 0 && sum.heaps.len() > 1 {
         bail!("--shift applies to one heap at a time");
     }
     if a.shift > 0 && sum.heaps[0].0.moves_of(0).is_none() {
         bail!("--shift applies to games whose moves leave one heap, not to a take-and-break game");
     }
+    let limit = usize::try_from(a.limit).unwrap_or(usize::MAX);
+    if sum.heaps.len() > 1 && sum.heaps.iter().any(|(g, _)| g.play() == Play::Misere) {
+        return misere(&sum, if a.all { limit } else { 1 }, a.all, a.json);
+    }
     if a.all {
-        let limit = usize::try_from(a.limit).unwrap_or(usize::MAX);
         return all_moves(&sum, limit, a.shift, a.json);
     }
     match &sum.heaps[..] {
@@ -313,4 +328,75 @@ fn sum_report(sum: &Sum, d: &SumDecision) -> String {
         );
     }
     out
+}
+
+/// A sum of several heaps in misère play ([`misere_sum`]): each heap's misère nim-value,
+/// genus and phylum, the outcome, and one winning move (every one, up to `limit`, with
+/// `--all`).
+fn misere(sum: &Sum, limit: usize, all: bool, as_json: bool) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let top = sum.heaps.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let progress = Progress::new(&format!("{sum}"), top.saturating_add(1));
+    let m = misere_sum(sum, limit, &crate::machine::budget(), &progress)?;
+    progress.finish();
+    if as_json {
+        let mut v = json!({
+            "sum": sum.to_string(),
+            "play": "misere",
+            "heaps": m.heaps,
+            "win": m.win,
+            "method": m.method,
+            "seconds": secs(t0),
+        });
+        if all {
+            v["winning_moves"] = json!(m.moves.iter().map(move_json).collect::<Vec<_>>());
+        } else {
+            v["winning_move"] = json!(m.moves.first().map(move_json));
+        }
+        print_json(&v);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{sum} (misère play: the last player to move loses)");
+    let terms: Vec<String> = m
+        .heaps
+        .iter()
+        .map(|h| format!("{}:{}", h.game, h.n))
+        .collect();
+    let width = terms.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    for (i, (h, t)) in m.heaps.iter().zip(&terms).enumerate() {
+        let genus = match (&h.genus, h.phylum) {
+            (Some(g), Some(p)) => format!(", genus {g}, {}", p.name()),
+            _ => String::new(),
+        };
+        println!(
+            "  heap {:<3} {t:<width$}  misère nim-value {}{genus}",
+            i + 1,
+            h.misere_value
+        );
+    }
+    println!(
+        "sum: {} [{}]",
+        if m.win {
+            "win (N-position)"
+        } else {
+            "lose (P-position): every move leaves a win"
+        },
+        m.method
+    );
+    if m.win && !m.moves.is_empty() {
+        if all {
+            println!("{} winning moves listed (at most {limit}):", m.moves.len());
+        }
+        for mv in &m.moves {
+            println!(
+                "{}heap {} ({}): {}; the sum becomes {}",
+                if all { "  " } else { "winning move: " },
+                mv.heap + 1,
+                terms[mv.heap],
+                mv.step,
+                sum_text(&mv.result)
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

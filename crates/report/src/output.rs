@@ -186,15 +186,25 @@ pub fn write_table<W: Write + Send>(
     format: Format,
     out: &OutcomeTable,
     grundy: Option<&GrundyTable>,
+    genus: Option<&heaplab_core::misere::GenusTable>,
     shift: u64,
 ) -> Result<()> {
-    let schema = table_schema(grundy.map(grundy_dtype));
+    let mut schema = table_schema(grundy.map(grundy_dtype));
+    if genus.is_some() {
+        schema.insert("genus".into(), DataType::String);
+        schema.insert("phylum".into(), DataType::String);
+    }
     let mut wr = RowWriter::new(w, format, &schema, true)?;
     let len = out.max() as usize + 1;
     let mut lo = 0;
     while lo < len {
         let hi = (lo + BATCH_ROWS).min(len);
         let mut df = table_frame(Some(out), grundy, lo, hi)?;
+        if let Some(t) = genus {
+            for c in heaplab_analysis::genus_columns(t, lo, hi) {
+                df.with_column(c)?;
+            }
+        }
         if shift > 0 {
             // (the caller keeps max + shift within u64)
             let n: Vec<u64> = (lo as u64..hi as u64).map(|n| n + shift).collect();

@@ -66,7 +66,8 @@ impl PStream for DivisorStream {
         for n in lo..hi {
             let i = (n - lo) as usize;
             let ds = &divs[start[i] as usize..start[i + 1] as usize];
-            let w = (self.misere && ds.is_empty()) || ds.iter().any(|&d| !self.win[(n - d) as usize]);
+            let w =
+                (self.misere && ds.is_empty()) || ds.iter().any(|&d| !self.win[(n - d) as usize]);
             self.win.push(w);
             if !w {
                 out.push(n);

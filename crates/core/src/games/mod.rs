@@ -85,7 +85,9 @@ impl Game {
         match self {
             Game::Misere(g) => g.is_move(n, s),
             Game::Subtraction { set, leave1 } => !(*leave1 && s == n) && set.contains(s),
-            Game::Divisors { nontrivial } => s < n && n.is_multiple_of(s) && (!nontrivial || s >= 2),
+            Game::Divisors { nontrivial } => {
+                s < n && n.is_multiple_of(s) && (!nontrivial || s >= 2)
+            }
             Game::Interval { bound, leave1 } => !(*leave1 && s == n) && s <= bound.f(n),
             Game::TakeBreak(_) | Game::GrundyGame => false,
         }

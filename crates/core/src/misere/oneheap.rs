@@ -59,8 +59,18 @@ fn least_move(set: &MoveSet) -> Option<u64> {
         }
         MoveSet::Union { named, finite } => {
             // every named set holds 1 or 2 (primes)
-            let named_min = named.iter().map(|s| if s.contains(1) { 1 } else { 2 }).min();
-            finite.iter().copied().filter(|&s| s > 0).min().into_iter().chain(named_min).min()
+            let named_min = named
+                .iter()
+                .map(|s| if s.contains(1) { 1 } else { 2 })
+                .min();
+            finite
+                .iter()
+                .copied()
+                .filter(|&s| s > 0)
+                .min()
+                .into_iter()
+                .chain(named_min)
+                .min()
         }
     }
 }
@@ -187,7 +197,12 @@ impl Walker {
 
 /// One layer of the genus: γi(n) for n = 0..=max from γ(i−1) (`prev`; `None` for i = 1,
 /// where a heap with no move gets 1).
-fn layer(walker: &Walker, max: u64, prev: Option<&[u32]>, watch: &mut Watch) -> Result<Vec<u32>, Stopped> {
+fn layer(
+    walker: &Walker,
+    max: u64,
+    prev: Option<&[u32]>,
+    watch: &mut Watch,
+) -> Result<Vec<u32>, Stopped> {
     let mut out: Vec<u32> = Vec::with_capacity(max as usize + 1);
     let mut seen = ValueSet::default();
     walker.walk(max, watch, |n, opts| {
@@ -332,7 +347,11 @@ impl GenusTable {
     /// γi(n) for any i (past the computed layers, by their period 2). n must be at most N.
     pub fn gamma(&self, i: usize, n: u64) -> u32 {
         let last = self.layers.len() - 1;
-        let i = if i <= last { i } else { last - 1 + (i - (last - 1)) % 2 };
+        let i = if i <= last {
+            i
+        } else {
+            last - 1 + (i - (last - 1)) % 2
+        };
         self.layers[i][n as usize]
     }
 
@@ -403,7 +422,12 @@ pub fn genus_table(
         }
         let seen = Layer(obs, i);
         let mut watch = Watch::start(&seen, max.saturating_add(1))?;
-        let next = layer(&w, max, (i >= 2).then(|| layers[i - 1].as_slice()), &mut watch)?;
+        let next = layer(
+            &w,
+            max,
+            (i >= 2).then(|| layers[i - 1].as_slice()),
+            &mut watch,
+        )?;
         layers.push(next);
         if i >= 3 && layers[i] == layers[i - 2] {
             break;
@@ -427,7 +451,41 @@ struct Layer<'a>(&'a dyn crate::Observer, usize);
 impl crate::Observer for Layer<'_> {
     fn observe(&self, done: u64, total: u64) -> std::ops::ControlFlow<()> {
         let before = (self.1 as u64 - 1).min(3);
-        self.0
-            .observe(before.saturating_mul(total).saturating_add(done), total.saturating_mul(4))
+        self.0.observe(
+            before.saturating_mul(total).saturating_add(done),
+            total.saturating_mul(4),
+        )
     }
+}
+
+/// The genus table of heaps 0..=max of a one-heap game (`misere( )` looked through), with
+/// its normal-play Grundy table built first by the family's fast engine, after [`crate::plan()`]
+/// accepts both within `budget` (the genus costs about four walks over every option, each
+/// like the misère nim-values'). `None` for take-and-break games.
+///
+/// # Errors
+/// As [`crate::plan()`] and [`genus_table`].
+pub fn genera(
+    game: &Game,
+    max: u64,
+    budget: &crate::Budget,
+    obs: &dyn crate::Observer,
+) -> Result<Option<GenusTable>, crate::Error> {
+    let inner = game.under_normal_play();
+    if Walker::of(inner, 0).is_none() {
+        return Ok(None);
+    }
+    let misere = inner.with_play(crate::spec::Play::Misere);
+    let p = crate::plan::plan(&misere, crate::plan::Task::Grundy, max, budget)?;
+    let layers = 4.0;
+    budget.check_time(
+        || format!("the genus of {inner} to N = {max}"),
+        p.seconds * layers,
+    )?;
+    budget.check_memory(
+        || format!("the genus of {inner} to N = {max}"),
+        (max.saturating_add(1)).saturating_mul(4 * 6),
+    )?;
+    let normal = crate::plan::grundy_table(inner, max, obs)?.to_u32_vec();
+    genus_table(inner, &normal, max, obs)
 }

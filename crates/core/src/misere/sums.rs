@@ -232,7 +232,10 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
     let mut result = vec![];
     for (j, (g, n)) in terms.iter().enumerate() {
         if j == i {
-            result.extend(left.iter().map(|&h| (g.with_play(crate::spec::Play::Misere).to_string(), h)));
+            result.extend(
+                left.iter()
+                    .map(|&h| (g.with_play(crate::spec::Play::Misere).to_string(), h)),
+            );
         } else {
             result.push((g.with_play(crate::spec::Play::Misere).to_string(), *n));
         }

@@ -43,7 +43,9 @@ impl Brute {
         let mut seen = vec![];
         for i in 0..hs.len() {
             // the amounts, straight from the definition of the family
-            let amounts: Vec<u64> = (1..=hs[i]).filter(|&s| self.game.is_move(hs[i], s)).collect();
+            let amounts: Vec<u64> = (1..=hs[i])
+                .filter(|&s| self.game.is_move(hs[i], s))
+                .collect();
             for s in amounts {
                 let mut next = hs.clone();
                 next[i] -= s;
@@ -83,7 +85,10 @@ fn misere_nim_and_its_subtraction_form() {
     // sub{1,2,3}: the misère P-positions are n ≡ 1 (mod 4)
     let g = misere("sub{1,2,3}");
     let ps = stream(&g, 10_000);
-    assert_eq!(ps, (0..=10_000u64).filter(|n| n % 4 == 1).collect::<Vec<_>>());
+    assert_eq!(
+        ps,
+        (0..=10_000u64).filter(|n| n % 4 == 1).collect::<Vec<_>>()
+    );
     let c = count_p_positions(&g, 1_000_000_000_000).unwrap();
     assert_eq!(c.count, 250_000_000_000);
     assert_eq!(c.largest, Some(999_999_999_997));
@@ -92,7 +97,9 @@ fn misere_nim_and_its_subtraction_form() {
     let d = decide(&g, 1_000_000_000_003, &Budget::new(1 << 30), &Silent).unwrap();
     assert!(d.win && d.winning_move.unwrap().removed == 2);
     // nim: a heap of n has misère nim-value n, except that 0 and 1 swap
-    let v = grundy_table(&misere("nim"), 50, &Silent).unwrap().to_u32_vec();
+    let v = grundy_table(&misere("nim"), 50, &Silent)
+        .unwrap()
+        .to_u32_vec();
     let want: Vec<u32> = (0..=50).map(|n| if n < 2 { 1 - n } else { n }).collect();
     assert_eq!(v, want);
     assert_eq!(stream(&misere("nim"), 100), vec![1]);
@@ -167,7 +174,10 @@ fn the_misere_period_of_a_finite_set_is_certified() {
         CertRule::FiniteSubtraction { largest_move: 5 }
     );
     // Guy–Smith is a normal-play theorem
-    assert_eq!(CertRule::of(&misere("0.77"), Sequence::Grundy), CertRule::None);
+    assert_eq!(
+        CertRule::of(&misere("0.77"), Sequence::Grundy),
+        CertRule::None
+    );
 }
 
 proptest! {
@@ -263,7 +273,6 @@ proptest! {
     }
 }
 
-
 /// Divisors has heaps that are not tame (heap 6 is restive, 1^{31}): sums of tame heaps
 /// still follow the rule, and the others are refused by name.
 #[test]
@@ -286,7 +295,9 @@ fn sums_with_restive_heaps_are_refused_and_tame_ones_decided() {
                         decided += 1;
                     }
                     Err(crate::Error::Unsupported { what }) => {
-                        assert!(what.contains("not tame") && what.contains("need the misère quotient"));
+                        assert!(
+                            what.contains("not tame") && what.contains("need the misère quotient")
+                        );
                         assert!(heaps.iter().any(|&h| h >= 6), "{heaps:?}: {what}");
                         refused += 1;
                     }
@@ -295,10 +306,16 @@ fn sums_with_restive_heaps_are_refused_and_tame_ones_decided() {
             }
         }
     }
-    assert!(decided >= 50 && refused >= 50, "{decided} decided, {refused} refused");
+    assert!(
+        decided >= 50 && refused >= 50,
+        "{decided} decided, {refused} refused"
+    );
     let m = misere_sum(&Sum::of_heaps(&g, &[6, 1]), 1, &budget, &Silent);
     let e = m.unwrap_err().to_string();
-    assert!(e.contains("heap 1 (divisors:6) is restive with genus 1^{31}"), "{e}");
+    assert!(
+        e.contains("heap 1 (divisors:6) is restive with genus 1^{31}"),
+        "{e}"
+    );
     // one heap is decided by its misère value, tame or not
     let one = misere_sum(&Sum::of_heaps(&g, &[6]), 1, &budget, &Silent).unwrap();
     assert_eq!(one.win, b.value(&[6], &[]) != 0);
