@@ -9,7 +9,7 @@ use crate::stats::{self, GrundySummary};
 use crate::Error;
 use heaplab_core::{
     grundy_table, outcome_table, plan, Budget, CertRule, Game, GrundyTable, Observer, OutcomeTable,
-    Plan, Sequence, Task,
+    Plan, Play, Sequence, Task,
 };
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +54,21 @@ pub struct GrundyStats {
     pub first_occurrence: Vec<Option<u64>>,
 }
 
+/// The genera of a one-heap game's heaps in misère play ([`heaplab_core::misere`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GenusStats {
+    /// Periodicity of the sequence of genera (each heap's whole genus g^{γ1γ2…}), with a
+    /// certificate where the family's theorem applies (finite subtraction sets: the genus
+    /// of n is a function of the genera of n − s, so the window argument holds).
+    pub periodicity: Option<Periodicity>,
+    /// Heaps by phylum: tame, restive, restless, wild.
+    pub phyla: [u64; 4],
+    /// The first heap that is not tame.
+    pub first_not_tame: Option<u64>,
+    /// The genera of heaps 0, 1, 2, … (the first 16).
+    pub first: Vec<String>,
+}
+
 /// The analysis record of one game over 0..=N (the object `heaplab analyze --json` prints).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
@@ -73,8 +88,11 @@ pub struct Analysis {
     pub p_positions: PStats,
     /// Their largest gap.
     pub gaps: Gaps,
-    /// Grundy values (when `values` is `grundy`).
+    /// Grundy values (when `values` is `grundy`; misère nim-values in misère play).
     pub grundy: Option<GrundyStats>,
+    /// Misère play of a one-heap game (with `values` `grundy`): the genera.
+    #[serde(default)]
+    pub genus: Option<GenusStats>,
 }
 
 /// An [`Analysis`] with the data it was drawn from.
@@ -157,6 +175,7 @@ pub(crate) fn analyze_unchecked(
             p_positions: PStats::default(),
             gaps: Gaps::default(),
             grundy: None,
+            genus: None,
         },
         ps: vec![],
         table: None,
@@ -222,7 +241,39 @@ pub(crate) fn analyze_unchecked(
         max: g.max,
         first_occurrence: g.first_occurrence.clone(),
     });
+    if game.play() == Play::Misere && values == Sequence::Grundy {
+        let t = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
+        data.analysis.genus = t.map(|t| genus_stats(game, &t));
+    }
     Ok(data)
+}
+
+/// The genus record of a genus table: the genera interned in order of first appearance,
+/// that sequence's periodicity, and the phyla counted.
+fn genus_stats(game: &Game, t: &heaplab_core::misere::GenusTable) -> GenusStats {
+    use heaplab_core::misere::Phylum;
+    let mut ids: std::collections::HashMap<heaplab_core::misere::Genus, i64> = Default::default();
+    let mut seq = Vec::with_capacity(t.max() as usize + 1);
+    let mut phyla = [0u64; 4];
+    let mut first_not_tame = None;
+    for n in 0..=t.max() {
+        let g = t.genus(n);
+        let next = ids.len() as i64;
+        seq.push(*ids.entry(g).or_insert(next));
+        let p = t.phylum(n);
+        phyla[p as usize] += 1;
+        if p != Phylum::Tame && first_not_tame.is_none() {
+            first_not_tame = Some(n);
+        }
+    }
+    GenusStats {
+        periodicity: periodicity(&seq, CertRule::of(game, Sequence::Grundy)),
+        phyla,
+        first_not_tame,
+        first: (0..=t.max().min(15))
+            .map(|n| t.genus(n).to_string())
+            .collect(),
+    }
 }
 
 impl AnalysisData {
@@ -256,9 +307,12 @@ impl Analysis {
     /// A readable summary (several lines, each ending in a newline).
     pub fn text(&self) -> String {
         let mut s = String::new();
-        let what = match self.values {
-            Sequence::Grundy => "Grundy values",
-            Sequence::Outcome => "outcomes",
+        let misere = self.game.starts_with("misere(");
+        let what = match (self.values, misere) {
+            (Sequence::Grundy, false) => "Grundy values",
+            (Sequence::Grundy, true) => "misère nim-values",
+            (Sequence::Outcome, false) => "outcomes",
+            (Sequence::Outcome, true) => "misère outcomes",
         };
         s.push_str(&format!("{} — {what} of 0 ≤ n ≤ {}\n", self.game, self.max));
         match &self.periodicity {
@@ -356,7 +410,12 @@ impl Analysis {
                 .map(|x| x.map_or("-".into(), |v| v.to_string()))
                 .collect();
             s.push_str(&format!(
-                "  Grundy values: largest {}; first occurrences of 0, 1, 2, …: {}{}\n",
+                "  {}: largest {}; first occurrences of 0, 1, 2, …: {}{}\n",
+                if misere {
+                    "misère nim-values"
+                } else {
+                    "Grundy values"
+                },
                 g.max,
                 firsts.join(", "),
                 if g.first_occurrence.len() > 16 {
@@ -364,6 +423,25 @@ impl Analysis {
                 } else {
                     ""
                 }
+            ));
+        }
+        if let Some(g) = &self.genus {
+            let per = match &g.periodicity {
+                Some(p) => format!(
+                    "period {} from {} ({})",
+                    p.period, p.preperiod, p.certificate
+                ),
+                None => "no period accepted".into(),
+            };
+            s.push_str(&format!(
+                "  genus: {}, …; {per}\n  phyla: {} tame, {} restive, {} restless, {} wild{}\n",
+                g.first.join(", "),
+                g.phyla[0],
+                g.phyla[1],
+                g.phyla[2],
+                g.phyla[3],
+                g.first_not_tame
+                    .map_or("".into(), |n| format!(" (first not tame: heap {n})"))
             ));
         }
         s
