@@ -32,6 +32,7 @@ pub mod engines;
 mod error;
 mod games;
 mod mex;
+pub mod misere;
 mod num;
 mod observe;
 mod period;

@@ -1,0 +1,3 @@
+//! Misère play.
+
+pub mod canon;
