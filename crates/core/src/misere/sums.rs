@@ -40,9 +40,6 @@ pub struct MisereSum {
     pub method: String,
 }
 
-/// Largest heap a misère sum is decided at by canonical forms (take-and-break heaps).
-const CANON_HEAP_MAX: u64 = 40;
-
 /// Largest heap whose genus is computed for a misère sum.
 const GENUS_HEAP_MAX: u64 = 1 << 26;
 
@@ -76,8 +73,9 @@ fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
 ///   iff some heap has γ0 = γ1 and X = 0, or no heap has and X = 1 — misère Nim's rule, each
 ///   tame heap playing as the nim-heap its genus names. The genus tables run to the largest
 ///   heap of each game (at most 2^26), within `budget`.
-/// - when some heap is of a take-and-break game and every heap is at most 40, exactly, by
-///   the canonical misère forms of the heaps ([`super::canon`]), tame or not.
+/// - when some heap is of a take-and-break game, exactly, by the canonical misère forms of
+///   the heaps ([`super::canon`]), tame or not, as far as the budget allows (Kayles heaps
+///   to about 70 in a minute).
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a sum that mixes normal and misère terms, a sum with a heap
@@ -94,7 +92,7 @@ pub fn misere_sum(
     let terms = misere_terms(sum)?;
     let limit = limit.max(1);
     if terms.iter().any(|(g, _)| g.moves_of(0).is_none()) {
-        return by_forms(&terms, limit, obs);
+        return by_forms(&terms, limit, budget, obs);
     }
     by_genus(&terms, limit, budget, obs)
 }
@@ -247,15 +245,22 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
     }
 }
 
-/// Any sum of heaps up to [`CANON_HEAP_MAX`] by canonical misère forms.
-fn by_forms(terms: &[(Game, u64)], limit: usize, obs: &dyn Observer) -> Result<MisereSum, Error> {
-    if let Some((g, n)) = terms.iter().find(|(_, n)| *n > CANON_HEAP_MAX) {
-        return Err(Error::Unsupported {
-            what: format!(
-                "a misère sum with heap {n} of {g}: sums with take-and-break heaps are \
-                 decided by canonical forms of heaps up to {CANON_HEAP_MAX}"
-            ),
-        });
+/// Any sum by canonical misère forms of its heaps, each game's forms built to its largest
+/// heap within `budget`.
+fn by_forms(
+    terms: &[(Game, u64)],
+    limit: usize,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<MisereSum, Error> {
+    for (g, n) in terms {
+        let p = plan(
+            &g.with_play(crate::spec::Play::Misere),
+            Task::Grundy,
+            *n,
+            budget,
+        )?;
+        obs.planned(&p);
     }
     let mut forms = MisereForms::new();
     // each game's heaps 0..=its largest, as canonical forms
@@ -332,7 +337,7 @@ fn heap_forms(
     obs: &dyn Observer,
 ) -> Result<Vec<FormId>, Error> {
     if let Some(br) = crate::games::takebreak::Breaker::of(game) {
-        let (_, heaps) = super::canon::take_break_misere_in(forms, &br, n, obs)?;
+        let heaps = super::canon::take_break_misere_in(forms, &br, n, obs)?;
         return Ok(heaps.iter().map(|h| h.form).collect());
     }
     let mut out: Vec<FormId> = Vec::new();
