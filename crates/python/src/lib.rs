@@ -264,10 +264,20 @@ struct RawGame {
 #[pymethods]
 impl RawGame {
     #[new]
-    fn new(spec: &str) -> PyResult<RawGame> {
-        Ok(RawGame {
-            game: parse_game(spec)?,
-        })
+    #[pyo3(signature = (spec, play=None))]
+    fn new(spec: &str, play: Option<&str>) -> PyResult<RawGame> {
+        let game = parse_game(spec)?;
+        let game = match play {
+            None => game,
+            Some("normal") => game.with_play(heaplab_core::Play::Normal),
+            Some("misere" | "misère") => game.with_play(heaplab_core::Play::Misere),
+            Some(p) => {
+                return Err(PyValueError::new_err(format!(
+                    "play is \"normal\" or \"misere\", not {p:?}"
+                )))
+            }
+        };
+        Ok(RawGame { game })
     }
 
     /// The canonical spec.
@@ -353,10 +363,7 @@ impl RawGame {
                 "no heap given: who(n) or who(n, m, ...)",
             )),
             [n] => to_json(&run(py, None, |w| decide(game, n, &budget(), w))?),
-            _ => {
-                let sum = Sum::of_heaps(game, &heaps);
-                to_json(&run(py, None, |w| decide_sum(&sum, &budget(), w))?)
-            }
+            _ => sum_json(py, &Sum::of_heaps(game, &heaps)),
         }
     }
 
@@ -365,6 +372,9 @@ impl RawGame {
     fn winning_moves(&self, py: Python<'_>, heaps: Vec<u64>, limit: u64) -> PyResult<String> {
         let sum = Sum::of_heaps(&self.game, &heaps);
         let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        if let Some(j) = misere_json(py, &sum, limit)? {
+            return Ok(j);
+        }
         to_json(&run(py, None, |w| {
             heaplab_core::sum_winning_moves(&sum, limit, &budget(), w)
         })?)
@@ -605,8 +615,36 @@ fn who_sum(py: Python<'_>, text: &str) -> PyResult<String> {
     let sum = Sum::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
     match &sum.heaps[..] {
         [(game, n)] => to_json(&run(py, None, |w| decide(game, *n, &budget(), w))?),
-        _ => to_json(&run(py, None, |w| decide_sum(&sum, &budget(), w))?),
+        _ => sum_json(py, &sum),
     }
+}
+
+/// A sum of several heaps decided: by Grundy values, or in misère play by
+/// [`heaplab_core::misere::misere_sum`] (one winning move): JSON.
+fn sum_json(py: Python<'_>, sum: &Sum) -> PyResult<String> {
+    if let Some(j) = misere_json(py, sum, 1)? {
+        return Ok(j);
+    }
+    to_json(&run(py, None, |w| decide_sum(sum, &budget(), w))?)
+}
+
+/// A misère sum of several heaps ([`heaplab_core::misere::misere_sum`], at most `limit`
+/// winning moves) as JSON with `"play": "misere"`; `None` for a sum in normal play or of
+/// one heap.
+fn misere_json(py: Python<'_>, sum: &Sum, limit: usize) -> PyResult<Option<String>> {
+    let misere = sum
+        .heaps
+        .iter()
+        .any(|(g, _)| g.play() == heaplab_core::Play::Misere);
+    if !misere || sum.heaps.len() < 2 {
+        return Ok(None);
+    }
+    let m = run(py, None, |w| {
+        heaplab_core::misere::misere_sum(sum, limit, &budget(), w)
+    })?;
+    let mut v = serde_json::to_value(&m).map_err(|e| HeaplabError::new_err(e.to_string()))?;
+    v["play"] = serde_json::json!("misere");
+    Ok(Some(v.to_string()))
 }
 
 /// Every winning move (at most `limit`) of a sum `SPEC:HEAP + …`: JSON.
@@ -614,6 +652,9 @@ fn who_sum(py: Python<'_>, text: &str) -> PyResult<String> {
 fn winning_moves_sum(py: Python<'_>, text: &str, limit: u64) -> PyResult<String> {
     let sum = Sum::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    if let Some(j) = misere_json(py, &sum, limit)? {
+        return Ok(j);
+    }
     to_json(&run(py, None, |w| {
         heaplab_core::sum_winning_moves(&sum, limit, &budget(), w)
     })?)

@@ -429,3 +429,32 @@ def test_bad_input_raises(call, error):
     with pytest.raises(error) as e:
         call()
     assert str(e.value) and "\n" not in str(e.value).strip()
+
+
+def test_misere_play():
+    # misère Nim sub{1,2,3}: the misère P-positions are n ≡ 1 (mod 4)
+    g = heaplab.Game("sub{1,2,3}", play="misere")
+    assert g.spec == "misere(sub{1,2,3})"
+    assert g == heaplab.Game("misere(sub{1,2,3})")
+    assert list(g.losers(20)) == [1, 5, 9, 13, 17]
+    assert not g.who(10**18 + 1).win
+    # nim: misère nim-value n, except that 0 and 1 swap
+    assert list(heaplab.Game("nim", play="misere").grundy(6)) == [1, 0, 2, 3, 4, 5, 6]
+    # Kayles' misère nim-values (brute force over the game tree; CGSuite's MisereNimValue)
+    kayles = heaplab.Game("0.77", play="misere")
+    assert list(kayles.grundy(12)) == [1, 0, 2, 3, 0, 1, 3, 2, 1, 0, 2, 4, 0]
+    # the genus sequence, certified by the window argument
+    a = heaplab.Game("sub{1,4,5}", play="misere").analyze(100)
+    assert a.genus is not None and a.genus.periodicity.certified
+    assert a.genus.first[:2] == ["0^{120}", "1^{031}"]
+    # a tame sum by the misère-Nim rule, a wild one refused by name
+    s = heaplab.who("misere(squares):2 + misere(squares):5 + misere(squares):10")
+    assert isinstance(s, heaplab.MisereSum) and s.win and s.winning_move.heap == 0
+    assert s.heaps[0].phylum == "tame" and s.heaps[0].genus == "0^{120}"
+    with pytest.raises(heaplab.HeaplabError, match="not tame"):
+        heaplab.who("misere(divisors):6 + misere(divisors):1")
+    # Kayles heaps by canonical forms: every winning move listed leads to a P-position
+    m = heaplab.Game("0.77", play="misere").winning_moves(5, 7, limit=10)
+    assert isinstance(m, heaplab.MisereSum) and m.win and m.moves
+    with pytest.raises(ValueError, match="play"):
+        heaplab.Game("squares", play="loser")

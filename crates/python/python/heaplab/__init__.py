@@ -67,6 +67,9 @@ __all__ = [
     "PStats",
     "Gaps",
     "GrundyStats",
+    "GenusStats",
+    "MisereHeap",
+    "MisereSum",
     "Analysis",
     "CheckResult",
     "StoneMove",
@@ -151,6 +154,38 @@ class SumDecision:
     grundy: Optional[int]
     win: bool
     winning_move: Optional[SumMove]
+
+
+@dataclass(frozen=True)
+class MisereHeap:
+    """One heap of a misère sum: its game (normal-play moves), size, misère nim-value and,
+    for one-heap games, its genus (``"0^{120}"``) and phylum (``"tame"``, ``"restive"``,
+    ``"restless"``, ``"wild"``)."""
+
+    game: str
+    n: int
+    misere_value: int
+    genus: Optional[str] = None
+    phylum: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class MisereSum:
+    """Who wins a sum of heaps in misère play (the last player to move loses): each heap,
+    the outcome, the winning moves found (one for :func:`who`, up to the limit for
+    :func:`winning_moves`) and the method: tame sums by the misère-Nim rule on genera,
+    take-and-break heaps by canonical misère forms. A sum that is not tame raises
+    :class:`HeaplabError` naming the heap."""
+
+    heaps: list
+    win: bool
+    moves: list
+    method: str
+
+    @property
+    def winning_move(self) -> Optional["SumMove"]:
+        """The first winning move (None when the sum loses)."""
+        return self.moves[0] if self.moves else None
 
 
 @dataclass(frozen=True)
@@ -261,6 +296,19 @@ class Analysis:
     gaps: Gaps
     grundy: Optional[GrundyStats]
     candidate: Optional[Candidate] = None
+    genus: Optional["GenusStats"] = None
+
+
+@dataclass(frozen=True)
+class GenusStats:
+    """The genera of a one-heap game's heaps in misère play: the periodicity of the genus
+    sequence (with its certificate), heaps per phylum (tame, restive, restless, wild), the
+    first heap that is not tame, and the genera of heaps 0..15."""
+
+    periodicity: Optional[Periodicity]
+    phyla: list
+    first_not_tame: Optional[int]
+    first: list
 
 
 @dataclass(frozen=True)
@@ -320,7 +368,20 @@ def _sum_move(m: dict) -> SumMove:
     return SumMove(m["heap"], m["removed"], list(m["leaves"]), [tuple(x) for x in m["result"]])
 
 
-def _winning_moves(d: dict) -> WinningMoves:
+def _genus(d: Optional[dict]) -> Optional[GenusStats]:
+    if d is None:
+        return None
+    return GenusStats(_build(Periodicity, d["periodicity"]), list(d["phyla"]), d["first_not_tame"], list(d["first"]))
+
+
+def _misere_sum(d: dict) -> MisereSum:
+    heaps = [_build(MisereHeap, h) for h in d["heaps"]]
+    return MisereSum(heaps, d["win"], [_sum_move(m) for m in d["moves"]], d["method"])
+
+
+def _winning_moves(d: dict) -> Union[WinningMoves, MisereSum]:
+    if d.get("play") == "misere":
+        return _misere_sum(d)
     return WinningMoves(
         _sum_decision(d["decision"]), [_sum_move(m) for m in d["moves"]], d["complete"], d["note"]
     )
@@ -349,10 +410,12 @@ class Game:
         # pickled and copied by its canonical spec
         return (Game, (self.spec,))
 
-    def __init__(self, spec: str):
+    def __init__(self, spec: str, play: Optional[str] = None):
         if not isinstance(spec, str):
             raise TypeError(f"a spec is a str, not {type(spec).__name__}")
-        self._raw = _heaplab.RawGame(spec)
+        if play is not None and not isinstance(play, str):
+            raise TypeError('play is "normal" or "misere"')
+        self._raw = _heaplab.RawGame(spec, play)
 
     @property
     def spec(self) -> str:
@@ -398,6 +461,8 @@ class Game:
         move)."""
         heaps = [_size("n", n)] + [_size("heap", h) for h in more]
         d = json.loads(self._raw.who(heaps))
+        if d.get("play") == "misere":
+            return _misere_sum(d)
         return _decision(d) if not more else _sum_decision(d)
 
     def winning_moves(self, n: int, *more: int, limit: int = 1000) -> WinningMoves:
@@ -422,6 +487,7 @@ class Game:
             p_positions=_build(PStats, d["p_positions"]),
             gaps=_build(Gaps, d["gaps"]),
             grundy=_build(GrundyStats, d["grundy"]),
+            genus=_genus(d.get("genus")),
         )
 
     def table(self, n_max: int, grundy: bool = True, progress: Progress = None) -> Any:
@@ -454,6 +520,8 @@ def who(sum_text: str) -> Union[Decision, SumDecision]:
     if not isinstance(sum_text, str):
         raise TypeError(f"a sum is a str, not {type(sum_text).__name__}")
     d = json.loads(_heaplab.who_sum(sum_text))
+    if d.get("play") == "misere":
+        return _misere_sum(d)
     return _sum_decision(d) if "heaps" in d else _decision(d)
 
 
