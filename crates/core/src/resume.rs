@@ -294,6 +294,14 @@ mod tests {
             ("half", 1_000_000, 1),
             ("allbut{2,3,7}", 1000, 0),
             ("0.77", 10_000, 0),
+            // misère play: the same engines with their misère base cases
+            ("misere(squares)", 3_000_000, 2),
+            ("misere(sub{1,3,4})", 3_000_000, 2),
+            ("misere(leave1(sub{2,5,7}))", 3_000_000, 2),
+            ("misere(divisors)", 300_000, 2),
+            ("misere(sqrt)", 100_000_000, 1),
+            ("misere(allbut{2,3,7})", 1000, 0),
+            ("misere(0.77)", 40, 0),
         ] {
             let (cp, all) = saved(spec, max, segs);
             // sound: resumes to the same list

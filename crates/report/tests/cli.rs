@@ -1962,3 +1962,144 @@ fn research_loop_answers() {
     assert_eq!(s["optimal_result"]["margin"], 1);
     assert_eq!(s["given_away"], 16);
 }
+
+/// `--play misere` on the commands: misère Nim's P-positions n ≡ 1 (mod 4), misère
+/// nim-values with genus and phylum columns, a certified misère period, misère sums, and a
+/// checkpointed misère run resumed.
+#[test]
+fn misere_play_from_the_cli() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let v = json(
+        d,
+        &[
+            "losers",
+            "--game",
+            "sub{1,2,3}",
+            "--max",
+            "1e12",
+            "--count",
+            "--play",
+            "misere",
+            "--json",
+        ],
+    );
+    assert_eq!(v["game"], "misere(sub{1,2,3})");
+    assert_eq!(v["p_positions"], 250_000_000_000u64);
+    let rows = ok(
+        d,
+        &[
+            "losers",
+            "--game",
+            "sub{1,2,3}",
+            "--max",
+            "20",
+            "--play",
+            "misere",
+        ],
+    );
+    assert_eq!(rows, "k,p,gap\n0,1,\n1,5,4\n2,9,4\n3,13,4\n4,17,4\n");
+    // the same as writing the spec misere( )
+    assert_eq!(
+        rows,
+        ok(
+            d,
+            &["losers", "--game", "misere(sub{1,2,3})", "--max", "20"]
+        )
+    );
+    ok(
+        d,
+        &[
+            "table",
+            "--game",
+            "divisors",
+            "--max",
+            "12",
+            "--grundy",
+            "--play",
+            "misere",
+            "-o",
+            "t.parquet",
+        ],
+    );
+    let t = read_parquet(&d.join("t.parquet"));
+    assert_eq!(u64s(&t, "grundy")[..8], [1, 1, 0, 1, 2, 0, 3, 0].map(Some));
+    let genus = t.column("genus").unwrap().str().unwrap();
+    assert_eq!(genus.get(0), Some("0^{120}"));
+    assert_eq!(genus.get(4), Some("2^{20}"));
+    assert_eq!(genus.get(6), Some("1^{31}"));
+    let phylum = t.column("phylum").unwrap().str().unwrap();
+    assert_eq!(phylum.get(6), Some("restive"));
+    assert_eq!(phylum.get(7), Some("wild"));
+    let a = json(
+        d,
+        &[
+            "analyze",
+            "--game",
+            "sub{1,4,5}",
+            "--max",
+            "200",
+            "--play",
+            "misere",
+            "--json",
+        ],
+    );
+    assert_eq!(a["periodicity"]["period"], 8);
+    assert_eq!(a["periodicity"]["certified"], true);
+    assert_eq!(a["genus"]["periodicity"]["certified"], true);
+    // Kayles: misère P-positions by canonical forms
+    let k = json(
+        d,
+        &[
+            "losers", "--game", "0.77", "--max", "40", "--play", "misere", "--json", "--count",
+        ],
+    );
+    assert_eq!(k["p_positions"], 5);
+    assert_eq!(k["largest_p"], 20);
+    // sums: a tame one decided, a restive one refused in one line with exit code 2
+    let s = json(
+        d,
+        &[
+            "who", "--game", "squares", "--play", "misere", "2", "5", "10", "--json",
+        ],
+    );
+    assert_eq!(
+        (s["win"].as_bool(), s["play"].as_str()),
+        (Some(true), Some("misere"))
+    );
+    let o = heaplab(
+        d,
+        &["who", "--game", "divisors", "--play", "misere", "6", "1"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not tame") && err.lines().count() == 1,
+        "{err}"
+    );
+    // a misère checkpoint resumes into the same list
+    let args = [
+        "losers",
+        "--game",
+        "squares",
+        "--max",
+        "3e6",
+        "--play",
+        "misere",
+        "-o",
+        "m.csv",
+        "--checkpoint",
+        "m.ckpt",
+        "--checkpoint-every",
+        "0",
+    ];
+    ok(d, &args);
+    let full = std::fs::read_to_string(d.join("m.csv")).unwrap();
+    let plain = ok(
+        d,
+        &[
+            "losers", "--game", "squares", "--max", "3e6", "--play", "misere",
+        ],
+    );
+    assert_eq!(full, plain);
+}
