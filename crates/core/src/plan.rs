@@ -277,7 +277,10 @@ fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Err
     };
     if max > limit {
         return Err(Error::TooLarge {
-            what: task_name(task),
+            what: match Engine::of(game, task) {
+                Engine::CanonicalForms => "canonical misère forms",
+                _ => task_name(task),
+            },
             n: max,
             limit,
         });
