@@ -399,11 +399,15 @@ pub fn prove_for_all(
     });
     Ok((
         Some(format!(
-            "period {} proven: the claim depends only on {}, the Grundy values \
+            "period {} proven: the claim depends only on {}, the {} \
              repeat with period {} from n0 = {} ({}), so the claim's truth repeats with period \
              {cycle} from n = {}, and 0..={max} covers that whole cycle",
             per.period,
             parts.join(", "),
+            match game.play() {
+                heaplab_core::Play::Normal => "Grundy values",
+                heaplab_core::Play::Misere => "misère nim-values",
+            },
             per.period,
             per.preperiod,
             per.certificate,
