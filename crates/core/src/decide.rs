@@ -258,7 +258,7 @@ fn decide_by_method(
             let moves = set.elements_upto(u64::MAX);
             let Some(per) = finite_outcome_period(&moves, *leave1, 1 << 27) else {
                 // no period within reach (a move near n, or a long period): sieve up to n
-                return by_sieve(game, set, *leave1, n, take, budget, obs);
+                return by_stream(game, n, take, budget, obs);
             };
             let win = per.is_win(n);
             let top = if *leave1 { n.saturating_sub(1) } else { n };
@@ -275,7 +275,7 @@ fn decide_by_method(
             );
             Ok(decision(win, found, grundy, method))
         }
-        Game::Subtraction { set, leave1 } => by_sieve(game, set, *leave1, n, take, budget, obs),
+        Game::Subtraction { .. } => by_stream(game, n, take, budget, obs),
         Game::Divisors { nontrivial: false } if n > DIRECT_LIMIT => {
             let (win, s) = parity_outcome(n);
             let method = "parity (odd heaps have only odd divisors)".into();
@@ -381,7 +381,7 @@ fn by_misere(
                 });
             };
             if k > 1 << 20 {
-                return misere_by_stream(game, n, take, budget, obs);
+                return by_stream(game, n, take, budget, obs);
             }
             let moves: Vec<u64> = match inner {
                 Game::Subtraction { set, .. } => set.elements_upto(k),
@@ -404,7 +404,7 @@ fn by_misere(
                     );
                     Ok(found(per.is_win(n), amounts, method))
                 }
-                None => misere_by_stream(game, n, take, budget, obs),
+                None => by_stream(game, n, take, budget, obs),
             }
         }
         Game::TakeBreak(_) | Game::GrundyGame => {
@@ -421,21 +421,36 @@ fn by_misere(
             d.winning_move = None;
             Ok((d, m.moves.into_iter().map(|mv| mv.step).collect(), None))
         }
-        _ => misere_by_stream(game, n, take, budget, obs),
+        _ => by_stream(game, n, take, budget, obs),
     }
 }
 
-/// Decides heap n of a one-heap game in misère play by its P-position stream up to n.
-fn misere_by_stream(
+/// Decides heap n of a one-heap game (in either play) by its P-position stream up to n —
+/// the sieve for subtraction sets: n wins iff it is not the last P-position, and the winning
+/// moves are the moves to the P-positions below it.
+fn by_stream(
     game: &Game,
     n: u64,
     take: usize,
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<Found, Error> {
-    let p = reachable(game, Task::PPositions, n, WALK_LIMIT, budget, || {
-        format!("has no shortcut in misère play: deciding n = {n} means every position up to it")
-    })?;
+    let misere = game.play() == crate::spec::Play::Misere;
+    let p = reachable(
+        game,
+        Task::PPositions,
+        n,
+        WALK_LIMIT,
+        budget,
+        || match misere {
+            true => format!(
+                "has no shortcut in misère play: deciding n = {n} means every position up to it"
+            ),
+            false => {
+                format!("has no shortcut: deciding n = {n} means sieving every position up to it")
+            }
+        },
+    )?;
     obs.planned(&p);
     let mut ps = Vec::new();
     let method = run_stream(game, n, obs, |segment| ps.append(segment))?;
@@ -455,7 +470,10 @@ fn misere_by_stream(
         win,
         winning_move: None,
         grundy: None,
-        method: format!("{method} (misère)"),
+        method: match misere {
+            true => format!("{method} (misère)"),
+            false => method.into(),
+        },
         misere: false,
     };
     Ok((d, moves, None))
@@ -482,43 +500,6 @@ pub(crate) fn reachable(
         most: feasible_max(game, task, budget, limit),
         why: why(),
     }))
-}
-
-/// Decides position n of a subtraction game by sieving every position up to it.
-fn by_sieve(
-    game: &Game,
-    set: &MoveSet,
-    leave1: bool,
-    n: u64,
-    take: usize,
-    budget: &Budget,
-    obs: &dyn Observer,
-) -> Result<Found, Error> {
-    let p = reachable(game, Task::PPositions, n, WALK_LIMIT, budget, || {
-        format!("has no shortcut: deciding n = {n} means sieving every position up to it")
-    })?;
-    obs.planned(&p);
-    let mut ps = Vec::new();
-    let method = run_stream(game, n, obs, |segment| ps.append(segment))?;
-    let win = ps.last() != Some(&n);
-    let moves = ps
-        .iter()
-        .rev()
-        .filter(|&&q| q < n && (!leave1 || q >= 1))
-        .map(|&q| n - q)
-        .filter(|&s| set.contains(s))
-        .take(take)
-        .map(|s| Move::take(n, s))
-        .collect();
-    let d = Decision {
-        n,
-        win,
-        winning_move: None,
-        grundy: None,
-        method: method.into(),
-        misere: false,
-    };
-    Ok((d, moves, None))
 }
 
 /// Decides position n of a take-and-break game from its Grundy table up to n.

@@ -158,16 +158,11 @@ fn by_genus(
         .collect();
     if terms.len() == 1 {
         // one heap: its misère value decides, tame or not
-        let (g, n) = &terms[0];
+        let (g, _) = &terms[0];
         let t = table(g);
-        let moves: Vec<SumMove> = g
-            .moves_of(*n)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|&s| t.misere_value(n - s) == 0)
-            .take(limit)
-            .map(|s| sum_move(terms, 0, Move::take(*n, s), &[n - s]))
-            .collect();
+        let moves = moves_to_p(terms, limit, |_, left| {
+            t.misere_value(left.first().copied().unwrap_or(0)) == 0
+        });
         return Ok(MisereSum {
             win: heaps[0].misere_value != 0,
             heaps,
@@ -198,31 +193,56 @@ fn by_genus(
     };
     let now: Vec<(u32, u32)> = terms.iter().map(|(g, n)| pair(g, *n)).collect();
     let win = !tame_sum_is_p(now.iter().copied());
-    let mut moves = vec![];
-    if win {
-        'heaps: for (i, (g, n)) in terms.iter().enumerate() {
-            for s in g.moves_of(*n).unwrap_or_default() {
-                let after = pair(g, n - s);
-                let p = tame_sum_is_p(
-                    now.iter()
-                        .enumerate()
-                        .map(|(j, &v)| if j == i { after } else { v }),
-                );
-                if p {
-                    moves.push(sum_move(terms, i, Move::take(*n, s), &[n - s]));
-                    if moves.len() >= limit {
-                        break 'heaps;
-                    }
-                }
-            }
-        }
-    }
+    let moves = match win {
+        true => moves_to_p(terms, limit, |i, left| {
+            // a one-heap move leaves one heap (or none: heap 0)
+            let after = pair(&terms[i].0, left.first().copied().unwrap_or(0));
+            tame_sum_is_p(
+                now.iter()
+                    .enumerate()
+                    .map(|(j, &v)| if j == i { after } else { v }),
+            )
+        }),
+        false => vec![],
+    };
     Ok(MisereSum {
         heaps,
         win,
         moves,
         method: "tame sum: the misère-Nim rule on the heaps' genera".into(),
     })
+}
+
+/// The moves of a sum to a position `lost(i, heaps left)` says is a misère P-position:
+/// heap by heap, each heap's options by tokens removed, at most `limit`.
+fn moves_to_p(
+    terms: &[(Game, u64)],
+    limit: usize,
+    mut lost: impl FnMut(usize, &[u64]) -> bool,
+) -> Vec<SumMove> {
+    let mut out = vec![];
+    for (i, (g, n)) in terms.iter().enumerate() {
+        let mut opts: Vec<Move> = vec![];
+        crate::rule::Rule::for_each_option(g, *n, &mut |left| {
+            let leaves: Vec<u64> = left.iter().copied().filter(|&h| h > 0).collect();
+            opts.push(Move {
+                removed: *n - left.iter().sum::<u64>(),
+                leaves,
+            });
+        });
+        opts.sort_by(|a, b| (a.removed, &a.leaves).cmp(&(b.removed, &b.leaves)));
+        opts.dedup();
+        for m in opts {
+            if lost(i, &m.leaves) {
+                let left = m.leaves.clone();
+                out.push(sum_move(terms, i, m, &left));
+                if out.len() >= limit {
+                    return out;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The sum after heap `i` is replaced by `left`.
@@ -288,39 +308,26 @@ fn by_forms(
             phylum: None,
         })
         .collect();
-    let mut moves = vec![];
-    if win {
-        'heaps: for (i, (g, n)) in terms.iter().enumerate() {
-            let rest = parts
+    // the sum of every heap but i, for each i
+    let rests: Vec<FormId> = (0..parts.len())
+        .map(|i| {
+            parts
                 .iter()
                 .enumerate()
                 .filter(|&(j, _)| j != i)
-                .fold(forms.zero(), |acc, (_, &f)| forms.add(acc, f));
-            let mut opts: Vec<(u64, Vec<u64>)> = vec![];
-            crate::rule::Rule::for_each_option(g, *n, &mut |left| {
-                let removed = *n - left.iter().sum::<u64>();
-                opts.push((removed, left.to_vec()));
+                .fold(forms.zero(), |acc, (_, &f)| forms.add(acc, f))
+        })
+        .collect();
+    let moves = match win {
+        true => moves_to_p(terms, limit, |i, left| {
+            let after = left.iter().fold(rests[i], |acc, &h| {
+                let f = form(&terms[i].0, h);
+                forms.add(acc, f)
             });
-            opts.sort();
-            opts.dedup();
-            for (removed, left) in opts {
-                let after = left.iter().fold(rest, |acc, &h| {
-                    let f = form(g, h);
-                    forms.add(acc, f)
-                });
-                if forms.misere_value(after) == 0 {
-                    let step = Move {
-                        removed,
-                        leaves: left.clone(),
-                    };
-                    moves.push(sum_move(terms, i, step, &left));
-                    if moves.len() >= limit {
-                        break 'heaps;
-                    }
-                }
-            }
-        }
-    }
+            forms.misere_value(after) == 0
+        }),
+        false => vec![],
+    };
     Ok(MisereSum {
         heaps,
         win,
