@@ -102,9 +102,12 @@ impl Comparison {
     /// A readable summary (lines ending in a newline).
     pub fn text(&self) -> String {
         let [a, b] = &self.games;
-        let what = match self.values {
-            Sequence::Grundy => "Grundy values",
-            Sequence::Outcome => "outcomes",
+        // misère games' "Grundy values" are misère nim-values
+        let misere = self.games.iter().any(|g| g.starts_with("misere("));
+        let what = match (self.values, misere) {
+            (Sequence::Grundy, false) => "Grundy values",
+            (Sequence::Grundy, true) => "values (misère nim-values for misère games)",
+            (Sequence::Outcome, _) => "outcomes",
         };
         let max = self.max;
         let Some(first) = self.differences.first() else {
@@ -114,13 +117,15 @@ impl Comparison {
             Sequence::Grundy => v.to_string(),
             Sequence::Outcome => if v == 1 { "N" } else { "P" }.to_string(),
         };
+        let equal_below = match first.n {
+            0 => String::new(),
+            n => format!("; equal on 0 ≤ n ≤ {}", n - 1),
+        };
         let mut s = format!(
-            "{a} and {b}: {what} first differ at n = {} ({a}: {}, {b}: {}); \
-             equal on 0 ≤ n ≤ {}\n",
+            "{a} and {b}: {what} first differ at n = {} ({a}: {}, {b}: {}){equal_below}\n",
             first.n,
             show(first.a),
             show(first.b),
-            first.n.saturating_sub(1)
         );
         let listed: Vec<String> = self
             .differences

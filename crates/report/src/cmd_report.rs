@@ -110,12 +110,13 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
             "seconds": secs(t0),
         }));
     } else {
-        println!(
+        let line = format!(
             "{game}: {} P-positions in 0..={max}, largest Grundy value {max_g}; report in {} ({:.2} s)",
             p.count,
             dest.display(),
             secs(t0)
         );
+        println!("{}", crate::plot::in_play(&line, game.play()));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -83,7 +83,9 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             "{game}: {count} P-positions in {}..={shown_max} (largest {}){}; wrote {} in {:.2} s",
             a.shift,
             largest.map_or("none".into(), |p| p.to_string()),
-            max_g.map_or(String::new(), |m| format!(", largest Grundy value {m}")),
+            max_g.map_or(String::new(), |m| {
+                crate::plot::in_play(&format!(", largest Grundy value {m}"), game.play())
+            }),
             files.join(", "),
             secs(t0)
         );

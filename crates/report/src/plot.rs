@@ -66,6 +66,23 @@ impl ChartSpec {
         }
         self
     }
+
+    /// The same chart for a game in `play`: in misère play its values are misère
+    /// nim-values, and the title and axes say so.
+    pub fn played(mut self, play: heaplab_core::Play) -> Self {
+        for s in [&mut self.title, &mut self.x_label, &mut self.y_label] {
+            *s = in_play(s, play);
+        }
+        self
+    }
+}
+
+/// `text` for a game in `play`: "Grundy value" reads "misère nim-value" in misère play.
+pub fn in_play(text: &str, play: heaplab_core::Play) -> String {
+    match play {
+        heaplab_core::Play::Normal => text.to_string(),
+        heaplab_core::Play::Misere => text.replace("Grundy value", "misère nim-value"),
+    }
 }
 
 fn perr<E: std::fmt::Display>(e: E) -> anyhow::Error {

@@ -139,7 +139,8 @@ pub fn draw(
                 "n (heap size)",
                 "Grundy value g(n) (shade: share of the column's positions)",
             )
-            .sized(size);
+            .sized(size)
+            .played(game.play());
             let value = |i: usize| u64::from(g.get(i as u64));
             heat_png(dest, &spec, 0.0, len, &value, u64::from(g.max_value()))
         }
@@ -152,7 +153,8 @@ pub fn draw(
                 "n",
                 "largest g(m) for m ≤ n",
             )
-            .sized(size);
+            .sized(size)
+            .played(game.play());
             growth_png(dest, &spec, max as usize + 1, &|i| g.get(i as u64))
         }
         Kind::Fold => {
@@ -188,7 +190,8 @@ pub fn draw(
                 },
                 "n",
             )
-            .sized(size);
+            .sized(size)
+            .played(game.play());
             match (d.grundy, d.outcome) {
                 (Some(g), _) => {
                     let levels = g.max_value() + 1;
@@ -211,7 +214,8 @@ pub fn draw(
                 "index k of the P-position",
                 "gap p(k) − p(k−1)",
             )
-            .sized(size);
+            .sized(size)
+            .played(game.play());
             if log {
                 let gap = |i: usize| (ps[i + 1] - ps[i]) as f64;
                 return series_png(dest, &spec, 1.0, ps.len() - 1, &gap, true);
@@ -228,7 +232,8 @@ pub fn draw(
                 "n",
                 "number of P-positions ≤ n",
             )
-            .sized(size);
+            .sized(size)
+            .played(game.play());
             density_png(dest, &spec, d.ps, max, d.fit)
         }
         Kind::Runs => {
@@ -244,7 +249,8 @@ pub fn draw(
                 "run length",
                 "number of runs (log)",
             )
-            .sized(size);
+            .sized(size)
+            .played(game.play());
             bars_png(dest, &spec, &bars, true)
         }
         Kind::Values => {
@@ -257,7 +263,8 @@ pub fn draw(
                 "Grundy value",
                 if log { "positions (log)" } else { "positions" },
             )
-            .sized(size);
+            .sized(size)
+            .played(game.play());
             bars_png(dest, &spec, &bars, log)
         }
     }
@@ -266,6 +273,11 @@ pub fn draw(
 /// One sentence on how to read each plot (index.html and summary.md print it under the
 /// plot).
 pub fn caption(kind: Kind, d: &Data) -> String {
+    crate::plot::in_play(&caption_normal(kind, d), d.game.play())
+}
+
+/// [`caption`] in normal play's words.
+fn caption_normal(kind: Kind, d: &Data) -> String {
     match kind {
         Kind::Fold => match (d.period, d.preperiod) {
             (Some(p), _) if d.saltus.is_some_and(|s| s != 0) => format!(

@@ -119,7 +119,10 @@ pub fn summary_md(
         "| largest P-position | {} |\n",
         p.largest.map_or("none".into(), |p| p.to_string())
     ));
-    md.push_str(&format!("| largest Grundy value | {max_g} |\n\n"));
+    md.push_str(&crate::plot::in_play(
+        &format!("| largest Grundy value | {max_g} |\n\n"),
+        game.play(),
+    ));
     md.push_str("## Analysis\n\n```text\n");
     md.push_str(&an.text());
     md.push_str("```\n\n");

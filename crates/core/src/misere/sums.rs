@@ -2,15 +2,16 @@
 //! sum of small heaps by canonical misère forms.
 
 use super::canon::{FormId, MisereForms};
-use super::oneheap::{genus_table, Phylum};
+use super::oneheap::{genus_table, Genus, GenusTable, Phylum};
 use crate::decide::Move;
 use crate::error::Error;
+use crate::games::{CertRule, Sequence};
 use crate::observe::Observer;
 use crate::plan::{grundy_table, plan, Budget, Task};
 use crate::spec::Game;
 use crate::sums::{Sum, SumMove};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// One heap of a misère sum.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -72,7 +73,8 @@ fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
 ///   ch. 13, "tame games"): with X the XOR of the heaps' γ0, the sum is a misère P-position
 ///   iff some heap has γ0 = γ1 and X = 0, or no heap has and X = 1 — misère Nim's rule, each
 ///   tame heap playing as the nim-heap its genus names. The genus tables run to the largest
-///   heap of each game (at most 2^26), within `budget`.
+///   heap of each game (at most 2^26), within `budget`; a finite subtraction set's heaps
+///   may be any size once its genus period is proven (see `genus_for`).
 /// - when some heap is of a take-and-break game, exactly, by the canonical misère forms of
 ///   the heaps ([`super::canon`]), tame or not, as far as the budget allows (Kayles heaps
 ///   to about 70 in a minute).
@@ -80,7 +82,7 @@ fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
 /// # Errors
 /// [`Error::Unsupported`] for a sum that mixes normal and misère terms, a sum with a heap
 /// that is not tame when the tame rule is the method ("this sum is not tame: … misère sums
-/// of wild games need the misère quotient"), or heaps beyond the methods' reach; as
+/// of games that are not tame need the misère quotient"), or heaps beyond the methods' reach; as
 /// [`crate::plan()`] for the tables within the budget; [`Error::Cancelled`] when `obs`
 /// stops a table.
 pub fn misere_sum(
@@ -123,45 +125,34 @@ fn by_genus(
         let e = tops.entry(g.to_string()).or_insert((g.clone(), 0));
         e.1 = e.1.max(*n);
     }
-    let mut tables = BTreeMap::new();
+    // each game's genus table and how a heap maps into it
+    let mut tables: BTreeMap<String, (GenusTable, Fold)> = BTreeMap::new();
     for (key, (g, top)) in tops {
-        if top > GENUS_HEAP_MAX {
-            return Err(Error::Unsupported {
-                what: format!(
-                    "a misère sum with heap {top} of {g}: genera are computed to heaps of at \
-                     most {GENUS_HEAP_MAX}"
-                ),
-            });
-        }
-        let misere = g.with_play(crate::spec::Play::Misere);
-        let p = plan(&misere, Task::Grundy, top, budget)?;
-        obs.planned(&p);
-        let normal = grundy_table(&g, top, obs)?.to_u32_vec();
-        let t = genus_table(&g, &normal, top, obs)?.ok_or_else(|| Error::Unsupported {
-            what: format!("the genus of {g}"),
-        })?;
-        tables.insert(key, t);
+        tables.insert(key, genus_for(&g, top, budget, obs)?);
     }
-    let table = |g: &Game| &tables[&g.to_string()];
+    let at = |g: &Game, n: u64| {
+        let (t, fold) = &tables[&g.to_string()];
+        (t, fold.at(n))
+    };
     let heaps: Vec<MisereSumHeap> = terms
         .iter()
         .map(|(g, n)| {
-            let t = table(g);
+            let (t, m) = at(g, *n);
             MisereSumHeap {
                 game: g.to_string(),
                 n: *n,
-                misere_value: t.misere_value(*n),
-                genus: Some(t.genus(*n).to_string()),
-                phylum: Some(t.phylum(*n)),
+                misere_value: t.misere_value(m),
+                genus: Some(t.genus(m).to_string()),
+                phylum: Some(t.phylum(m)),
             }
         })
         .collect();
     if terms.len() == 1 {
         // one heap: its misère value decides, tame or not
-        let (g, _) = &terms[0];
-        let t = table(g);
+        let g = &terms[0].0;
         let moves = moves_to_p(terms, limit, |_, left| {
-            t.misere_value(left.first().copied().unwrap_or(0)) == 0
+            let (t, m) = at(g, left.first().copied().unwrap_or(0));
+            t.misere_value(m) == 0
         });
         return Ok(MisereSum {
             win: heaps[0].misere_value != 0,
@@ -178,7 +169,7 @@ fn by_genus(
         return Err(Error::Unsupported {
             what: format!(
                 "this sum is not tame: heap {} ({}:{}) is {} with genus {}; misère sums of \
-                 wild games need the misère quotient",
+                 games that are not tame need the misère quotient",
                 i + 1,
                 h.game,
                 h.n,
@@ -188,8 +179,8 @@ fn by_genus(
         });
     }
     let pair = |g: &Game, n: u64| {
-        let t = table(g);
-        (t.normal_value(n), t.misere_value(n))
+        let (t, m) = at(g, n);
+        (t.normal_value(m), t.misere_value(m))
     };
     let now: Vec<(u32, u32)> = terms.iter().map(|(g, n)| pair(g, *n)).collect();
     let win = !tame_sum_is_p(now.iter().copied());
@@ -243,6 +234,85 @@ fn moves_to_p(
         }
     }
     out
+}
+
+/// How a heap maps into a genus table: itself, or into the table's proven period.
+#[derive(Debug, Clone, Copy)]
+enum Fold {
+    /// The table reaches every heap asked for.
+    Direct,
+    /// Genera and phyla repeat with this period from this preperiod, proven.
+    Periodic { preperiod: u64, period: u64 },
+}
+
+impl Fold {
+    fn at(self, n: u64) -> u64 {
+        match self {
+            Fold::Direct => n,
+            Fold::Periodic { preperiod, period } if n >= preperiod => {
+                preperiod + (n - preperiod) % period
+            }
+            Fold::Periodic { .. } => n,
+        }
+    }
+}
+
+/// The genus table of `game` for heaps up to `top`: the table itself when `top` is at most
+/// [`GENUS_HEAP_MAX`]; beyond, for a finite subtraction set, a table long enough to prove
+/// that the (genus, phylum) sequence is periodic — from the largest move k on, each heap's
+/// genus and phylum are a function of those of the k heaps below it, so a period seen on
+/// 0..=N with N >= n0 + p + k holds for ever (the window argument of
+/// [`crate::CertRule::FiniteSubtraction`]) — tried at 2^16, 2^20 and 2^24 heaps.
+fn genus_for(
+    g: &Game,
+    top: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<(GenusTable, Fold), Error> {
+    let build = |len: u64| -> Result<GenusTable, Error> {
+        let misere = g.with_play(crate::spec::Play::Misere);
+        let p = plan(&misere, Task::Grundy, len, budget)?;
+        obs.planned(&p);
+        let normal = grundy_table(g, len, obs)?.to_u32_vec();
+        genus_table(g, &normal, len, obs)?.ok_or_else(|| Error::Unsupported {
+            what: format!("the genus of {g}"),
+        })
+    };
+    if top <= GENUS_HEAP_MAX {
+        return Ok((build(top)?, Fold::Direct));
+    }
+    let rule = CertRule::of(g, Sequence::Grundy);
+    if let CertRule::FiniteSubtraction { .. } = rule {
+        for len in [1u64 << 16, 1 << 20, 1 << 24] {
+            let t = build(len)?;
+            let mut ids: HashMap<(Genus, Phylum), i64> = HashMap::new();
+            let seq: Vec<i64> = (0..=len)
+                .map(|n| {
+                    let next = ids.len() as i64;
+                    *ids.entry((t.genus(n), t.phylum(n))).or_insert(next)
+                })
+                .collect();
+            if let Some(p) = crate::period::find_period(&seq, false) {
+                let proven = rule
+                    .bound(p.preperiod, p.period, 0)
+                    .is_some_and(|need| len >= need);
+                if proven {
+                    let fold = Fold::Periodic {
+                        preperiod: p.preperiod,
+                        period: p.period,
+                    };
+                    return Ok((t, fold));
+                }
+            }
+        }
+    }
+    Err(Error::Unsupported {
+        what: format!(
+            "a misère sum with heap {top} of {g}: genera are computed to heaps of at most \
+             {GENUS_HEAP_MAX}, or to any heap of a finite subtraction set whose genus period \
+             shows up within 2^24 heaps"
+        ),
+    })
 }
 
 /// The sum after heap `i` is replaced by `left`.
