@@ -343,8 +343,17 @@ pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
     if let Game::Misere(inner) = game {
         let n = max.saturating_add(1);
         return match Engine::of(game, task) {
-            // forms and sums: measured well under 1 KB a heap to the heaps reached in a minute
-            Engine::CanonicalForms => n.saturating_mul(1 << 10).saturating_add(1 << 24),
+            // the forms and the memoized sums grow with the work: measured here about 8 to
+            // 12 MB a second of it (Kayles to 75: 0.94 GB in 118 s; 0.07 to 128: 0.97 GB in
+            // 79 s), so 16 MB a second of the estimate
+            Engine::CanonicalForms => {
+                let bytes = canonical_seconds(inner, max) * 16e6 + 32e6;
+                if bytes >= u64::MAX as f64 {
+                    u64::MAX
+                } else {
+                    (bytes as u64).max(n)
+                }
+            }
             // the u32 table, its copy, and the moves
             Engine::MisereMex => grundy_memory_estimate(inner, max).saturating_add(n * 4),
             _ => memory_estimate(inner, task, max),

@@ -409,7 +409,17 @@ impl RawGame {
         // the n column's 8 bytes a position, beside the tables
         let rows = n_max.saturating_add(1);
         hand_over_fits("a table of", rows, rows.saturating_mul(8))?;
-        let (o, g) = run(py, progress, |w| tables(game, n_max, grundy, &budget(), w))?;
+        let (o, g, genus) = run(py, progress, |w| -> Result<_, Error> {
+            let (o, g) = tables(game, n_max, grundy, &budget(), w)?;
+            // misère play of a one-heap game: the genus and phylum columns too
+            let genus = match (game.play(), grundy) {
+                (heaplab_core::Play::Misere, true) => {
+                    heaplab_core::misere::genera(game, n_max, &budget(), w)?
+                }
+                _ => None,
+            };
+            Ok((o, g, genus))
+        })?;
         let batch = py.detach(|| {
             let len = o.max() as usize + 1;
             let n: ArrayRef = Arc::new(UInt64Array::from_iter_values(0..=n_max));
@@ -426,6 +436,16 @@ impl RawGame {
                     GrundyTable::U32(v) => Arc::new(UInt32Array::new(ScalarBuffer::from(v), None)),
                 };
                 cols.push(("grundy", g));
+            }
+            if let Some(t) = genus {
+                let genus: ArrayRef = Arc::new(StringArray::from_iter_values(
+                    (0..=n_max).map(|n| t.genus(n).to_string()),
+                ));
+                let phylum: ArrayRef = Arc::new(StringArray::from_iter_values(
+                    (0..=n_max).map(|n| t.phylum(n).name()),
+                ));
+                cols.push(("genus", genus));
+                cols.push(("phylum", phylum));
             }
             RecordBatch::try_from_iter(cols)
         });

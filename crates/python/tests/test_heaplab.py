@@ -458,3 +458,7 @@ def test_misere_play():
     assert isinstance(m, heaplab.MisereSum) and m.win and m.moves
     with pytest.raises(ValueError, match="play"):
         heaplab.Game("squares", play="loser")
+    # genus and phylum columns in misère tables of one-heap games
+    t = pl.from_arrow(heaplab.Game("divisors", play="misere").table(8))
+    assert t.columns == ["n", "win", "grundy", "genus", "phylum"]
+    assert t["genus"][6] == "1^{31}" and t["phylum"][6] == "restive"

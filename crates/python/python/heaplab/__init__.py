@@ -495,7 +495,10 @@ class Game:
         (smallest unsigned) of 0..=n_max as an Arrow table, without a copy: a
         ``pyarrow.Table`` when pyarrow is installed (so ``polars.from_arrow(t)`` is a
         DataFrame), else an :class:`ArrowTable` that any consumer of the Arrow PyCapsule
-        interface takes (``polars.DataFrame(t)``, ``pyarrow.table(t)``, DuckDB)."""
+        interface takes (``polars.DataFrame(t)``, ``pyarrow.table(t)``, DuckDB). In misère
+        play (``Game(spec, play="misere")``) ``grundy`` holds misère nim-values and, for
+        one-heap games, the string columns ``genus`` (``"0^{120}"``) and ``phylum``
+        (``"tame"``, ``"restive"``, ``"restless"``, ``"wild"``) follow."""
         return _arrow(self._raw.table(_size("n_max", n_max), bool(grundy), _check_progress(progress)))
 
 
