@@ -353,6 +353,10 @@ fn by_misere(
         (d, moves, None)
     };
     let legal = |s: u64| inner.is_move(n, s);
+    if crate::misere::first_move(inner) == Some(u64::MAX) {
+        // no heap has a move: whoever is to move has already won
+        return Ok(found(true, vec![], "no heap has a move (misère)".into()));
+    }
     match inner {
         Game::Subtraction {
             set: MoveSet::AllBut { excluded },
@@ -414,7 +418,7 @@ fn by_misere(
                 n,
                 win: m.win,
                 winning_move: None,
-                grundy: Some(u64::from(m.heaps[0].misere_value)),
+                grundy: Some(m.heaps[0].misere_value),
                 method: m.method,
                 misere: false,
             };

@@ -275,12 +275,13 @@ fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Err
         Task::Outcomes => BITS_MAX,
         Task::PPositions => u64::MAX,
     };
+    let what = match Engine::of(game, task) {
+        Engine::CanonicalForms => "canonical misère forms",
+        _ => task_name(task),
+    };
     if max > limit {
         return Err(Error::TooLarge {
-            what: match Engine::of(game, task) {
-                Engine::CanonicalForms => "canonical misère forms",
-                _ => task_name(task),
-            },
+            what,
             n: max,
             limit,
         });
@@ -292,10 +293,7 @@ fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Err
         memory: memory_estimate(game, task, max),
         seconds: time_estimate(game, task, max),
     };
-    budget.check_memory(
-        || format!("{} of {game} to N = {max}", task_name(task)),
-        p.memory,
-    )?;
+    budget.check_memory(|| format!("{what} of {game} to N = {max}"), p.memory)?;
     budget.check_time(|| format!("{game} to N = {max}"), p.seconds)?;
     Ok(p)
 }
@@ -444,6 +442,10 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
     let m = max as f64;
     let ln = m.max(2.0).ln();
     if let Game::Misere(inner) = game {
+        if crate::misere::first_move(inner) == Some(u64::MAX) {
+            // no heap has a move: no P-position at all, found at once
+            return 0.0;
+        }
         return match Engine::of(game, task) {
             Engine::CanonicalForms => canonical_seconds(inner, max),
             Engine::MisereMex => misere_mex_seconds(inner, max),
@@ -524,8 +526,9 @@ fn misere_mex_seconds(game: &Game, max: u64) -> f64 {
 /// geometrically with the heap once the game is wild (Kayles: heap 40 in 0.06 s, 50 in
 /// 0.23 s, 60 in 1.9 s, 75 in a minute; Dawson's Kayles and Grundy's game reach about 130 in
 /// a minute). So a pilot run of the engine itself, stopped after 0.3 s, times every heap it
-/// finishes; beyond it, each heap is taken to cost the last one's time times the growth
-/// ratio of the last eight heaps' times. Pilots are run once per game and process.
+/// finishes; beyond it, each heap's time is extrapolated geometrically from a least-squares
+/// fit of the logarithms of the last 16 heaps' times (a ratio kept between 1 and 3 a heap).
+/// Pilots are run once per game and process. The estimate moves with the machine's load.
 fn canonical_seconds(game: &Game, max: u64) -> f64 {
     static PILOTS: std::sync::Mutex<Vec<(String, Vec<f64>)>> = std::sync::Mutex::new(Vec::new());
     let key = game.to_string();
@@ -551,20 +554,34 @@ fn canonical_seconds(game: &Game, max: u64) -> f64 {
     if max < n {
         return done[max as usize];
     }
-    let cost = |i: usize| done[i] - if i == 0 { 0.0 } else { done[i - 1] };
-    let k = done.len() - 1;
-    let back = k.min(8);
-    let (a, b) = (cost(k - back).max(1e-7), cost(k).max(1e-7));
-    let ratio = if back == 0 {
-        2.0
+    // each heap's own time, and the growth of the last ones by a least-squares line through
+    // their logarithms (one heap's time is noisy; the trend is not)
+    let cost: Vec<f64> = (0..done.len())
+        .map(|i| (done[i] - if i == 0 { 0.0 } else { done[i - 1] }).max(1e-6))
+        .collect();
+    let tail = &cost[cost.len().saturating_sub(16)..];
+    let k = tail.len() as f64;
+    let (ratio, base) = if tail.len() < 3 {
+        (2.0, *tail.last().unwrap_or(&1e-6))
     } else {
-        (b / a).powf(1.0 / back as f64).clamp(1.0, 4.0)
+        let xm = (k - 1.0) / 2.0;
+        let ym = tail.iter().map(|c| c.ln()).sum::<f64>() / k;
+        let (mut sxy, mut sxx) = (0.0, 0.0);
+        for (x, c) in tail.iter().enumerate() {
+            sxy += (x as f64 - xm) * (c.ln() - ym);
+            sxx += (x as f64 - xm).powi(2);
+        }
+        let slope = sxy / sxx;
+        (
+            slope.exp().clamp(1.0, 3.0),
+            (ym + slope * (k - 1.0 - xm)).exp(),
+        )
     };
     let more = (max - n + 1) as f64;
     let rest = if ratio <= 1.0 + 1e-9 {
-        b * more
+        base * more
     } else {
-        b * ratio * (ratio.powf(more) - 1.0) / (ratio - 1.0)
+        base * ratio * (ratio.powf(more) - 1.0) / (ratio - 1.0)
     };
     last + rest
 }

@@ -269,7 +269,12 @@ impl RawGame {
         let game = parse_game(spec)?;
         let game = match play {
             None => game,
-            Some("normal") => game.with_play(heaplab_core::Play::Normal),
+            Some("normal") if game.play() == heaplab_core::Play::Misere => {
+                return Err(PyValueError::new_err(format!(
+                    "play=\"normal\" contradicts the spec `{game}` (misère play): drop one of them"
+                )))
+            }
+            Some("normal") => game,
             Some("misere" | "misère") => game.with_play(heaplab_core::Play::Misere),
             Some(p) => {
                 return Err(PyValueError::new_err(format!(

@@ -73,10 +73,16 @@ impl From<PlayArg> for heaplab_core::Play {
 }
 
 /// The game under `play` (as given when there is no `--play`).
-pub fn played(game: &Game, play: Option<PlayArg>) -> Game {
+///
+/// # Errors
+/// `--play normal` for a spec written `misere(…)`: the two contradict each other.
+pub fn played(game: &Game, play: Option<PlayArg>) -> anyhow::Result<Game> {
     match play {
-        Some(p) => game.with_play(p.into()),
-        None => game.clone(),
+        Some(PlayArg::Normal) if game.play() == heaplab_core::Play::Misere => anyhow::bail!(
+            "--play normal contradicts the spec `{game}` (misère play): drop one of them"
+        ),
+        Some(p) => Ok(game.with_play(p.into())),
+        None => Ok(game.clone()),
     }
 }
 
@@ -145,7 +151,10 @@ pub struct GameMax {
 
 impl GameMax {
     /// The game as it is played (`--play` applied).
-    pub fn played(&self) -> Game {
+    ///
+    /// # Errors
+    /// As [`played`].
+    pub fn played(&self) -> anyhow::Result<Game> {
         played(&self.game, self.play)
     }
 }

@@ -14,7 +14,7 @@ use std::time::Instant;
 /// Runs the command.
 pub fn run(a: AnalyzeArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, max) = (a.gm.played(), a.gm.max);
+    let (game, max) = (a.gm.played()?, a.gm.max);
     heaplab_analysis::check_analysis(&game, max, a.values.into(), &crate::machine::budget())?;
     // A link, even a dangling one, stands for the folder it names.
     let out = a.output.as_deref().map(crate::files::resolve_links);

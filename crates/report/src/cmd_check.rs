@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Runs the command.
 pub fn run(a: CheckArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, max) = (&a.gm.played(), a.gm.max);
+    let (game, max) = (&a.gm.played()?, a.gm.max);
     let progress = Progress::new(&format!("checking {game} to {max}"), max.saturating_add(1));
     let budget = crate::machine::budget();
     let r = check_claim(game, max, &a.claim, a.on.into(), &budget, &progress)?;

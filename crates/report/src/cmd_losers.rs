@@ -17,7 +17,7 @@ use std::time::Instant;
 /// Runs the command.
 pub fn run(a: LosersArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, shown_max) = (a.gm.played(), a.gm.max);
+    let (game, shown_max) = (a.gm.played()?, a.gm.max);
     let max = crate::output::unshift("--max", shown_max, a.shift)?;
     let labels = Labels {
         offset: a.offset,

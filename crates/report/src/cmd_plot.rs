@@ -22,7 +22,7 @@ pub fn parse_size(s: &str) -> Result<(u32, u32)> {
 /// Runs the command.
 pub fn run(a: PlotArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, max) = (a.gm.played(), a.gm.max);
+    let (game, max) = (a.gm.played()?, a.gm.max);
     let size = a.size.as_deref().map(parse_size).transpose()?;
     check_options(&a)?;
     let dest = a

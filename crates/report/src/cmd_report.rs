@@ -31,7 +31,7 @@ fn step<T>(
 /// Runs the command.
 pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, max) = (a.gm.played(), a.gm.max);
+    let (game, max) = (a.gm.played()?, a.gm.max);
     // a link to a folder (or a dangling one) stands for the folder it names; a trailing
     // `/` is dropped
     let dest = a

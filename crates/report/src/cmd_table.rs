@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Runs the command.
 pub fn run(a: TableArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let (game, shown_max) = (a.gm.played(), a.gm.max);
+    let (game, shown_max) = (a.gm.played()?, a.gm.max);
     let max = crate::output::unshift("--max", shown_max, a.shift)?;
     // The format (from --format, else the file name, else CSV on stdout), and the
     // destination opened first: a bad path or format fails before any work.

@@ -38,8 +38,8 @@ pub fn run(a: WhoArgs) -> Result<ExitCode> {
             heaps: sum
                 .heaps
                 .iter()
-                .map(|(g, n)| (crate::cli::played(g, Some(p)), *n))
-                .collect(),
+                .map(|(g, n)| Ok((crate::cli::played(g, Some(p))?, *n)))
+                .collect::<Result<_>>()?,
         },
         None => sum,
     };
@@ -385,7 +385,9 @@ fn misere(sum: &Sum, limit: usize, all: bool, as_json: bool) -> Result<ExitCode>
     );
     if m.win && !m.moves.is_empty() {
         if all {
-            println!("{} winning moves listed (at most {limit}):", m.moves.len());
+            let n = m.moves.len();
+            let s = if n == 1 { "" } else { "s" };
+            println!("{n} winning move{s} listed (at most {limit}):");
         }
         for mv in &m.moves {
             println!(

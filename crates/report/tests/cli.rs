@@ -2007,6 +2007,20 @@ fn misere_play_from_the_cli() {
             &["losers", "--game", "misere(sub{1,2,3})", "--max", "20"]
         )
     );
+    let o = heaplab(
+        d,
+        &[
+            "losers",
+            "--game",
+            "misere(sub{1,2,3})",
+            "--max",
+            "20",
+            "--play",
+            "normal",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("contradicts"));
     ok(
         d,
         &[

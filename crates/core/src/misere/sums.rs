@@ -21,7 +21,7 @@ pub struct MisereSumHeap {
     /// The heap.
     pub n: u64,
     /// Its misère nim-value G⁻ (0 exactly when the heap alone is a misère P-position).
-    pub misere_value: u32,
+    pub misere_value: u64,
     /// Its genus (one-heap games).
     pub genus: Option<String>,
     /// Its phylum (one-heap games).
@@ -100,8 +100,8 @@ pub fn misere_sum(
 }
 
 /// The tame rule: (γ0, γ1) of every heap → is the sum a misère P-position?
-fn tame_sum_is_p(heaps: impl Iterator<Item = (u32, u32)>) -> bool {
-    let (mut x, mut big) = (0u32, false);
+fn tame_sum_is_p(heaps: impl Iterator<Item = (u64, u64)>) -> bool {
+    let (mut x, mut big) = (0u64, false);
     for (g0, g1) in heaps {
         x ^= g0;
         big |= g0 == g1;
@@ -119,41 +119,72 @@ fn by_genus(
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<MisereSum, Error> {
-    // one genus table per game, to its largest heap
+    // one genus source per game, to its largest heap
     let mut tops: BTreeMap<String, (Game, u64)> = BTreeMap::new();
     for (g, n) in terms {
         let e = tops.entry(g.to_string()).or_insert((g.clone(), 0));
         e.1 = e.1.max(*n);
     }
-    // each game's genus table and how a heap maps into it
-    let mut tables: BTreeMap<String, (GenusTable, Fold)> = BTreeMap::new();
+    let mut sources: BTreeMap<String, Source> = BTreeMap::new();
     for (key, (g, top)) in tops {
-        tables.insert(key, genus_for(&g, top, budget, obs)?);
+        let s = match is_nim(&g) {
+            true => Source::Nim,
+            false => {
+                let (t, fold) = genus_for(&g, top, budget, obs)?;
+                Source::Table(t, fold)
+            }
+        };
+        sources.insert(key, s);
     }
-    let at = |g: &Game, n: u64| {
-        let (t, fold) = &tables[&g.to_string()];
-        (t, fold.at(n))
-    };
+    let src = |g: &Game| &sources[&g.to_string()];
     let heaps: Vec<MisereSumHeap> = terms
         .iter()
         .map(|(g, n)| {
-            let (t, m) = at(g, *n);
+            let s = src(g);
             MisereSumHeap {
                 game: g.to_string(),
                 n: *n,
-                misere_value: t.misere_value(m),
-                genus: Some(t.genus(m).to_string()),
-                phylum: Some(t.phylum(m)),
+                misere_value: s.pair(*n).1,
+                genus: Some(s.genus(*n)),
+                phylum: Some(s.phylum(*n)),
             }
         })
         .collect();
+    // the options worth trying from heap i: all of them, or for a nim heap the few that
+    // can reach a P-position (by the rule below: the XOR of the others, or it ⊕ 1, or 0, 1)
+    let candidates = |i: usize, now: &[(u64, u64)]| -> Option<Vec<Move>> {
+        let (g, n) = &terms[i];
+        if !matches!(src(g), Source::Nim) {
+            return None;
+        }
+        let rest = now
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .fold(0, |x, (_, v)| x ^ v.0);
+        let mut ms: Vec<u64> = [rest, rest ^ 1, 0, 1]
+            .into_iter()
+            .filter(|m| m < n)
+            .collect();
+        ms.sort_unstable();
+        ms.dedup();
+        Some(
+            ms.into_iter()
+                .rev()
+                .map(|m| Move::take(*n, n - m))
+                .collect(),
+        )
+    };
+    let now: Vec<(u64, u64)> = terms.iter().map(|(g, n)| src(g).pair(*n)).collect();
     if terms.len() == 1 {
         // one heap: its misère value decides, tame or not
         let g = &terms[0].0;
-        let moves = moves_to_p(terms, limit, |_, left| {
-            let (t, m) = at(g, left.first().copied().unwrap_or(0));
-            t.misere_value(m) == 0
-        });
+        let moves = moves_to_p(
+            terms,
+            limit,
+            |i| candidates(i, &now),
+            |_, left| src(g).pair(left.first().copied().unwrap_or(0)).1 == 0,
+        );
         return Ok(MisereSum {
             win: heaps[0].misere_value != 0,
             heaps,
@@ -178,22 +209,22 @@ fn by_genus(
             ),
         });
     }
-    let pair = |g: &Game, n: u64| {
-        let (t, m) = at(g, n);
-        (t.normal_value(m), t.misere_value(m))
-    };
-    let now: Vec<(u32, u32)> = terms.iter().map(|(g, n)| pair(g, *n)).collect();
     let win = !tame_sum_is_p(now.iter().copied());
     let moves = match win {
-        true => moves_to_p(terms, limit, |i, left| {
-            // a one-heap move leaves one heap (or none: heap 0)
-            let after = pair(&terms[i].0, left.first().copied().unwrap_or(0));
-            tame_sum_is_p(
-                now.iter()
-                    .enumerate()
-                    .map(|(j, &v)| if j == i { after } else { v }),
-            )
-        }),
+        true => moves_to_p(
+            terms,
+            limit,
+            |i| candidates(i, &now),
+            |i, left| {
+                // a one-heap move leaves one heap (or none: heap 0)
+                let after = src(&terms[i].0).pair(left.first().copied().unwrap_or(0));
+                tame_sum_is_p(
+                    now.iter()
+                        .enumerate()
+                        .map(|(j, &v)| if j == i { after } else { v }),
+                )
+            },
+        ),
         false => vec![],
     };
     Ok(MisereSum {
@@ -204,25 +235,83 @@ fn by_genus(
     })
 }
 
+/// `nim` (every amount may be taken): its genera are known for every heap.
+fn is_nim(g: &Game) -> bool {
+    matches!(
+        g,
+        Game::Subtraction {
+            set: crate::sets::MoveSet::AllBut { excluded },
+            leave1: false,
+        } if excluded.is_empty()
+    )
+}
+
+/// Where a game's genera come from.
+enum Source {
+    /// A genus table, and how heaps map into it.
+    Table(GenusTable, Fold),
+    /// Nim heaps: 0^{120}, 1^{031} and n^{n(n⊕2)} for n ≥ 2, all tame (Winning Ways,
+    /// ch. 13), any size.
+    Nim,
+}
+
+impl Source {
+    /// (γ0, γ1) of heap n.
+    fn pair(&self, n: u64) -> (u64, u64) {
+        match self {
+            Source::Table(t, f) => {
+                let m = f.at(n);
+                (u64::from(t.normal_value(m)), u64::from(t.misere_value(m)))
+            }
+            Source::Nim if n < 2 => (n, 1 - n),
+            Source::Nim => (n, n),
+        }
+    }
+
+    fn genus(&self, n: u64) -> String {
+        match self {
+            Source::Table(t, f) => t.genus(f.at(n)).to_string(),
+            Source::Nim => match n {
+                0 => "0^{120}".into(),
+                1 => "1^{031}".into(),
+                _ if n < 10 && n ^ 2 < 10 => format!("{n}^{{{n}{}}}", n ^ 2),
+                _ => format!("{n}^{{{n},{}}}", n ^ 2),
+            },
+        }
+    }
+
+    fn phylum(&self, n: u64) -> Phylum {
+        match self {
+            Source::Table(t, f) => t.phylum(f.at(n)),
+            Source::Nim => Phylum::Tame,
+        }
+    }
+}
+
 /// The moves of a sum to a position `lost(i, heaps left)` says is a misère P-position:
-/// heap by heap, each heap's options by tokens removed, at most `limit`.
+/// heap by heap, each heap's options by tokens removed (or the moves `only(i)` names, when
+/// it names some), at most `limit`.
 fn moves_to_p(
     terms: &[(Game, u64)],
     limit: usize,
+    mut only: impl FnMut(usize) -> Option<Vec<Move>>,
     mut lost: impl FnMut(usize, &[u64]) -> bool,
 ) -> Vec<SumMove> {
     let mut out = vec![];
     for (i, (g, n)) in terms.iter().enumerate() {
-        let mut opts: Vec<Move> = vec![];
-        crate::rule::Rule::for_each_option(g, *n, &mut |left| {
-            let leaves: Vec<u64> = left.iter().copied().filter(|&h| h > 0).collect();
-            opts.push(Move {
-                removed: *n - left.iter().sum::<u64>(),
-                leaves,
+        let opts = only(i).unwrap_or_else(|| {
+            let mut opts: Vec<Move> = vec![];
+            crate::rule::Rule::for_each_option(g, *n, &mut |left| {
+                let leaves: Vec<u64> = left.iter().copied().filter(|&h| h > 0).collect();
+                opts.push(Move {
+                    removed: *n - left.iter().sum::<u64>(),
+                    leaves,
+                });
             });
+            opts.sort_by(|a, b| (a.removed, &a.leaves).cmp(&(b.removed, &b.leaves)));
+            opts.dedup();
+            opts
         });
-        opts.sort_by(|a, b| (a.removed, &a.leaves).cmp(&(b.removed, &b.leaves)));
-        opts.dedup();
         for m in opts {
             if lost(i, &m.leaves) {
                 let left = m.leaves.clone();
@@ -373,7 +462,7 @@ fn by_forms(
         .map(|((g, n), &f)| MisereSumHeap {
             game: g.to_string(),
             n: *n,
-            misere_value: forms.misere_value(f),
+            misere_value: u64::from(forms.misere_value(f)),
             genus: None,
             phylum: None,
         })
@@ -389,13 +478,18 @@ fn by_forms(
         })
         .collect();
     let moves = match win {
-        true => moves_to_p(terms, limit, |i, left| {
-            let after = left.iter().fold(rests[i], |acc, &h| {
-                let f = form(&terms[i].0, h);
-                forms.add(acc, f)
-            });
-            forms.misere_value(after) == 0
-        }),
+        true => moves_to_p(
+            terms,
+            limit,
+            |_| None,
+            |i, left| {
+                let after = left.iter().fold(rests[i], |acc, &h| {
+                    let f = form(&terms[i].0, h);
+                    forms.add(acc, f)
+                });
+                forms.misere_value(after) == 0
+            },
+        ),
         false => vec![],
     };
     Ok(MisereSum {

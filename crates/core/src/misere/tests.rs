@@ -358,3 +358,40 @@ fn tame_sums_of_huge_heaps_follow_the_genus_period() {
         "{e}"
     );
 }
+
+/// Misère Nim: sums of nim heaps of any size by their known genera (no table), against
+/// misère Nim's rule (all heaps ≤ 1: lost iff an odd number of 1s; else lost iff the XOR is
+/// 0), and its winning moves.
+#[test]
+fn misere_nim_sums_of_any_size() {
+    let g = misere("nim");
+    let budget = Budget::new(1 << 30);
+    let rule = |h: &[u64]| {
+        if h.iter().all(|&x| x <= 1) {
+            h.iter().sum::<u64>() % 2 == 1
+        } else {
+            h.iter().fold(0, |x, &y| x ^ y) == 0
+        }
+    };
+    for a in 0..=9u64 {
+        for b in 0..=9 {
+            for c in [0u64, 1, 2, 7, 1 << 40] {
+                let heaps = [a, b, c];
+                let m = misere_sum(&Sum::of_heaps(&g, &heaps), 100, &budget, &Silent).unwrap();
+                assert_eq!(m.win, !rule(&heaps), "{heaps:?}");
+                for mv in &m.moves {
+                    let left: Vec<u64> = mv.result.iter().map(|r| r.1).collect();
+                    assert!(rule(&left), "{heaps:?} -> {left:?}");
+                }
+                assert_eq!(m.moves.is_empty(), !m.win || heaps.iter().all(|&h| h == 0));
+            }
+        }
+    }
+    let m = misere_sum(&Sum::of_heaps(&g, &[u64::MAX, 5, 7]), 5, &budget, &Silent).unwrap();
+    assert_eq!(
+        m.heaps[0].genus.as_deref(),
+        Some(format!("{0}^{{{0},{1}}}", u64::MAX, u64::MAX ^ 2).as_str())
+    );
+    let left: Vec<u64> = m.moves[0].result.iter().map(|r| r.1).collect();
+    assert_eq!(left, [2, 5, 7]);
+}
