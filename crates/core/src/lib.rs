@@ -21,7 +21,8 @@
 //!
 //! Layout: [`Game`] (`spec`) and the families' rules and closed forms in `games`, one
 //! module each; the algorithms in `engines`; the one map from a game to its engine, with
-//! cost estimates and refusals, in `plan`; [`decide()`] for a single position.
+//! cost estimates and refusals, in `plan`; [`decide()`] for a single position; misère
+//! play (genus, tame sums, canonical misère forms) in [`misere`].
 
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]

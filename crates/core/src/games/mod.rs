@@ -292,6 +292,10 @@ pub const FAMILIES: &[Family] = &[
         "grundy-game",
         "split one heap into two unequal non-empty heaps",
     ),
+    fam(
+        "misere(sub{1,2,3})",
+        "any game in misère play: the last player to move loses (also --play misere)",
+    ),
 ];
 
 const fn fam(spec: &'static str, description: &'static str) -> Family {
