@@ -502,6 +502,28 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
     }
 }
 
+/// Pilot results by game, kept for the life of the process.
+type Pilots<T> = std::sync::Mutex<Vec<(String, T)>>;
+
+/// The pilot result of `game` in `cache`, made by `run` the first time it is asked for.
+fn pilot_once<T: Clone>(cache: &Pilots<T>, game: &Game, run: impl FnOnce() -> T) -> T {
+    let key = game.to_string();
+    let known = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|p| p.1.clone());
+    known.unwrap_or_else(|| {
+        let t = run();
+        cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((key, t.clone()));
+        t
+    })
+}
+
 /// Seconds for the misère nim-values of a one-heap game over 0..=max: one walk over every
 /// option, about 3e8 options a second here (`sub{1,2,3}` to 1e8: 1.5 s; squares to 1e6:
 /// 2.5 s), plus the option lists' building, N / 5e7.
@@ -530,22 +552,8 @@ fn misere_mex_seconds(game: &Game, max: u64) -> f64 {
 /// fit of the logarithms of the last 16 heaps' times (a ratio kept between 1 and 3 a heap).
 /// Pilots are run once per game and process. The estimate moves with the machine's load.
 fn canonical_seconds(game: &Game, max: u64) -> f64 {
-    static PILOTS: std::sync::Mutex<Vec<(String, Vec<f64>)>> = std::sync::Mutex::new(Vec::new());
-    let key = game.to_string();
-    let known = PILOTS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map(|p| p.1.clone());
-    let done = known.unwrap_or_else(|| {
-        let t = canonical_pilot(game);
-        PILOTS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((key, t.clone()));
-        t
-    });
+    static PILOTS: Pilots<Vec<f64>> = std::sync::Mutex::new(Vec::new());
+    let done = pilot_once(&PILOTS, game, || canonical_pilot(game));
     // done[i]: seconds when heap i was finished
     let Some(&last) = done.last() else {
         return f64::INFINITY;
@@ -650,22 +658,8 @@ struct Pilot {
 /// the last two runs — kept between 1 and 3. Once a pilot proves a period (Guy–Smith) the rest is copied, about 2 ns a
 /// position. Pilots are run once per game and process.
 fn sparse_seconds(game: &Game, max: u64) -> f64 {
-    static PILOTS: std::sync::Mutex<Vec<(String, Pilot)>> = std::sync::Mutex::new(Vec::new());
-    let key = game.to_string();
-    let known = PILOTS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map(|p| p.1);
-    let p = known.unwrap_or_else(|| {
-        let p = sparse_pilot(game);
-        PILOTS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push((key, p));
-        p
-    });
+    static PILOTS: Pilots<Pilot> = std::sync::Mutex::new(Vec::new());
+    let p = pilot_once(&PILOTS, game, || sparse_pilot(game));
     let ratio = max as f64 / p.n as f64;
     if p.periodic {
         p.secs + max as f64 * 2e-9

@@ -558,6 +558,27 @@ impl Parser<'_> {
         }
     }
 
+    /// `( spec )` after the word `name` (`leave1`, `misere`): the game inside and where it
+    /// starts.
+    fn wrapped(&mut self, name: &str) -> Result<(Game, usize), SpecError> {
+        self.expect('(', &format!("after `{name}`"))?;
+        self.ws();
+        if self.peek() == Some(')') {
+            return Err(self.err(&format!("expected a game inside {name}( )")));
+        }
+        let inner_at = self.i;
+        // Nesting deeper than this is refused, not followed down the stack.
+        if self.depth >= 64 {
+            return Err(self.err(&format!("{name}( ) nested more than 64 deep")));
+        }
+        self.depth += 1;
+        let inner = self.expr();
+        self.depth -= 1;
+        let inner = inner?;
+        self.expect(')', &format!("to close {name}("))?;
+        Ok((inner.into_game(), inner_at))
+    }
+
     fn named_term(&mut self, word: &str, start: usize) -> Result<Term, SpecError> {
         if let Some(s) = NamedSet::from_name(word) {
             return Ok(Term::Set(MoveSet::named(s)));
@@ -594,22 +615,8 @@ impl Parser<'_> {
                 })
             }
             "leave1" => {
-                self.expect('(', "after `leave1`")?;
-                self.ws();
-                if self.peek() == Some(')') {
-                    return Err(self.err("expected a game inside leave1( )"));
-                }
-                let inner_at = self.i;
-                // Nesting deeper than this is refused, not followed down the stack.
-                if self.depth >= 64 {
-                    return Err(self.err("leave1( ) nested more than 64 deep"));
-                }
-                self.depth += 1;
-                let inner = self.expr();
-                self.depth -= 1;
-                let inner = inner?;
-                self.expect(')', "to close leave1(")?;
-                Term::Game(match inner.into_game() {
+                let (inner, inner_at) = self.wrapped("leave1")?;
+                Term::Game(match inner {
                     Game::Subtraction { set, .. } => Game::Subtraction { set, leave1: true },
                     Game::Interval { bound, .. } => Game::Interval {
                         bound,
@@ -641,21 +648,8 @@ impl Parser<'_> {
             "dawson" => Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 0, 7]))),
             "grundy-game" => Term::Game(Game::GrundyGame),
             "misere" => {
-                self.expect('(', "after `misere`")?;
-                self.ws();
-                if self.peek() == Some(')') {
-                    return Err(self.err("expected a game inside misere( )"));
-                }
-                let inner_at = self.i;
-                if self.depth >= 64 {
-                    return Err(self.err("misere( ) nested more than 64 deep"));
-                }
-                self.depth += 1;
-                let inner = self.expr();
-                self.depth -= 1;
-                let inner = inner?;
-                self.expect(')', "to close misere(")?;
-                match inner.into_game() {
+                let (inner, inner_at) = self.wrapped("misere")?;
+                match inner {
                     Game::Misere(_) => {
                         return Err(
                             self.err_at(inner_at, "misere( ) of a misère game: write it once")

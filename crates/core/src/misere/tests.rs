@@ -395,3 +395,28 @@ fn misere_nim_sums_of_any_size() {
     let left: Vec<u64> = m.moves[0].result.iter().map(|r| r.1).collect();
     assert_eq!(left, [2, 5, 7]);
 }
+
+#[test]
+fn misere_specs_parse_back_and_nest_only_once() {
+    for s in [
+        "misere(leave1(sub{1,3}))",
+        "misere(0.77)",
+        "misere(primes|sub{1})",
+        "misere(nim)",
+    ] {
+        let g = Game::parse(s).unwrap();
+        assert_eq!(g.to_string(), s);
+        assert_eq!(Game::parse(&g.to_string()).unwrap(), g);
+        assert_eq!(g.play(), Play::Misere);
+        assert_eq!(g.with_play(Play::Normal).with_play(Play::Misere), g);
+    }
+    for (s, why) in [
+        ("misere(misere(nim))", "of a misère game"),
+        ("leave1(misere(nim))", "applies to subtraction games"),
+        ("misere()", "expected a game inside misere( )"),
+        ("misere(0.77)|sub{1}", "not a subtraction set"),
+    ] {
+        let e = Game::parse(s).unwrap_err().to_string();
+        assert!(e.contains(why), "{s}: {e}");
+    }
+}
