@@ -166,6 +166,12 @@ pub enum Engine {
     SparseSpace,
     /// Misère nim-values of one-heap games: a mex over the moves, 1 at heaps without one.
     MisereMex,
+    /// Grundy values of games listed heap by heap (unions of families, `nondivisors`): a
+    /// mex over each heap's moves.
+    OptionMex,
+    /// P-positions of games listed heap by heap: one bit per position, pulled from each
+    /// heap's moves.
+    OptionPull,
     /// Misère play of take-and-break games: canonical misère forms of the heaps.
     CanonicalForms,
 }
@@ -187,6 +193,8 @@ impl Engine {
             Engine::SlidingWindow => "sliding-window mex",
             Engine::SparseSpace => "sparse space",
             Engine::MisereMex => "misère mex",
+            Engine::OptionMex => "option mex",
+            Engine::OptionPull => "option pull",
             Engine::CanonicalForms => "canonical misère forms",
         }
     }
@@ -210,6 +218,7 @@ impl Engine {
             Game::Divisors { .. } => Engine::DivisorMex,
             Game::Interval { .. } => Engine::SlidingWindow,
             Game::TakeBreak(_) | Game::GrundyGame => Engine::SparseSpace,
+            Game::NonDivisors | Game::Union(_) => Engine::OptionMex,
             Game::Misere(_) => Engine::MisereMex,
         };
         let outcomes = match game {
@@ -222,6 +231,7 @@ impl Engine {
             Game::Divisors { .. } => Engine::DivisorPull,
             Game::Interval { .. } => Engine::JumpAhead,
             Game::TakeBreak(_) | Game::GrundyGame => Engine::GrundyTable,
+            Game::NonDivisors | Game::Union(_) => Engine::OptionPull,
             Game::Misere(_) => Engine::CanonicalForms,
         };
         match task {
@@ -364,9 +374,11 @@ pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
             Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
                 grundy_memory_estimate(game, max)
             }
-            Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. } => {
-                stream_memory_estimate(game, max)
-            }
+            Game::Subtraction { .. }
+            | Game::Divisors { .. }
+            | Game::Interval { .. }
+            | Game::NonDivisors
+            | Game::Union(_) => stream_memory_estimate(game, max),
         }),
     }
 }
@@ -379,7 +391,13 @@ fn grundy_memory_estimate(game: &Game, max: u64) -> u64 {
     let extra = match game {
         Game::Subtraction { set, .. } => set.count_upto_estimate(max).saturating_mul(8),
         Game::Divisors { .. } => 1 << 26,
-        Game::Interval { .. } | Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => 0,
+        // (listed games: one heap's moves at a time)
+        Game::Interval { .. }
+        | Game::TakeBreak(_)
+        | Game::GrundyGame
+        | Game::Misere(_)
+        | Game::NonDivisors
+        | Game::Union(_) => 0,
     };
     table.saturating_add(extra)
 }
@@ -410,6 +428,10 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
             }
         },
         Game::Divisors { .. } => max / 8 + seg + (1 << 20) * 24,
+        // the outcome bits and one segment's move lists
+        Game::NonDivisors | Game::Union(_) => {
+            max / 8 + (1 << 16) * 8 * (moves_per_heap(game, max) as u64 + 1)
+        }
         Game::Interval { .. } => 1 << 16,
         Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
             grundy_memory_estimate(game, max)
@@ -497,6 +519,8 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
             let tables = if task == Task::Outcomes { m / 2e9 } else { 0.0 };
             ig.p_count_estimate(max) / 4e7 + tables
         }
+        // every heap's moves listed: about 3e8 a second
+        (_, Game::NonDivisors | Game::Union(_)) => m * moves_per_heap(game, max) / 3e8 + m / 5e7,
         // (answered above)
         (_, Game::Misere(inner)) => time_estimate(inner, task, max),
     }
@@ -529,7 +553,14 @@ fn pilot_once<T: Clone>(cache: &Pilots<T>, game: &Game, run: impl FnOnce() -> T)
 /// 2.5 s), plus the option lists' building, N / 5e7.
 fn misere_mex_seconds(game: &Game, max: u64) -> f64 {
     let m = max as f64;
-    let per = match game {
+    m * moves_per_heap(game, max) / 3e8 + m / 5e7
+}
+
+/// The average number of moves from a heap of 0..=max (an estimate, for the cost of walks
+/// over every option).
+fn moves_per_heap(game: &Game, max: u64) -> f64 {
+    let m = max as f64;
+    match game {
         Game::Subtraction {
             set: MoveSet::AllBut { excluded },
             ..
@@ -538,9 +569,11 @@ fn misere_mex_seconds(game: &Game, max: u64) -> f64 {
         Game::Subtraction { set, .. } => set.count_upto_estimate(max) as f64 / 2.0,
         Game::Divisors { .. } => m.max(2.0).ln(),
         Game::Interval { bound, .. } => bound.f(max).min(max) as f64 / 2.0,
-        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => m,
-    };
-    m * per / 3e8 + m / 5e7
+        Game::NonDivisors => m / 2.0,
+        Game::Union(parts) => parts.iter().map(|g| moves_per_heap(g, max)).sum(),
+        Game::Misere(g) => moves_per_heap(g, max),
+        Game::TakeBreak(_) | Game::GrundyGame => m,
+    }
 }
 
 /// Seconds for the canonical misère forms of a take-and-break game's heaps 0..=max. The
@@ -678,6 +711,8 @@ fn sparse_pilot(game: &Game) -> Pilot {
         Game::Subtraction { .. }
         | Game::Divisors { .. }
         | Game::Interval { .. }
+        | Game::NonDivisors
+        | Game::Union(_)
         | Game::Misere(_) => {
             return Pilot {
                 n: 1,
@@ -790,7 +825,9 @@ pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
         Game::Subtraction { .. }
         | Game::Divisors { .. }
         | Game::TakeBreak(_)
-        | Game::GrundyGame => None,
+        | Game::GrundyGame
+        | Game::NonDivisors
+        | Game::Union(_) => None,
     }
 }
 
@@ -815,7 +852,9 @@ pub fn p_count_estimate(game: &Game, max: u64) -> Option<f64> {
         Game::Subtraction { .. }
         | Game::Divisors { .. }
         | Game::TakeBreak(_)
-        | Game::GrundyGame => None,
+        | Game::GrundyGame
+        | Game::NonDivisors
+        | Game::Union(_) => None,
     }
 }
 
@@ -866,6 +905,10 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
         .grundy(max, watch)?,
         Game::TakeBreak(code) => take_break_grundy(&Breaker::from_code(code), max, watch)?.0,
         Game::GrundyGame => take_break_grundy(&Breaker::grundy_game(), max, watch)?.0,
+        Game::NonDivisors | Game::Union(_) => crate::misere::option_mex(game, false, max, watch)?
+            .ok_or_else(|| Error::Unsupported {
+            what: format!("a Grundy table of {game}"),
+        })?,
         Game::Misere(inner) => match crate::misere::misere_values_watched(inner, max, watch)? {
             Some(v) => v,
             None => {
@@ -1252,7 +1295,7 @@ fn engine_stream(
                 None => SetSieve::new(m, max, *leave1, seg).misere(terminal),
             })))
         }
-        Game::Divisors { nontrivial } => {
+        g @ (Game::Divisors { .. } | Game::NonDivisors | Game::Union(_)) => {
             if max > BITS_MAX {
                 return Err(Error::TooLarge {
                     what: "a bit table",
@@ -1268,17 +1311,18 @@ fn engine_stream(
                             reason: "holds fewer outcome bits than it says".into(),
                         });
                     }
-                    crate::resume::divisors(*nontrivial, misere, *lo, win, *count, cp)?;
+                    let moves = |x: u64| g.moves_of(x).unwrap_or_default();
+                    crate::resume::pulled(moves, misere, *lo, win, *count, cp)?;
                     Some((*lo, win.clone(), *count))
                 }
-                (Some(_), _) => return Err(bad("divisor")),
+                (Some(_), _) => return Err(bad("pull")),
             };
-            Ok(Box::new(DivisorStream::new(
-                *nontrivial,
-                misere,
-                max,
-                resume,
-            )))
+            Ok(Box::new(match g {
+                Game::Divisors { nontrivial } => {
+                    DivisorStream::new(*nontrivial, misere, max, resume)
+                }
+                _ => DivisorStream::new(false, misere, max, resume).listed(g.clone()),
+            }))
         }
         Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
             // the zeros of the (misère) value table

@@ -7,7 +7,6 @@
 
 use crate::engines::sieve::{Moves, SieveState};
 use crate::error::Error;
-use crate::games::divisors::divisor_lists;
 use crate::games::finite::finite_outcome_period_played;
 use crate::games::interval::IntervalGame;
 use crate::plan::Checkpoint;
@@ -162,10 +161,11 @@ pub(crate) fn window(
     Ok(())
 }
 
-/// A divisor game's outcome bits: as many P-positions as the count says, and a sample of
-/// positions decided again from their divisors.
-pub(crate) fn divisors(
-    nontrivial: bool,
+/// A pull stream's outcome bits (divisor games, games listed heap by heap): as many
+/// P-positions as the count says, and a sample of positions decided again from their moves
+/// (`moves(x)`: the amounts that may be removed from x).
+pub(crate) fn pulled(
+    moves: impl Fn(u64) -> Vec<u64>,
     misere: bool,
     lo: u64,
     win: &[u64],
@@ -184,12 +184,11 @@ pub(crate) fn divisors(
     let lo_u = lo as usize;
     let picks = sample(lo_u).chain(lo_u.saturating_sub(SAMPLES)..lo_u);
     for x in picks {
-        let (start, divs) = divisor_lists(x as u64, x as u64 + 1, nontrivial);
-        let ds = &divs[start[0] as usize..start[1] as usize];
+        let ds = moves(x as u64);
         let w = (misere && ds.is_empty()) || ds.iter().any(|&d| !bits[x - d as usize]);
         if w != bits[x] {
             return Err(bad(format!(
-                "has the outcome of {x} wrong (by its divisors it is {})",
+                "has the outcome of {x} wrong (by its moves it is {})",
                 if w { "an N-position" } else { "a P-position" }
             )));
         }
@@ -197,8 +196,6 @@ pub(crate) fn divisors(
     Ok(())
 }
 
-/// A list computed again on resume: the saved index is within it and agrees with the
-/// checkpoint.
 pub(crate) fn list(list: &[u64], next: u64, cp: &Checkpoint) -> Result<(), Error> {
     if next > list.len() as u64 {
         return Err(bad("is past the end".into()));

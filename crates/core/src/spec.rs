@@ -5,9 +5,9 @@
 //! Grammar (whitespace allowed between tokens):
 //!
 //! ```text
-//! spec    := term ('|' term)*            -- '|' joins subtraction sets only
+//! spec    := term ('|' term)*            -- '|' joins one-heap games: a move of any of them
 //! term    := 'sub{' list '}' | 'allbut{' list '}' | NAMED | 'nim'
-//!          | 'leave1(' spec ')' | 'divisors' | 'divisors-nontrivial'
+//!          | 'leave1(' spec ')' | 'divisors' | 'divisors-nontrivial' | 'nondivisors'
 //!          | 'sqrt' | 'half' | 'upto{' k '}'
 //!          | CODE | 'kayles' | 'dawson' | 'grundy-game'
 //!          | 'misere(' spec ')'              -- the same moves, misère play (outermost only)
@@ -191,6 +191,13 @@ pub enum Game {
     TakeBreak(TakeBreak),
     /// Grundy's game: split one heap into two unequal non-empty heaps.
     GrundyGame,
+    /// Remove d tokens, 1 <= d < n, where d does not divide n (the subtract-a-non-divisor
+    /// game; cf. OEIS A365533).
+    NonDivisors,
+    /// A move of any of two or more one-heap games (`half|sub{1}`): their parts, in
+    /// normal form — no unions, no take-and-break or misère games inside, at most one
+    /// subtraction set per `leave1` value, sorted by their specs, no two equal.
+    Union(Vec<Game>),
     /// The same moves as the inner game (never itself `Misere`) in misère play: the player
     /// who makes the last move loses. Its "Grundy values" are misère nim-values and its
     /// P-positions misère P-positions (see [`crate::misere`]).
@@ -284,7 +291,14 @@ impl Game {
                 Cow::Borrowed(Game::Misere(inner)) => Some(Game::Misere(inner.clone())),
                 Cow::Borrowed(_) => None,
             },
-            Game::Divisors { .. } | Game::Interval { .. } | Game::GrundyGame => None,
+            Game::Union(parts) => {
+                let n = union_of(parts.clone());
+                (n != *self).then_some(n)
+            }
+            Game::Divisors { .. }
+            | Game::Interval { .. }
+            | Game::GrundyGame
+            | Game::NonDivisors => None,
         };
         owned.map_or(Cow::Borrowed(self), Cow::Owned)
     }
@@ -297,8 +311,19 @@ impl Game {
             | Game::Interval { .. }
             | Game::TakeBreak(_)
             | Game::GrundyGame
+            | Game::NonDivisors
+            | Game::Union(_)
             | Game::Misere(_) => None,
         }
+    }
+
+    /// True for the games whose every move leaves one heap (all but take-and-break codes;
+    /// `misere( )` looked through): the ones `|` joins.
+    pub fn is_one_heap(&self) -> bool {
+        !matches!(
+            self.under_normal_play(),
+            Game::TakeBreak(_) | Game::GrundyGame
+        )
     }
 
     /// A file-name-safe form of the canonical spec: `sub{1,2,3}` → `sub-1-2-3`,
@@ -376,6 +401,16 @@ impl fmt::Display for Game {
             Game::TakeBreak(code) => write!(f, "{code}"),
             Game::GrundyGame => write!(f, "grundy-game"),
             Game::Misere(g) => write!(f, "misere({g})"),
+            Game::NonDivisors => write!(f, "nondivisors"),
+            Game::Union(parts) => {
+                for (i, g) in parts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("|")?;
+                    }
+                    write!(f, "{g}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -384,6 +419,59 @@ impl std::str::FromStr for Game {
     type Err = SpecError;
     fn from_str(s: &str) -> Result<Game, SpecError> {
         Game::parse(s)
+    }
+}
+
+/// Why `|` cannot join `g` (the `|` at 1-based position `bar`, when it is not next to it).
+fn unjoinable(g: &Game, bar: Option<usize>) -> String {
+    let at = bar.map_or(String::new(), |b| format!(" at position {b}"));
+    match g.play() {
+        Play::Misere => format!(
+            "`{g}` is in misère play, so the '|'{at} cannot join it: put misere( ) around the \
+             whole union"
+        ),
+        Play::Normal => format!("`{g}` is not a one-heap game, so the '|'{at} cannot join it"),
+    }
+}
+
+/// Can `|` join this game (a one-heap game in normal play)?
+fn joinable(g: &Game) -> bool {
+    g.is_one_heap() && g.play() == Play::Normal
+}
+
+/// The union of one-heap games in normal form: nested unions flattened, the subtraction
+/// sets with the same `leave1` merged into one, the parts sorted by their specs with
+/// duplicates dropped; a single part is that game itself.
+pub(crate) fn union_of(parts: Vec<Game>) -> Game {
+    let mut flat: Vec<Game> = Vec::new();
+    let mut sets: [Option<MoveSet>; 2] = [None, None];
+    let mut stack = parts;
+    while let Some(g) = stack.pop() {
+        match g.normalized().into_owned() {
+            Game::Union(inner) => stack.extend(inner),
+            Game::Subtraction { set, leave1 } => {
+                let slot = &mut sets[usize::from(leave1)];
+                *slot = Some(match slot.take() {
+                    Some(s) => s.union(set).normalized(),
+                    None => set,
+                });
+            }
+            other => flat.push(other),
+        }
+    }
+    for (leave1, set) in sets.into_iter().enumerate() {
+        if let Some(set) = set {
+            flat.push(Game::Subtraction {
+                set,
+                leave1: leave1 == 1,
+            });
+        }
+    }
+    flat.sort_by_key(|g| g.to_string());
+    flat.dedup();
+    match flat.len() {
+        1 => flat.pop().unwrap_or(Game::NonDivisors),
+        _ => Game::Union(flat),
     }
 }
 
@@ -438,7 +526,7 @@ struct Parser<'a> {
 
 const FAMILIES: &str = "sub{..}, allbut{..}, squares, cubes, triangular, fibonacci, primes, \
 powers2, factorials, practical, nim, leave1(..), divisors, divisors-nontrivial, sqrt, half, \
-upto{k}, kayles, dawson, grundy-game, misere(..), or a code such as 0.77";
+upto{k}, nondivisors, kayles, dawson, grundy-game, misere(..), or a code such as 0.77";
 
 impl Parser<'_> {
     fn err(&self, msg: &str) -> SpecError {
@@ -492,21 +580,13 @@ impl Parser<'_> {
             let rhs = self.term()?;
             acc = match (acc, rhs) {
                 (Term::Set(a), Term::Set(b)) => Term::Set(a.union(b)),
-                (Term::Game(g), _) => {
-                    return Err(self.err_at(
-                        start,
-                        &format!(
-                        "`{g}` is not a subtraction set, so the '|' at position {} cannot join it",
-                        bar + 1
-                    ),
-                    ))
+                (Term::Game(g), _) if !joinable(&g) => {
+                    return Err(self.err_at(start, &unjoinable(&g, Some(bar + 1))))
                 }
-                (_, Term::Game(g)) => {
-                    return Err(self.err_at(
-                        rhs_at,
-                        &format!("`{g}` is not a subtraction set, so '|' cannot join it"),
-                    ))
+                (_, Term::Game(g)) if !joinable(&g) => {
+                    return Err(self.err_at(rhs_at, &unjoinable(&g, None)))
                 }
+                (a, b) => Term::Game(union_of(vec![a.into_game(), b.into_game()])),
             };
         }
     }
@@ -636,6 +716,7 @@ impl Parser<'_> {
             }
             "divisors" => Term::Game(Game::Divisors { nontrivial: false }),
             "divisors-nontrivial" => Term::Game(Game::Divisors { nontrivial: true }),
+            "nondivisors" => Term::Game(Game::NonDivisors),
             "sqrt" => Term::Game(Game::Interval {
                 bound: Bound::Sqrt,
                 leave1: false,
@@ -878,7 +959,12 @@ mod tests {
             ("leave1()", 8, "inside leave1"),
             ("primes|", 8, "after '|'"),
             ("sub{1,2", 8, "unclosed"),
-            ("sqrt|sub{1}", 1, "is not a subtraction set"),
+            ("0.77|sub{1}", 1, "is not a one-heap game"),
+            (
+                "sub{1}|misere(half)",
+                8,
+                "put misere( ) around the whole union",
+            ),
             ("leave1(0.77)", 8, "applies to subtraction games"),
             ("", 1, "empty spec"),
             ("1.7", 1, "bits 4 and 8"),

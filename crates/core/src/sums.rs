@@ -233,6 +233,8 @@ pub(crate) fn closed_values(game: &Game) -> Option<Values> {
         | Game::Interval { .. }
         | Game::TakeBreak(_)
         | Game::GrundyGame
+        | Game::NonDivisors
+        | Game::Union(_)
         | Game::Misere(_) => None,
     }
 }
@@ -582,6 +584,9 @@ fn moves_to(
             Box::new(ds.into_iter())
         }
         Game::Interval { bound, .. } => Box::new(1..=bound.f(n).min(top)),
+        Game::NonDivisors | Game::Union(_) => {
+            Box::new(game.moves_of(n).unwrap_or_default().into_iter())
+        }
         Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => Box::new(std::iter::empty()),
     };
     let (mut found, mut scanned) = (vec![], 0u64);

@@ -16,6 +16,9 @@ const SEGMENT: u64 = 1 << 16;
 /// position is kept (N / 8 bytes).
 pub(crate) struct DivisorStream {
     nontrivial: bool,
+    /// Instead of divisors, the moves of this one-heap game listed heap by heap (unions of
+    /// families, `nondivisors`): the same pull with another option list.
+    listed: Option<crate::spec::Game>,
     /// Misère play: a heap without a move is an N-position.
     misere: bool,
     max: u64,
@@ -43,12 +46,22 @@ impl DivisorStream {
         };
         DivisorStream {
             nontrivial,
+            listed: None,
             misere,
             max,
             lo,
             win,
             count,
         }
+    }
+}
+
+impl DivisorStream {
+    /// The pull over the moves of `game` (listed by [`crate::Game::moves_of`]) instead of
+    /// divisors.
+    pub fn listed(mut self, game: crate::spec::Game) -> Self {
+        self.listed = Some(game);
+        self
     }
 }
 
@@ -62,7 +75,10 @@ impl PStream for DivisorStream {
         }
         let lo = self.lo;
         let hi = (lo + SEGMENT).min(self.max + 1);
-        let (start, divs) = divisor_lists(lo, hi, self.nontrivial);
+        let (start, divs) = match &self.listed {
+            Some(g) => listed_moves(g, lo, hi),
+            None => divisor_lists(lo, hi, self.nontrivial),
+        };
         for n in lo..hi {
             let i = (n - lo) as usize;
             let ds = &divs[start[i] as usize..start[i + 1] as usize];
@@ -88,8 +104,23 @@ impl PStream for DivisorStream {
         self.count
     }
     fn method(&self) -> &'static str {
-        "divisor pull"
+        match self.listed {
+            Some(_) => "option pull",
+            None => "divisor pull",
+        }
     }
+}
+
+/// The moves of every heap in [lo, hi) of a one-heap game as CSR lists, like
+/// [`divisor_lists`]: the moves of n are `moves[start[n - lo]..start[n - lo + 1]]`.
+pub(crate) fn listed_moves(game: &crate::spec::Game, lo: u64, hi: u64) -> (Vec<u32>, Vec<u64>) {
+    let mut start = vec![0u32];
+    let mut moves = vec![];
+    for n in lo..hi {
+        moves.extend(game.moves_of(n).unwrap_or_default());
+        start.push(u32::try_from(moves.len()).unwrap_or(u32::MAX));
+    }
+    (start, moves)
 }
 
 /// Grundy values 0..=max of a divisor game: g(n) = mex{g(n - d) : d a proper divisor of n

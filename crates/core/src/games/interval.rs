@@ -35,6 +35,8 @@ impl IntervalGame {
             | Game::Divisors { .. }
             | Game::TakeBreak(_)
             | Game::GrundyGame
+            | Game::NonDivisors
+            | Game::Union(_)
             | Game::Misere(_) => None,
         }
     }

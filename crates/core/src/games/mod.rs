@@ -17,6 +17,8 @@ pub mod divisors;
 pub mod finite;
 pub mod interval;
 pub mod takebreak;
+#[cfg(test)]
+mod union_tests;
 
 use crate::period::Period;
 use crate::rule::{Rule, SubtractionRule};
@@ -34,6 +36,14 @@ impl Game {
         let mut v = Vec::new();
         match self {
             Game::Misere(g) => return g.moves_of(n),
+            Game::NonDivisors => v.extend((1..n).filter(|d| !n.is_multiple_of(*d))),
+            Game::Union(parts) => {
+                for g in parts {
+                    v.extend(g.moves_of(n).unwrap_or_default());
+                }
+                v.sort_unstable();
+                v.dedup();
+            }
             Game::Subtraction { set, leave1 } => {
                 let top = if *leave1 { n.saturating_sub(1) } else { n };
                 match set {
@@ -62,8 +72,13 @@ impl Game {
                 }
             }
             Game::Divisors { nontrivial } => {
+                // pairs d·(n/d) = n with d <= sqrt(n)
                 let lo = if *nontrivial { 2 } else { 1 };
-                v.extend((lo..n).filter(|d| n.is_multiple_of(*d)));
+                for d in (1..=crate::num::isqrt(n)).filter(|d| n.is_multiple_of(*d)) {
+                    v.extend([d, n / d].into_iter().filter(|&x| x >= lo && x < n));
+                }
+                v.sort_unstable();
+                v.dedup();
             }
             Game::Interval { bound, leave1 } => {
                 let top = if *leave1 { n.saturating_sub(1) } else { n };
@@ -89,6 +104,8 @@ impl Game {
                 s < n && n.is_multiple_of(s) && (!nontrivial || s >= 2)
             }
             Game::Interval { bound, leave1 } => !(*leave1 && s == n) && s <= bound.f(n),
+            Game::NonDivisors => s < n && !n.is_multiple_of(s),
+            Game::Union(parts) => parts.iter().any(|g| g.is_move(n, s)),
             Game::TakeBreak(_) | Game::GrundyGame => false,
         }
     }
@@ -189,7 +206,9 @@ impl CertRule {
             Game::TakeBreak(_)
             | Game::GrundyGame
             | Game::Divisors { .. }
-            | Game::Interval { .. } => CertRule::None,
+            | Game::Interval { .. }
+            | Game::NonDivisors
+            | Game::Union(_) => CertRule::None,
         }
     }
 

@@ -73,7 +73,11 @@ impl Breaker {
             Game::GrundyGame => Some(Breaker::grundy_game()),
             // the same moves in misère play
             Game::Misere(g) => Breaker::of(g),
-            Game::Subtraction { .. } | Game::Divisors { .. } | Game::Interval { .. } => None,
+            Game::Subtraction { .. }
+            | Game::Divisors { .. }
+            | Game::Interval { .. }
+            | Game::NonDivisors
+            | Game::Union(_) => None,
         }
     }
 

@@ -31,11 +31,11 @@ pub mod canon;
 mod oneheap;
 mod sums;
 
-pub(crate) use oneheap::misere_values_watched;
 pub use oneheap::{
     first_move, genera, genus_table, is_terminal, misere_values, Genus, GenusTable, Phylum,
     GENUS_LAYERS,
 };
+pub(crate) use oneheap::{misere_values_watched, option_mex};
 pub use sums::{misere_sum, MisereSum, MisereSumHeap};
 
 #[cfg(test)]

@@ -35,6 +35,13 @@ pub fn first_move(game: &Game) -> Option<u64> {
             Bound::Half => 2,
         }),
         Game::Divisors { nontrivial: false } => Some(2),
+        // 3 is the least heap with a non-divisor below it (2)
+        Game::NonDivisors => Some(3),
+        // a union's heaps without a move are those of every part
+        Game::Union(parts) => parts
+            .iter()
+            .map(first_move)
+            .try_fold(u64::MAX, |m, f| f.map(|f| m.min(f))),
         Game::Divisors { nontrivial: true }
         | Game::TakeBreak(_)
         | Game::GrundyGame
@@ -99,6 +106,8 @@ enum Walker {
     Divisors { nontrivial: bool },
     /// Interval games: the options of n are low(n)..n.
     Interval(IntervalGame),
+    /// Any other one-heap game: its moves listed heap by heap ([`Game::moves_of`]).
+    Listed(Game),
 }
 
 /// Positions per segment of the divisor lists.
@@ -125,6 +134,7 @@ impl Walker {
                 bound: *bound,
                 leave1: *leave1,
             }),
+            g @ (Game::NonDivisors | Game::Union(_)) => Walker::Listed(g.clone()),
             Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => return None,
         })
     }
@@ -190,6 +200,14 @@ impl Walker {
                     each(n, &opts);
                 }
             }
+            Walker::Listed(g) => {
+                for n in 0..=max {
+                    watch.at(n)?;
+                    opts.clear();
+                    opts.extend(g.moves_of(n).unwrap_or_default().iter().map(|&s| n - s));
+                    each(n, &opts);
+                }
+            }
         }
         Ok(())
     }
@@ -203,11 +221,23 @@ fn layer(
     prev: Option<&[u32]>,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, Stopped> {
+    values_layer(walker, max, prev, 1, watch)
+}
+
+/// [`layer`] with `empty` the value of a heap without a move in the first layer (0: normal
+/// play's Grundy values, 1: misère nim-values).
+fn values_layer(
+    walker: &Walker,
+    max: u64,
+    prev: Option<&[u32]>,
+    empty: u32,
+    watch: &mut Watch,
+) -> Result<Vec<u32>, Stopped> {
     let mut out: Vec<u32> = Vec::with_capacity(max as usize + 1);
     let mut seen = ValueSet::default();
     walker.walk(max, watch, |n, opts| {
         let v = match prev {
-            None if opts.is_empty() => 1,
+            None if opts.is_empty() => empty,
             _ => {
                 seen.clear();
                 if let Some(p) = prev {
@@ -242,6 +272,22 @@ pub(crate) fn misere_values_watched(
         return Ok(None);
     };
     Ok(Some(layer(&w, max, None, watch)?))
+}
+
+/// Grundy values 0..=max of a one-heap game by a mex over every heap's options listed one
+/// by one (for the families without an engine of their own: unions of families,
+/// `nondivisors`); in misère play (`misere`) its misère nim-values. `None` for take-and-break
+/// games.
+pub(crate) fn option_mex(
+    game: &Game,
+    misere: bool,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<Option<Vec<u32>>, Stopped> {
+    let Some(w) = Walker::of(game, max) else {
+        return Ok(None);
+    };
+    Ok(Some(values_layer(&w, max, None, u32::from(misere), watch)?))
 }
 
 /// Misère nim-values G⁻(0..=max) of a one-heap game, as [`misere_values_watched`]

@@ -414,7 +414,10 @@ fn misere_specs_parse_back_and_nest_only_once() {
         ("misere(misere(nim))", "of a misère game"),
         ("leave1(misere(nim))", "applies to subtraction games"),
         ("misere()", "expected a game inside misere( )"),
-        ("misere(0.77)|sub{1}", "not a subtraction set"),
+        (
+            "misere(0.77)|sub{1}",
+            "put misere( ) around the whole union",
+        ),
     ] {
         let e = Game::parse(s).unwrap_err().to_string();
         assert!(e.contains(why), "{s}: {e}");

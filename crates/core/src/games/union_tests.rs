@@ -1,0 +1,130 @@
+//! Unions of one-heap families and `nondivisors` against a brute force from the definition:
+//! a move of a union is a move of any part (each part's own `is_move`), a non-divisor move
+//! removes d < n with n mod d ≠ 0.
+
+use crate::plan::{grundy_table, open_stream};
+use crate::spec::{Game, Play};
+use crate::{decide, Budget, Silent};
+use proptest::prelude::*;
+
+/// g(0..=max) by the definition, with `legal(n, s)` deciding each amount.
+fn brute(max: u64, legal: impl Fn(u64, u64) -> bool, misere: bool) -> Vec<u32> {
+    let mut g: Vec<u32> = vec![];
+    for n in 0..=max {
+        let seen: Vec<u32> = (1..=n)
+            .filter(|&s| legal(n, s))
+            .map(|s| g[(n - s) as usize])
+            .collect();
+        let v = match (seen.is_empty(), misere) {
+            (true, true) => 1,
+            _ => (0..).find(|x| !seen.contains(x)).unwrap(),
+        };
+        g.push(v);
+    }
+    g
+}
+
+fn stream(game: &Game, max: u64) -> Vec<u64> {
+    let mut s = open_stream(game, max, &Silent).unwrap();
+    let mut out = vec![];
+    while s.advance(&mut out) {}
+    out
+}
+
+#[test]
+fn unions_and_nondivisors_equal_the_definition() {
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("half|sub{1}", vec!["half", "sub{1}"]),
+        ("sqrt|sub{5}", vec!["sqrt", "sub{5}"]),
+        ("divisors|squares", vec!["divisors", "squares"]),
+        (
+            "leave1(sqrt)|upto{3}|sub{7}",
+            vec!["leave1(sqrt)", "upto{3}", "sub{7}"],
+        ),
+        (
+            "divisors-nontrivial|primes",
+            vec!["divisors-nontrivial", "primes"],
+        ),
+    ];
+    for (spec, parts) in cases {
+        let g = Game::parse(spec).unwrap();
+        assert!(matches!(g, Game::Union(_)), "{spec}");
+        let parts: Vec<Game> = parts.iter().map(|p| Game::parse(p).unwrap()).collect();
+        let legal = |n: u64, s: u64| parts.iter().any(|p| p.is_move(n, s));
+        let max = 1500;
+        for misere in [false, true] {
+            let want = brute(max, legal, misere);
+            let game = g.with_play(if misere { Play::Misere } else { Play::Normal });
+            assert_eq!(
+                grundy_table(&game, max, &Silent).unwrap().to_u32_vec(),
+                want,
+                "{game}"
+            );
+            let ps: Vec<u64> = (0..=max).filter(|&n| want[n as usize] == 0).collect();
+            assert_eq!(stream(&game, max), ps, "{game}: the stream");
+            for n in [max, 977, 2] {
+                let d = decide(&game, n, &Budget::new(1 << 30), &Silent).unwrap();
+                assert_eq!(d.win, want[n as usize] != 0, "{game} at {n}");
+                if let Some(m) = d.winning_move {
+                    assert!(legal(n, m.removed), "{game} at {n}: {m}");
+                    assert_eq!(want[(n - m.removed) as usize], 0);
+                }
+            }
+        }
+    }
+    // nondivisors: remove d < n with d ∤ n
+    let g = Game::parse("nondivisors").unwrap();
+    let want = brute(2000, |n, s| s < n && n % s != 0, false);
+    assert_eq!(grundy_table(&g, 2000, &Silent).unwrap().to_u32_vec(), want);
+    // by hand: 3 → {1}; 5 → {3, 2, 1}; 7 → {5, 4, 3, 2, 1}; 8 → {5, 3, 2, 1}
+    assert_eq!(&want[..9], [0, 0, 0, 1, 1, 2, 1, 3, 3]);
+    assert_eq!(stream(&g, 2000), vec![0, 1, 2]);
+}
+
+#[test]
+fn unions_are_written_one_way() {
+    let a = Game::parse("sub{1}|half").unwrap();
+    assert_eq!(a.to_string(), "half|sub{1}");
+    assert_eq!(a, Game::parse("half|sub{1}").unwrap());
+    // subtraction sets inside a union merge; a union of sets alone is a set
+    assert_eq!(
+        Game::parse("sub{2}|half|sub{1}").unwrap().to_string(),
+        "half|sub{1,2}"
+    );
+    assert_eq!(
+        Game::parse("primes|sub{1}").unwrap().to_string(),
+        "primes|sub{1}"
+    );
+    assert!(matches!(
+        Game::parse("primes|sub{1}").unwrap(),
+        Game::Subtraction { .. }
+    ));
+    assert_eq!(
+        Game::parse("half|half").unwrap(),
+        Game::parse("half").unwrap()
+    );
+    for (s, why) in [
+        ("0.77|sub{1}", "`0.77` is not a one-heap game"),
+        ("sub{1}|grundy-game", "`grundy-game` is not a one-heap game"),
+        ("half|misere(sub{1})", "is in misère play"),
+    ] {
+        let e = Game::parse(s).unwrap_err().to_string();
+        assert!(e.contains(why), "{s}: {e}");
+    }
+}
+
+proptest! {
+    /// Any union of family specs parses back from its canonical form, in any order.
+    #[test]
+    fn unions_parse_back(picks in proptest::collection::vec(0usize..10, 2..5)) {
+        let specs = ["half", "sqrt", "divisors", "nondivisors", "sub{1,3}", "squares",
+                     "leave1(sqrt)", "upto{4}", "allbut{2}", "leave1(sub{2})"];
+        let text: Vec<&str> = picks.iter().map(|&i| specs[i]).collect();
+        let g = Game::parse(&text.join("|")).unwrap();
+        let back = Game::parse(&g.to_string()).unwrap();
+        prop_assert_eq!(&back, &g);
+        let mut rev = text.clone();
+        rev.reverse();
+        prop_assert_eq!(Game::parse(&rev.join("|")).unwrap(), g);
+    }
+}
