@@ -312,6 +312,14 @@ pub const FAMILIES: &[Family] = &[
         "split one heap into two unequal non-empty heaps",
     ),
     fam(
+        "nondivisors",
+        "remove d with 1 <= d < n that does not divide n",
+    ),
+    fam(
+        "half|sub{1}",
+        "union of any one-heap games: a move of either (also sqrt|sub{5}, divisors|squares)",
+    ),
+    fam(
         "misere(sub{1,2,3})",
         "any game in misère play: the last player to move loses (also --play misere)",
     ),
