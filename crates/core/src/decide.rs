@@ -209,7 +209,7 @@ fn decide_by_method(
     match game {
         Game::Misere(inner) => by_misere(game, inner, n, take, budget, obs),
         // listed heap by heap: the pull stream up to n
-        Game::NonDivisors | Game::Union(_) => by_stream(game, n, take, budget, obs),
+        Game::NonDivisors | Game::Rule(_) | Game::Union(_) => by_stream(game, n, take, budget, obs),
         Game::Interval { bound, leave1 } => {
             let ig = IntervalGame {
                 bound: *bound,

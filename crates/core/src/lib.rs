@@ -31,6 +31,7 @@
 mod decide;
 pub mod engines;
 mod error;
+pub mod functions;
 mod games;
 mod mex;
 pub mod misere;
@@ -57,6 +58,7 @@ pub use games::finite::{
     finite_outcome_period, finite_outcome_period_played, finite_p_count_played, PeriodicOutcomes,
 };
 pub use games::interval::IntervalGame;
+pub use games::predicate::{MovePredicate, PredicateError};
 pub use games::takebreak::{guy_smith_bound, Breaker};
 pub use games::{CertRule, Family, PCount, Sequence, FAMILIES};
 pub use mex::{first_gap, mex, MexCounter, ValueSet};

@@ -218,7 +218,7 @@ impl Engine {
             Game::Divisors { .. } => Engine::DivisorMex,
             Game::Interval { .. } => Engine::SlidingWindow,
             Game::TakeBreak(_) | Game::GrundyGame => Engine::SparseSpace,
-            Game::NonDivisors | Game::Union(_) => Engine::OptionMex,
+            Game::NonDivisors | Game::Rule(_) | Game::Union(_) => Engine::OptionMex,
             Game::Misere(_) => Engine::MisereMex,
         };
         let outcomes = match game {
@@ -231,7 +231,7 @@ impl Engine {
             Game::Divisors { .. } => Engine::DivisorPull,
             Game::Interval { .. } => Engine::JumpAhead,
             Game::TakeBreak(_) | Game::GrundyGame => Engine::GrundyTable,
-            Game::NonDivisors | Game::Union(_) => Engine::OptionPull,
+            Game::NonDivisors | Game::Rule(_) | Game::Union(_) => Engine::OptionPull,
             Game::Misere(_) => Engine::CanonicalForms,
         };
         match task {
@@ -378,6 +378,7 @@ pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
             | Game::Divisors { .. }
             | Game::Interval { .. }
             | Game::NonDivisors
+            | Game::Rule(_)
             | Game::Union(_) => stream_memory_estimate(game, max),
         }),
     }
@@ -397,6 +398,7 @@ fn grundy_memory_estimate(game: &Game, max: u64) -> u64 {
         | Game::GrundyGame
         | Game::Misere(_)
         | Game::NonDivisors
+        | Game::Rule(_)
         | Game::Union(_) => 0,
     };
     table.saturating_add(extra)
@@ -429,7 +431,7 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
         },
         Game::Divisors { .. } => max / 8 + seg + (1 << 20) * 24,
         // the outcome bits and one segment's move lists
-        Game::NonDivisors | Game::Union(_) => {
+        Game::NonDivisors | Game::Rule(_) | Game::Union(_) => {
             max / 8 + (1 << 16) * 8 * (moves_per_heap(game, max) as u64 + 1)
         }
         Game::Interval { .. } => 1 << 16,
@@ -521,7 +523,9 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
         }
         // every heap's moves listed and visited: about 5e7 a second (divisors|squares to
         // 10^6: 10.4 s; half|sub{1} to 10^5: 30 s)
-        (_, Game::NonDivisors | Game::Union(_)) => m * moves_per_heap(game, max) / 5e7 + m / 5e7,
+        (_, Game::NonDivisors | Game::Rule(_) | Game::Union(_)) => {
+            m * moves_per_heap(game, max) / 5e7 + m / 5e7
+        }
         // (answered above)
         (_, Game::Misere(inner)) => time_estimate(inner, task, max),
     }
@@ -571,6 +575,7 @@ fn moves_per_heap(game: &Game, max: u64) -> f64 {
         Game::Divisors { .. } => m.max(2.0).ln(),
         Game::Interval { bound, .. } => bound.f(max).min(max) as f64 / 2.0,
         Game::NonDivisors => m / 2.0,
+        Game::Rule(p) => p.tried(max) as f64 / 2.0,
         Game::Union(parts) => parts.iter().map(|g| moves_per_heap(g, max)).sum(),
         Game::Misere(g) => moves_per_heap(g, max),
         Game::TakeBreak(_) | Game::GrundyGame => m,
@@ -713,6 +718,7 @@ fn sparse_pilot(game: &Game) -> Pilot {
         | Game::Divisors { .. }
         | Game::Interval { .. }
         | Game::NonDivisors
+        | Game::Rule(_)
         | Game::Union(_)
         | Game::Misere(_) => {
             return Pilot {
@@ -828,6 +834,7 @@ pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
         | Game::TakeBreak(_)
         | Game::GrundyGame
         | Game::NonDivisors
+        | Game::Rule(_)
         | Game::Union(_) => None,
     }
 }
@@ -855,6 +862,7 @@ pub fn p_count_estimate(game: &Game, max: u64) -> Option<f64> {
         | Game::TakeBreak(_)
         | Game::GrundyGame
         | Game::NonDivisors
+        | Game::Rule(_)
         | Game::Union(_) => None,
     }
 }
@@ -906,10 +914,13 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
         .grundy(max, watch)?,
         Game::TakeBreak(code) => take_break_grundy(&Breaker::from_code(code), max, watch)?.0,
         Game::GrundyGame => take_break_grundy(&Breaker::grundy_game(), max, watch)?.0,
-        Game::NonDivisors | Game::Union(_) => crate::misere::option_mex(game, false, max, watch)?
-            .ok_or_else(|| Error::Unsupported {
-            what: format!("a Grundy table of {game}"),
-        })?,
+        Game::NonDivisors | Game::Rule(_) | Game::Union(_) => {
+            crate::misere::option_mex(game, false, max, watch)?.ok_or_else(|| {
+                Error::Unsupported {
+                    what: format!("a Grundy table of {game}"),
+                }
+            })?
+        }
         Game::Misere(inner) => match crate::misere::misere_values_watched(inner, max, watch)? {
             Some(v) => v,
             None => {
@@ -1296,7 +1307,7 @@ fn engine_stream(
                 None => SetSieve::new(m, max, *leave1, seg).misere(terminal),
             })))
         }
-        g @ (Game::Divisors { .. } | Game::NonDivisors | Game::Union(_)) => {
+        g @ (Game::Divisors { .. } | Game::NonDivisors | Game::Rule(_) | Game::Union(_)) => {
             if max > BITS_MAX {
                 return Err(Error::TooLarge {
                     what: "a bit table",

@@ -8,6 +8,7 @@
 //! spec    := term ('|' term)*            -- '|' joins one-heap games: a move of any of them
 //! term    := 'sub{' list '}' | 'allbut{' list '}' | NAMED | 'nim'
 //!          | 'leave1(' spec ')' | 'divisors' | 'divisors-nontrivial' | 'nondivisors'
+//!          | 'rule{' predicate over n and k '}'   -- see games::predicate
 //!          | 'sqrt' | 'half' | 'upto{' k '}'
 //!          | CODE | 'kayles' | 'dawson' | 'grundy-game'
 //!          | 'misere(' spec ')'              -- the same moves, misère play (outermost only)
@@ -194,6 +195,9 @@ pub enum Game {
     /// Remove d tokens, 1 <= d < n, where d does not divide n (the subtract-a-non-divisor
     /// game; cf. OEIS A365533).
     NonDivisors,
+    /// Remove k tokens when a predicate over n and k holds (`rule{k <= isqrt(n)}`; see
+    /// [`crate::MovePredicate`]).
+    Rule(Box<crate::games::predicate::MovePredicate>),
     /// A move of any of two or more one-heap games (`half|sub{1}`): their parts, in
     /// normal form — no unions, no take-and-break or misère games inside, at most one
     /// subtraction set per `leave1` value, sorted by their specs, no two equal.
@@ -298,7 +302,8 @@ impl Game {
             Game::Divisors { .. }
             | Game::Interval { .. }
             | Game::GrundyGame
-            | Game::NonDivisors => None,
+            | Game::NonDivisors
+            | Game::Rule(_) => None,
         };
         owned.map_or(Cow::Borrowed(self), Cow::Owned)
     }
@@ -312,6 +317,7 @@ impl Game {
             | Game::TakeBreak(_)
             | Game::GrundyGame
             | Game::NonDivisors
+            | Game::Rule(_)
             | Game::Union(_)
             | Game::Misere(_) => None,
         }
@@ -402,6 +408,7 @@ impl fmt::Display for Game {
             Game::GrundyGame => write!(f, "grundy-game"),
             Game::Misere(g) => write!(f, "misere({g})"),
             Game::NonDivisors => write!(f, "nondivisors"),
+            Game::Rule(p) => write!(f, "rule{{{p}}}"),
             Game::Union(parts) => {
                 for (i, g) in parts.iter().enumerate() {
                     if i > 0 {
@@ -526,7 +533,7 @@ struct Parser<'a> {
 
 const FAMILIES: &str = "sub{..}, allbut{..}, squares, cubes, triangular, fibonacci, primes, \
 powers2, factorials, practical, nim, leave1(..), divisors, divisors-nontrivial, sqrt, half, \
-upto{k}, nondivisors, kayles, dawson, grundy-game, misere(..), or a code such as 0.77";
+upto{k}, nondivisors, rule{..}, kayles, dawson, grundy-game, misere(..), or a code such as 0.77";
 
 impl Parser<'_> {
     fn err(&self, msg: &str) -> SpecError {
@@ -717,6 +724,18 @@ impl Parser<'_> {
             "divisors" => Term::Game(Game::Divisors { nontrivial: false }),
             "divisors-nontrivial" => Term::Game(Game::Divisors { nontrivial: true }),
             "nondivisors" => Term::Game(Game::NonDivisors),
+            "rule" => {
+                self.expect('{', "after `rule`")?;
+                let from = self.i;
+                let Some(len) = self.chars[from..].iter().position(|&c| c == '}') else {
+                    return Err(self.err_at(from, "unclosed rule{ (expected '}')"));
+                };
+                let text: String = self.chars[from..from + len].iter().collect();
+                let p = crate::games::predicate::MovePredicate::parse(&text)
+                    .map_err(|e| self.err_at(from + e.pos - 1, &e.message))?;
+                self.i = from + len + 1;
+                Term::Game(Game::Rule(Box::new(p)))
+            }
             "sqrt" => Term::Game(Game::Interval {
                 bound: Bound::Sqrt,
                 leave1: false,

@@ -234,6 +234,7 @@ pub(crate) fn closed_values(game: &Game) -> Option<Values> {
         | Game::TakeBreak(_)
         | Game::GrundyGame
         | Game::NonDivisors
+        | Game::Rule(_)
         | Game::Union(_)
         | Game::Misere(_) => None,
     }
@@ -584,7 +585,7 @@ fn moves_to(
             Box::new(ds.into_iter())
         }
         Game::Interval { bound, .. } => Box::new(1..=bound.f(n).min(top)),
-        Game::NonDivisors | Game::Union(_) => {
+        Game::NonDivisors | Game::Rule(_) | Game::Union(_) => {
             Box::new(game.moves_of(n).unwrap_or_default().into_iter())
         }
         Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => Box::new(std::iter::empty()),

@@ -2117,3 +2117,50 @@ fn misere_play_from_the_cli() {
     );
     assert_eq!(full, plain);
 }
+
+/// Games beyond the menu from the command line: a `rule{…}` equals the family it imitates,
+/// unions of families and `nondivisors` run, and malformed ones are one line with exit 2.
+#[test]
+fn rules_and_unions_from_the_cli() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let table = |g: &str| ok(d, &["table", "--game", g, "--max", "300", "--grundy"]);
+    assert_eq!(
+        table("rule{k <= isqrt(n)}").replace("rule{k <= isqrt(n)}", "sqrt"),
+        table("sqrt")
+    );
+    assert_eq!(table("rule{n % k = 0 AND k < n}"), table("divisors"));
+    let v = json(
+        d,
+        &[
+            "losers",
+            "--game",
+            "sub{1}|half",
+            "--max",
+            "1000",
+            "--count",
+            "--json",
+        ],
+    );
+    assert_eq!(v["game"], "half|sub{1}");
+    let v = json(
+        d,
+        &[
+            "losers",
+            "--game",
+            "nondivisors",
+            "--max",
+            "1000",
+            "--json",
+            "--count",
+        ],
+    );
+    assert_eq!(v["p_positions"], 3);
+    for bad in ["0.77|sub{1}", "rule{k <= sqrt(n)}", "rule{k < n", "rule{}"] {
+        let o = heaplab(d, &["table", "--game", bad, "--max", "10"]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{bad}: {err}");
+        assert!(err.contains("position"), "{bad}: {err}");
+    }
+}

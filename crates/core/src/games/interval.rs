@@ -36,6 +36,7 @@ impl IntervalGame {
             | Game::TakeBreak(_)
             | Game::GrundyGame
             | Game::NonDivisors
+            | Game::Rule(_)
             | Game::Union(_)
             | Game::Misere(_) => None,
         }

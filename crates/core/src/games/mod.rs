@@ -16,6 +16,7 @@ pub mod allbut;
 pub mod divisors;
 pub mod finite;
 pub mod interval;
+pub mod predicate;
 pub mod takebreak;
 #[cfg(test)]
 mod union_tests;
@@ -37,6 +38,7 @@ impl Game {
         match self {
             Game::Misere(g) => return g.moves_of(n),
             Game::NonDivisors => v.extend((1..n).filter(|d| !n.is_multiple_of(*d))),
+            Game::Rule(p) => v.extend(p.moves(n)),
             Game::Union(parts) => {
                 for g in parts {
                     v.extend(g.moves_of(n).unwrap_or_default());
@@ -105,6 +107,7 @@ impl Game {
             }
             Game::Interval { bound, leave1 } => !(*leave1 && s == n) && s <= bound.f(n),
             Game::NonDivisors => s < n && !n.is_multiple_of(s),
+            Game::Rule(p) => p.allows(n, s),
             Game::Union(parts) => parts.iter().any(|g| g.is_move(n, s)),
             Game::TakeBreak(_) | Game::GrundyGame => false,
         }
@@ -208,6 +211,7 @@ impl CertRule {
             | Game::Divisors { .. }
             | Game::Interval { .. }
             | Game::NonDivisors
+            | Game::Rule(_)
             | Game::Union(_) => CertRule::None,
         }
     }
@@ -314,6 +318,10 @@ pub const FAMILIES: &[Family] = &[
     fam(
         "nondivisors",
         "remove d with 1 <= d < n that does not divide n",
+    ),
+    fam(
+        "rule{k <= isqrt(n)}",
+        "your own rule: remove k when the predicate over n, k holds (this one is sqrt)",
     ),
     fam(
         "half|sub{1}",

@@ -77,6 +77,7 @@ impl Breaker {
             | Game::Divisors { .. }
             | Game::Interval { .. }
             | Game::NonDivisors
+            | Game::Rule(_)
             | Game::Union(_) => None,
         }
     }

@@ -128,3 +128,60 @@ proptest! {
         prop_assert_eq!(Game::parse(&rev.join("|")).unwrap(), g);
     }
 }
+
+/// A `rule{…}` gives the same tables as the built-in family it imitates.
+#[test]
+fn rules_imitate_the_families() {
+    for (rule, family, max) in [
+        ("rule{k <= isqrt(n)}", "sqrt", 3000u64),
+        ("rule{n % k = 0 AND k < n}", "divisors", 3000),
+        ("rule{k <= n // 2}", "half", 1000),
+        ("rule{is_square(k)}", "squares", 3000),
+        ("rule{k = 1 OR is_prime(k)}", "primes|sub{1}", 2000),
+        ("rule{k < n AND n % k <> 0}", "nondivisors", 1000),
+    ] {
+        let (r, f) = (Game::parse(rule).unwrap(), Game::parse(family).unwrap());
+        for play in [Play::Normal, Play::Misere] {
+            let (r, f) = (r.with_play(play), f.with_play(play));
+            assert_eq!(
+                grundy_table(&r, max, &Silent).unwrap().to_u32_vec(),
+                grundy_table(&f, max, &Silent).unwrap().to_u32_vec(),
+                "{r} against {f}"
+            );
+            assert_eq!(
+                stream(&r, max),
+                stream(&f, max),
+                "{r} against {f}: P-positions"
+            );
+        }
+    }
+    // a rule in a union, and its moves straight from the definition
+    let g = Game::parse("rule{k % 3 = 2}|sub{1}").unwrap();
+    let want = brute(600, |_, s| s % 3 == 2 || s == 1, false);
+    assert_eq!(grundy_table(&g, 600, &Silent).unwrap().to_u32_vec(), want);
+    // malformed rules name the position in the whole spec
+    let e = Game::parse("rule{k <= sqrt(n)}").unwrap_err();
+    assert_eq!(e.pos, 11, "{e}");
+    assert!(e.to_string().contains("unknown name `sqrt`"));
+    assert!(Game::parse("rule{k < n")
+        .unwrap_err()
+        .to_string()
+        .contains("unclosed rule{"));
+}
+
+proptest! {
+    /// Every rule parses back from its canonical form to the same moves.
+    #[test]
+    fn rules_parse_back(a in 0usize..6, b in 0usize..6, c in 1u64..7, neg in proptest::bool::ANY) {
+        let atoms = ["k <= isqrt(n)", "n % k = 0", "k % 2 = 1", "is_square(n - k)",
+                     "k < n // 3 + 1", "popcount(k) = 1"];
+        let glue = if neg { "OR NOT" } else { "and" };
+        let text = format!("rule{{({}) {glue} ({}) OR k = {c}}}", atoms[a], atoms[b]);
+        let g = Game::parse(&text).unwrap();
+        let back = Game::parse(&g.to_string()).unwrap();
+        prop_assert_eq!(&back, &g);
+        for n in 0..60u64 {
+            prop_assert_eq!(back.moves_of(n), g.moves_of(n));
+        }
+    }
+}

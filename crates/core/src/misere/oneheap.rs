@@ -43,6 +43,7 @@ pub fn first_move(game: &Game) -> Option<u64> {
             .map(first_move)
             .try_fold(u64::MAX, |m, f| f.map(|f| m.min(f))),
         Game::Divisors { nontrivial: true }
+        | Game::Rule(_)
         | Game::TakeBreak(_)
         | Game::GrundyGame
         | Game::Misere(_) => None,
@@ -134,7 +135,7 @@ impl Walker {
                 bound: *bound,
                 leave1: *leave1,
             }),
-            g @ (Game::NonDivisors | Game::Union(_)) => Walker::Listed(g.clone()),
+            g @ (Game::NonDivisors | Game::Rule(_) | Game::Union(_)) => Walker::Listed(g.clone()),
             Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => return None,
         })
     }

@@ -1,0 +1,687 @@
+//! `rule{…}`: a one-heap game given by a move predicate over the heap `n` and the amount
+//! `k` removed — a move takes k tokens (1 <= k <= n) when the predicate is true, e.g.
+//! `rule{k <= isqrt(n) AND k % 2 = 1}` or `rule{n % k <> 0}`.
+//!
+//! The language is the one of `check` claims, on integers: numbers, `n`, `k`, `+ - *`,
+//! `//` (integer division) and `%` (remainder), comparisons `= == <> != < <= > >=`,
+//! `AND OR NOT`, `TRUE FALSE`, parentheses and the functions of
+//! [`crate::functions::ClaimFunction`] (`isqrt`, `v2`, `popcount`, `is_square`,
+//! `is_prime`, `xor`). As in SQL, a division by zero or a function of a negative number is
+//! null, null propagates, `TRUE OR NULL` is true, and a move whose predicate is null is no
+//! move.
+//!
+//! The predicate is parsed once into a tree. The parts that do not depend on k are evaluated
+//! once per heap, and the amounts tried are bounded by the conjuncts `k <= E`, `k < E`
+//! (and their mirror images) whose E does not depend on k: `rule{k <= isqrt(n)}` tries
+//! √n amounts per heap, not n.
+
+use crate::functions::{ClaimFunction, ClaimValue};
+use std::fmt;
+
+/// A parsed move predicate; equal when their canonical texts are equal.
+#[derive(Debug, Clone)]
+pub struct MovePredicate {
+    expr: Expr,
+    /// The canonical text (parses back to the same predicate).
+    text: String,
+    /// Upper bounds on k from the top-level conjuncts: k <= bound(n) for each.
+    bounds: Vec<Expr>,
+}
+
+/// Why a predicate could not be read: the 1-based character position in it and the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PredicateError {
+    /// 1-based position in the predicate text.
+    pub pos: usize,
+    /// What is wrong there.
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Expr {
+    Int(i128),
+    Bool(bool),
+    N,
+    K,
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(Op, Box<Expr>, Box<Expr>),
+    Call(ClaimFunction, Vec<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl Op {
+    fn text(self) -> &'static str {
+        match self {
+            Op::Or => "OR",
+            Op::And => "AND",
+            Op::Eq => "=",
+            Op::Ne => "<>",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "//",
+            Op::Rem => "%",
+        }
+    }
+
+    /// Binding strength: OR 1, AND 2, comparisons 4, + - 5, * // % 6 (NOT is 3).
+    fn level(self) -> u8 {
+        match self {
+            Op::Or => 1,
+            Op::And => 2,
+            Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge => 4,
+            Op::Add | Op::Sub => 5,
+            Op::Mul | Op::Div | Op::Rem => 6,
+        }
+    }
+}
+
+/// A value: an integer, true/false, or null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Val {
+    Int(i128),
+    Bool(bool),
+    Null,
+}
+
+impl Expr {
+    fn uses_k(&self) -> bool {
+        match self {
+            Expr::K => true,
+            Expr::Int(_) | Expr::Bool(_) | Expr::N => false,
+            Expr::Neg(e) | Expr::Not(e) => e.uses_k(),
+            Expr::Bin(_, a, b) => a.uses_k() || b.uses_k(),
+            Expr::Call(_, args) => args.iter().any(Expr::uses_k),
+        }
+    }
+
+    fn eval(&self, n: i128, k: i128) -> Val {
+        match self {
+            Expr::Int(x) => Val::Int(*x),
+            Expr::Bool(b) => Val::Bool(*b),
+            Expr::N => Val::Int(n),
+            Expr::K => Val::Int(k),
+            Expr::Neg(e) => match e.eval(n, k) {
+                Val::Int(x) => x.checked_neg().map_or(Val::Null, Val::Int),
+                _ => Val::Null,
+            },
+            Expr::Not(e) => match e.eval(n, k) {
+                Val::Bool(b) => Val::Bool(!b),
+                _ => Val::Null,
+            },
+            Expr::Bin(Op::And, a, b) => match (a.eval(n, k), b.eval(n, k)) {
+                (Val::Bool(false), _) | (_, Val::Bool(false)) => Val::Bool(false),
+                (Val::Bool(true), Val::Bool(true)) => Val::Bool(true),
+                _ => Val::Null,
+            },
+            Expr::Bin(Op::Or, a, b) => match (a.eval(n, k), b.eval(n, k)) {
+                (Val::Bool(true), _) | (_, Val::Bool(true)) => Val::Bool(true),
+                (Val::Bool(false), Val::Bool(false)) => Val::Bool(false),
+                _ => Val::Null,
+            },
+            Expr::Bin(op, a, b) => {
+                let (x, y) = match (a.eval(n, k), b.eval(n, k)) {
+                    (Val::Int(x), Val::Int(y)) => (x, y),
+                    (Val::Bool(x), Val::Bool(y)) if matches!(op, Op::Eq | Op::Ne) => {
+                        return Val::Bool((x == y) == (*op == Op::Eq))
+                    }
+                    _ => return Val::Null,
+                };
+                let int = |v: Option<i128>| v.map_or(Val::Null, Val::Int);
+                match op {
+                    Op::Eq => Val::Bool(x == y),
+                    Op::Ne => Val::Bool(x != y),
+                    Op::Lt => Val::Bool(x < y),
+                    Op::Le => Val::Bool(x <= y),
+                    Op::Gt => Val::Bool(x > y),
+                    Op::Ge => Val::Bool(x >= y),
+                    Op::Add => int(x.checked_add(y)),
+                    Op::Sub => int(x.checked_sub(y)),
+                    Op::Mul => int(x.checked_mul(y)),
+                    // floor division and its remainder (both null for a zero divisor)
+                    Op::Div => int((y != 0).then(|| x.div_euclid(y))),
+                    Op::Rem => int((y != 0).then(|| x.rem_euclid(y))),
+                    Op::And | Op::Or => Val::Null,
+                }
+            }
+            Expr::Call(f, args) => {
+                let vals: Vec<Option<u64>> = args
+                    .iter()
+                    .map(|a| match a.eval(n, k) {
+                        Val::Int(x) => u64::try_from(x).ok(),
+                        _ => None,
+                    })
+                    .collect();
+                match f.apply(&vals) {
+                    Some(ClaimValue::Int(x)) => Val::Int(i128::from(x)),
+                    Some(ClaimValue::Bool(b)) => Val::Bool(b),
+                    None => Val::Null,
+                }
+            }
+        }
+    }
+
+    /// The same tree with every maximal subtree that does not use k replaced by its value
+    /// at heap n.
+    fn at_heap(&self, n: i128) -> Expr {
+        if !self.uses_k() {
+            return match self.eval(n, 0) {
+                Val::Int(x) => Expr::Int(x),
+                Val::Bool(b) => Expr::Bool(b),
+                // null: an expression that is null whatever k is
+                Val::Null => Expr::Bin(Op::Div, Box::new(Expr::Int(0)), Box::new(Expr::Int(0))),
+            };
+        }
+        match self {
+            Expr::Neg(e) => Expr::Neg(Box::new(e.at_heap(n))),
+            Expr::Not(e) => Expr::Not(Box::new(e.at_heap(n))),
+            Expr::Bin(op, a, b) => Expr::Bin(*op, Box::new(a.at_heap(n)), Box::new(b.at_heap(n))),
+            Expr::Call(f, args) => Expr::Call(*f, args.iter().map(|a| a.at_heap(n)).collect()),
+            e => e.clone(),
+        }
+    }
+
+    /// Writes the expression, parenthesised where the binding strengths need it.
+    fn write(&self, f: &mut fmt::Formatter<'_>, outer: u8) -> fmt::Result {
+        match self {
+            Expr::Int(x) => write!(f, "{x}"),
+            Expr::Bool(b) => f.write_str(if *b { "TRUE" } else { "FALSE" }),
+            Expr::N => f.write_str("n"),
+            Expr::K => f.write_str("k"),
+            Expr::Neg(e) => {
+                f.write_str("-")?;
+                e.write(f, 7)
+            }
+            Expr::Not(e) => {
+                let paren = outer > 3;
+                f.write_str(if paren { "(NOT " } else { "NOT " })?;
+                e.write(f, 3)?;
+                f.write_str(if paren { ")" } else { "" })
+            }
+            Expr::Bin(op, a, b) => {
+                let l = op.level();
+                let paren = outer > l;
+                if paren {
+                    f.write_str("(")?;
+                }
+                a.write(f, l)?;
+                write!(f, " {} ", op.text())?;
+                // left-associative: a right operand of the same strength needs parentheses
+                b.write(f, l + 1)?;
+                if paren {
+                    f.write_str(")")?;
+                }
+                Ok(())
+            }
+            Expr::Call(func, args) => {
+                write!(f, "{}(", func.name())?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    a.write(f, 0)?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write(f, 0)
+    }
+}
+
+/// The reader of the predicate language.
+struct Reader<'a> {
+    chars: Vec<char>,
+    i: usize,
+    _text: &'a str,
+}
+
+type Parsed<T> = Result<T, PredicateError>;
+
+impl Reader<'_> {
+    fn err<T>(&self, at: usize, message: impl Into<String>) -> Parsed<T> {
+        Err(PredicateError {
+            pos: at + 1,
+            message: message.into(),
+        })
+    }
+
+    fn ws(&mut self) {
+        while self.chars.get(self.i).is_some_and(|c| c.is_whitespace()) {
+            self.i += 1;
+        }
+    }
+
+    fn peek_str(&mut self, s: &str) -> bool {
+        self.ws();
+        let n = s.chars().count();
+        self.i + n <= self.chars.len()
+            && self.chars[self.i..self.i + n].iter().copied().eq(s.chars())
+    }
+
+    /// A keyword (any case) at the cursor, not followed by a word character.
+    fn keyword(&mut self, word: &str) -> bool {
+        self.ws();
+        let n = word.len();
+        if self.i + n > self.chars.len() {
+            return false;
+        }
+        let here: String = self.chars[self.i..self.i + n].iter().collect();
+        let after = self.chars.get(self.i + n);
+        if here.eq_ignore_ascii_case(word)
+            && !after.is_some_and(|c| c.is_alphanumeric() || *c == '_')
+        {
+            self.i += n;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn or(&mut self, depth: usize) -> Parsed<Expr> {
+        let mut a = self.and(depth)?;
+        while self.keyword("OR") {
+            let b = self.and(depth)?;
+            a = Expr::Bin(Op::Or, Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+
+    fn and(&mut self, depth: usize) -> Parsed<Expr> {
+        let mut a = self.not(depth)?;
+        while self.keyword("AND") {
+            let b = self.not(depth)?;
+            a = Expr::Bin(Op::And, Box::new(a), Box::new(b));
+        }
+        Ok(a)
+    }
+
+    fn not(&mut self, depth: usize) -> Parsed<Expr> {
+        if self.keyword("NOT") {
+            return Ok(Expr::Not(Box::new(self.not(depth + 1)?)));
+        }
+        self.comparison(depth)
+    }
+
+    fn comparison(&mut self, depth: usize) -> Parsed<Expr> {
+        let a = self.sum(depth)?;
+        self.ws();
+        for (s, op) in [
+            ("<>", Op::Ne),
+            ("!=", Op::Ne),
+            ("<=", Op::Le),
+            (">=", Op::Ge),
+            ("==", Op::Eq),
+            ("=", Op::Eq),
+            ("<", Op::Lt),
+            (">", Op::Gt),
+        ] {
+            if self.peek_str(s) {
+                self.i += s.len();
+                let b = self.sum(depth)?;
+                return Ok(Expr::Bin(op, Box::new(a), Box::new(b)));
+            }
+        }
+        Ok(a)
+    }
+
+    fn sum(&mut self, depth: usize) -> Parsed<Expr> {
+        let mut a = self.product(depth)?;
+        loop {
+            let op = if self.peek_str("+") {
+                Op::Add
+            } else if self.peek_str("-") {
+                Op::Sub
+            } else {
+                return Ok(a);
+            };
+            self.i += 1;
+            let b = self.product(depth)?;
+            a = Expr::Bin(op, Box::new(a), Box::new(b));
+        }
+    }
+
+    fn product(&mut self, depth: usize) -> Parsed<Expr> {
+        let mut a = self.unary(depth)?;
+        loop {
+            let (op, len) = if self.peek_str("//") {
+                (Op::Div, 2)
+            } else if self.peek_str("/") {
+                return self.err(self.i, "`/` is not integer division here: write `//`");
+            } else if self.peek_str("*") {
+                (Op::Mul, 1)
+            } else if self.peek_str("%") {
+                (Op::Rem, 1)
+            } else {
+                return Ok(a);
+            };
+            self.i += len;
+            let b = self.unary(depth)?;
+            a = Expr::Bin(op, Box::new(a), Box::new(b));
+        }
+    }
+
+    fn unary(&mut self, depth: usize) -> Parsed<Expr> {
+        if depth > 64 {
+            return self.err(self.i, "nested more than 64 deep");
+        }
+        if self.peek_str("-") {
+            self.i += 1;
+            return Ok(Expr::Neg(Box::new(self.unary(depth + 1)?)));
+        }
+        self.primary(depth)
+    }
+
+    fn primary(&mut self, depth: usize) -> Parsed<Expr> {
+        self.ws();
+        let at = self.i;
+        let Some(&c) = self.chars.get(self.i) else {
+            return self.err(at, "expected a value, found the end");
+        };
+        if c == '(' {
+            self.i += 1;
+            let e = self.or(depth + 1)?;
+            self.ws();
+            if self.chars.get(self.i) != Some(&')') {
+                return self.err(self.i, "expected ')'");
+            }
+            self.i += 1;
+            return Ok(e);
+        }
+        if c.is_ascii_digit() {
+            let mut j = self.i;
+            while self
+                .chars
+                .get(j)
+                .is_some_and(|c| c.is_ascii_digit() || *c == '_')
+            {
+                j += 1;
+            }
+            let digits: String = self.chars[self.i..j]
+                .iter()
+                .filter(|c| **c != '_')
+                .collect();
+            self.i = j;
+            return match digits.parse::<u64>() {
+                Ok(x) => Ok(Expr::Int(i128::from(x))),
+                Err(_) => self.err(at, "a number beyond 2^64 - 1"),
+            };
+        }
+        if c.is_alphabetic() || c == '_' {
+            let mut j = self.i;
+            while self
+                .chars
+                .get(j)
+                .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+            {
+                j += 1;
+            }
+            let word: String = self.chars[self.i..j].iter().collect();
+            self.i = j;
+            let lower = word.to_ascii_lowercase();
+            return match lower.as_str() {
+                "n" => Ok(Expr::N),
+                "k" => Ok(Expr::K),
+                "true" => Ok(Expr::Bool(true)),
+                "false" => Ok(Expr::Bool(false)),
+                _ => match ClaimFunction::from_name(&lower) {
+                    Some(f) => self.call(f, at, depth),
+                    None => self.err(
+                        at,
+                        format!(
+                            "unknown name `{}` (a rule knows n, k, TRUE, FALSE and the functions \
+                             isqrt, v2, popcount, is_square, is_prime, xor)",
+                            word.chars().take(30).collect::<String>()
+                        ),
+                    ),
+                },
+            };
+        }
+        self.err(at, format!("unexpected '{}'", c.escape_default()))
+    }
+
+    fn call(&mut self, f: ClaimFunction, at: usize, depth: usize) -> Parsed<Expr> {
+        self.ws();
+        if self.chars.get(self.i) != Some(&'(') {
+            return self.err(self.i, format!("expected '(' after {}", f.name()));
+        }
+        self.i += 1;
+        let mut args = vec![self.or(depth + 1)?];
+        loop {
+            self.ws();
+            match self.chars.get(self.i) {
+                Some(',') => {
+                    self.i += 1;
+                    args.push(self.or(depth + 1)?);
+                }
+                Some(')') => {
+                    self.i += 1;
+                    break;
+                }
+                _ => return self.err(self.i, "expected ',' or ')'"),
+            }
+        }
+        if args.len() != f.arity() {
+            return self.err(
+                at,
+                format!(
+                    "{} takes {} argument(s), not {}",
+                    f.name(),
+                    f.arity(),
+                    args.len()
+                ),
+            );
+        }
+        Ok(Expr::Call(f, args))
+    }
+}
+
+/// The upper bounds on k that the top-level conjuncts of `e` give.
+fn bounds_of(e: &Expr, out: &mut Vec<Expr>) {
+    let minus1 = |x: &Expr| Expr::Bin(Op::Sub, Box::new(x.clone()), Box::new(Expr::Int(1)));
+    match e {
+        Expr::Bin(Op::And, a, b) => {
+            bounds_of(a, out);
+            bounds_of(b, out);
+        }
+        Expr::Bin(op, a, b) => match (op, &**a, &**b) {
+            (Op::Le | Op::Eq, Expr::K, x) | (Op::Ge | Op::Eq, x, Expr::K) if !x.uses_k() => {
+                out.push(x.clone())
+            }
+            (Op::Lt, Expr::K, x) | (Op::Gt, x, Expr::K) if !x.uses_k() => out.push(minus1(x)),
+            _ => {}
+        },
+        _ => {}
+    }
+}
+
+impl MovePredicate {
+    /// Reads a predicate (the text inside `rule{…}`).
+    ///
+    /// # Errors
+    /// [`PredicateError`] with the position of the first problem: an unknown name, a
+    /// missing operand or parenthesis, `/` (write `//`), a wrong number of arguments, a
+    /// predicate that is not true/false.
+    pub fn parse(text: &str) -> Result<MovePredicate, PredicateError> {
+        let mut r = Reader {
+            chars: text.chars().collect(),
+            i: 0,
+            _text: text,
+        };
+        r.ws();
+        if r.i >= r.chars.len() {
+            return r.err(
+                0,
+                "empty rule: write a predicate over n and k, e.g. k <= isqrt(n)",
+            );
+        }
+        let expr = r.or(0)?;
+        r.ws();
+        if let Some(c) = r.chars.get(r.i) {
+            return r.err(r.i, format!("unexpected '{}'", c.escape_default()));
+        }
+        if matches!(expr, Expr::Int(_) | Expr::N | Expr::K | Expr::Neg(_))
+            || matches!(&expr, Expr::Bin(op, _, _) if op.level() >= 5)
+            || matches!(&expr, Expr::Call(f, _) if !f.is_boolean())
+        {
+            return r.err(
+                0,
+                "a rule is true or false for each move: compare, e.g. k <= isqrt(n)",
+            );
+        }
+        let mut bounds = vec![];
+        bounds_of(&expr, &mut bounds);
+        Ok(MovePredicate {
+            text: expr.to_string(),
+            expr,
+            bounds,
+        })
+    }
+
+    /// The canonical text (parses back to the same predicate).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The amounts k (increasing, 1 <= k <= n) the predicate allows from a heap of n.
+    pub fn moves(&self, n: u64) -> Vec<u64> {
+        let n128 = i128::from(n);
+        let mut top = n128;
+        for b in &self.bounds {
+            match b.eval(n128, 0) {
+                Val::Int(x) => top = top.min(x),
+                // a null bound makes that conjunct null for every k: no move
+                _ => return vec![],
+            }
+        }
+        if top < 1 {
+            return vec![];
+        }
+        let e = self.expr.at_heap(n128);
+        match e {
+            Expr::Bool(false) => vec![],
+            Expr::Bool(true) => (1..=top as u64).collect(),
+            e => (1..=top as u64)
+                .filter(|&k| e.eval(n128, i128::from(k)) == Val::Bool(true))
+                .collect(),
+        }
+    }
+
+    /// Is removing k from a heap of n a move (1 <= k <= n and the predicate true)?
+    pub fn allows(&self, n: u64, k: u64) -> bool {
+        k >= 1 && k <= n && self.expr.eval(i128::from(n), i128::from(k)) == Val::Bool(true)
+    }
+
+    /// An upper estimate of the amounts tried from a heap of n (the bound, or n).
+    pub fn tried(&self, n: u64) -> u64 {
+        let n128 = i128::from(n);
+        self.bounds
+            .iter()
+            .filter_map(|b| match b.eval(n128, 0) {
+                Val::Int(x) => Some(x.clamp(0, n128) as u64),
+                _ => None,
+            })
+            .min()
+            .unwrap_or(n)
+    }
+}
+
+impl PartialEq for MovePredicate {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for MovePredicate {}
+
+impl std::hash::Hash for MovePredicate {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.text.hash(h)
+    }
+}
+
+impl fmt::Display for MovePredicate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl serde::Serialize for MovePredicate {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for MovePredicate {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        MovePredicate::parse(&text).map_err(|e| serde::de::Error::custom(e.message))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn predicates_read_evaluate_and_print_back() {
+        let p = MovePredicate::parse("k <= isqrt(n) and k % 2 = 1").unwrap();
+        assert_eq!(p.text(), "k <= isqrt(n) AND k % 2 = 1");
+        assert_eq!(p.moves(30), [1, 3, 5]);
+        assert_eq!(p.tried(30), 5);
+        let d = MovePredicate::parse("n % k = 0 AND k < n").unwrap();
+        assert_eq!(d.moves(12), [1, 2, 3, 4, 6]);
+        assert_eq!(d.tried(12), 11);
+        let q = MovePredicate::parse("NOT (n % k <> 0) OR k = 1").unwrap();
+        assert_eq!(MovePredicate::parse(q.text()).unwrap(), q);
+        // SQL nulls: a zero divisor or a negative argument is null, and null is no move
+        let z = MovePredicate::parse("n // (k - 1) >= 0").unwrap();
+        assert_eq!(z.moves(4), [2, 3, 4]);
+        // n = 4: k = 2 leaves 0, a square; k = 3 gives is_square(-2), null, and no move;
+        // k = 4 gives NULL OR TRUE, true
+        let neg = MovePredicate::parse("is_square(n - 2 * k) OR k = 4").unwrap();
+        assert_eq!(neg.moves(4), [2, 4]);
+        // precedence and printing: a - (b - c) keeps its parentheses
+        let s = MovePredicate::parse("k = n - (n - 1)").unwrap();
+        assert_eq!(s.text(), "k = n - (n - 1)");
+        assert_eq!(s.moves(9), [1]);
+        for (t, pos, msg) in [
+            ("", 1, "empty rule"),
+            ("k <= sqrt(n)", 6, "unknown name `sqrt`"),
+            ("k / 2 = 1", 3, "write `//`"),
+            ("k <= isqrt(n, 2)", 6, "isqrt takes 1 argument"),
+            ("k + 1", 1, "true or false"),
+            ("(k < n", 7, "expected ')'"),
+            ("k < n )", 7, "unexpected ')'"),
+        ] {
+            let e = MovePredicate::parse(t).unwrap_err();
+            assert_eq!(e.pos, pos, "{t}: {e:?}");
+            assert!(e.message.contains(msg), "{t}: {e:?}");
+        }
+    }
+}
