@@ -462,3 +462,12 @@ def test_misere_play():
     t = pl.from_arrow(heaplab.Game("divisors", play="misere").table(8))
     assert t.columns == ["n", "win", "grundy", "genus", "phylum"]
     assert t["genus"][6] == "1^{31}" and t["phylum"][6] == "restive"
+
+
+def test_rules_and_unions():
+    # a rule of your own equals the family it imitates; unions of families are written one way
+    assert list(heaplab.Game("rule{k <= isqrt(n)}").grundy(200)) == list(heaplab.Game("sqrt").grundy(200))
+    assert heaplab.Game("sub{1}|half").spec == "half|sub{1}"
+    assert list(heaplab.Game("nondivisors").losers(100)) == [0, 1, 2]
+    with pytest.raises(ValueError, match="unknown name `sqrt`"):
+        heaplab.Game("rule{k <= sqrt(n)}")
