@@ -2,7 +2,7 @@
 //! a move of a union is a move of any part (each part's own `is_move`), a non-divisor move
 //! removes d < n with n mod d ≠ 0.
 
-use crate::plan::{grundy_table, open_stream};
+use crate::plan::grundy_table;
 use crate::spec::{Game, Play};
 use crate::{decide, Budget, Silent};
 use proptest::prelude::*;
@@ -24,11 +24,9 @@ fn brute(max: u64, legal: impl Fn(u64, u64) -> bool, misere: bool) -> Vec<u32> {
     g
 }
 
+/// Every P-position of 0..=max, from the game's P-position stream.
 fn stream(game: &Game, max: u64) -> Vec<u64> {
-    let mut s = open_stream(game, max, &Silent).unwrap();
-    let mut out = vec![];
-    while s.advance(&mut out) {}
-    out
+    crate::plan::p_position_list(game, max, &crate::Budget::unlimited(), &Silent).unwrap()
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! heaps for the genus), values by memoised recursion on the definition.
 
 use super::*;
-use crate::plan::{count_p_positions, grundy_table, open_stream, outcome_table, Budget};
+use crate::plan::{count_p_positions, grundy_table, outcome_table, Budget};
 use crate::spec::{Game, Play};
 use crate::sums::Sum;
 use crate::{decide, Silent};
@@ -73,11 +73,9 @@ fn misere(spec: &str) -> Game {
     Game::parse(spec).unwrap().with_play(Play::Misere)
 }
 
+/// Every P-position of 0..=max, from the game's P-position stream.
 fn stream(game: &Game, max: u64) -> Vec<u64> {
-    let mut s = open_stream(game, max, &Silent).unwrap();
-    let mut out = vec![];
-    while s.advance(&mut out) {}
-    out
+    crate::plan::p_position_list(game, max, &crate::Budget::unlimited(), &Silent).unwrap()
 }
 
 #[test]
