@@ -488,8 +488,11 @@ pub(crate) fn union_of(parts: Vec<Game>) -> Game {
 pub fn substitute_param(template: &str, name: &str, value: u64) -> String {
     let mut out = String::new();
     let mut token = String::new();
-    let flush = |token: &mut String, out: &mut String| {
-        if token == name {
+    // inside rule{…}, `n` and `k` are the rule's own variables, never the parameter
+    let mut in_rule = false;
+    let flush = |token: &mut String, out: &mut String, in_rule: bool| {
+        let own = in_rule && (token.eq_ignore_ascii_case("n") || token.eq_ignore_ascii_case("k"));
+        if token == name && !own {
             out.push_str(&value.to_string());
         } else {
             out.push_str(token);
@@ -500,11 +503,17 @@ pub fn substitute_param(template: &str, name: &str, value: u64) -> String {
         if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
             token.push(c);
         } else {
-            flush(&mut token, &mut out);
+            let opens_rule = c == '{' && token.eq_ignore_ascii_case("rule");
+            flush(&mut token, &mut out, in_rule);
             out.push(c);
+            if opens_rule {
+                in_rule = true;
+            } else if c == '}' {
+                in_rule = false;
+            }
         }
     }
-    flush(&mut token, &mut out);
+    flush(&mut token, &mut out, in_rule);
     out
 }
 
@@ -581,7 +590,7 @@ impl Parser<'_> {
             self.i += 1;
             self.ws();
             if self.at_end() {
-                return Err(self.err("expected a subtraction set after '|'"));
+                return Err(self.err("expected a game after '|'"));
             }
             let rhs_at = self.i;
             let rhs = self.term()?;

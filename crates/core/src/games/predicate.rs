@@ -159,10 +159,18 @@ impl Expr {
                     Op::Add => int(x.checked_add(y)),
                     Op::Sub => int(x.checked_sub(y)),
                     Op::Mul => int(x.checked_mul(y)),
-                    // floor division and its remainder (both null for a zero divisor)
-                    Op::Div => int((y != 0).then(|| x.div_euclid(y))),
-                    Op::Rem => int((y != 0).then(|| x.rem_euclid(y))),
+                    // floor division and its remainder, which takes the divisor's sign, as in
+                    // claims (both null for a zero divisor)
+                    Op::Div => int(floor_div(x, y)),
+                    Op::Rem => int(floor_div(x, y).map(|q| x - q * y)),
                     Op::And | Op::Or => Val::Null,
+                }
+            }
+            // xor is signed, as in claims (polars' xor): no null for negative numbers
+            Expr::Call(ClaimFunction::Xor, args) => {
+                match (args[0].eval(n, k), args[1].eval(n, k)) {
+                    (Val::Int(x), Val::Int(y)) => Val::Int(x ^ y),
+                    _ => Val::Null,
                 }
             }
             Expr::Call(f, args) => {
@@ -225,10 +233,13 @@ impl Expr {
                 if paren {
                     f.write_str("(")?;
                 }
-                a.write(f, l)?;
+                // comparisons do not chain: an operand that is a comparison (or weaker)
+                // keeps its parentheses; other operators are left-associative, so only a
+                // right operand of the same strength needs them
+                let (left, right) = if l == 4 { (5, 5) } else { (l, l + 1) };
+                a.write(f, left)?;
                 write!(f, " {} ", op.text())?;
-                // left-associative: a right operand of the same strength needs parentheses
-                b.write(f, l + 1)?;
+                b.write(f, right)?;
                 if paren {
                     f.write_str(")")?;
                 }
@@ -254,11 +265,46 @@ impl fmt::Display for Expr {
     }
 }
 
+/// x // y rounded towards minus infinity; `None` for y = 0 or an overflow.
+fn floor_div(x: i128, y: i128) -> Option<i128> {
+    let q = x.checked_div(y)?;
+    Some(if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+/// Most operators a predicate may hold (longer ones are refused, not evaluated).
+const OPERATORS_MAX: usize = 2000;
+
+/// What an expression is: a number or true/false.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ty {
+    Int,
+    Bool,
+}
+
+impl Expr {
+    fn ty(&self) -> Ty {
+        match self {
+            Expr::Int(_) | Expr::N | Expr::K | Expr::Neg(_) => Ty::Int,
+            Expr::Bool(_) | Expr::Not(_) => Ty::Bool,
+            Expr::Bin(op, _, _) if op.level() >= 5 => Ty::Int,
+            Expr::Bin(..) => Ty::Bool,
+            Expr::Call(f, _) if f.is_boolean() => Ty::Bool,
+            Expr::Call(..) => Ty::Int,
+        }
+    }
+}
+
 /// The reader of the predicate language.
 struct Reader<'a> {
     chars: Vec<char>,
     i: usize,
     _text: &'a str,
+    /// Operators read so far.
+    ops: usize,
 }
 
 type Parsed<T> = Result<T, PredicateError>;
@@ -303,27 +349,68 @@ impl Reader<'_> {
         }
     }
 
+    /// Joins `a op b` after checking the operand types, `at` the operator's position.
+    fn join(&mut self, op: Op, a: Expr, b: Expr, at: usize) -> Parsed<Expr> {
+        self.ops += 1;
+        if self.ops > OPERATORS_MAX {
+            return self.err(at, format!("more than {OPERATORS_MAX} operators"));
+        }
+        let (ta, tb) = (a.ty(), b.ty());
+        let ok = match op {
+            Op::Or | Op::And => ta == Ty::Bool && tb == Ty::Bool,
+            Op::Eq | Op::Ne => ta == tb,
+            Op::Lt | Op::Le | Op::Gt | Op::Ge => ta == Ty::Int && tb == Ty::Int,
+            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Rem => ta == Ty::Int && tb == Ty::Int,
+        };
+        if !ok {
+            let want = match op {
+                Op::Or | Op::And => "true/false on both sides",
+                Op::Eq | Op::Ne => "two numbers or two true/false values",
+                _ => "numbers on both sides",
+            };
+            return self.err(at, format!("`{}` needs {want}", op.text()));
+        }
+        Ok(Expr::Bin(op, Box::new(a), Box::new(b)))
+    }
+
     fn or(&mut self, depth: usize) -> Parsed<Expr> {
         let mut a = self.and(depth)?;
-        while self.keyword("OR") {
+        loop {
+            self.ws();
+            let at = self.i;
+            if !self.keyword("OR") {
+                return Ok(a);
+            }
             let b = self.and(depth)?;
-            a = Expr::Bin(Op::Or, Box::new(a), Box::new(b));
+            a = self.join(Op::Or, a, b, at)?;
         }
-        Ok(a)
     }
 
     fn and(&mut self, depth: usize) -> Parsed<Expr> {
         let mut a = self.not(depth)?;
-        while self.keyword("AND") {
+        loop {
+            self.ws();
+            let at = self.i;
+            if !self.keyword("AND") {
+                return Ok(a);
+            }
             let b = self.not(depth)?;
-            a = Expr::Bin(Op::And, Box::new(a), Box::new(b));
+            a = self.join(Op::And, a, b, at)?;
         }
-        Ok(a)
     }
 
     fn not(&mut self, depth: usize) -> Parsed<Expr> {
+        self.ws();
+        let at = self.i;
         if self.keyword("NOT") {
-            return Ok(Expr::Not(Box::new(self.not(depth + 1)?)));
+            if depth > 64 {
+                return self.err(at, "nested more than 64 deep");
+            }
+            let e = self.not(depth + 1)?;
+            if e.ty() != Ty::Bool {
+                return self.err(at, "`NOT` needs true/false");
+            }
+            return Ok(Expr::Not(Box::new(e)));
         }
         self.comparison(depth)
     }
@@ -342,9 +429,10 @@ impl Reader<'_> {
             (">", Op::Gt),
         ] {
             if self.peek_str(s) {
+                let at = self.i;
                 self.i += s.len();
                 let b = self.sum(depth)?;
-                return Ok(Expr::Bin(op, Box::new(a), Box::new(b)));
+                return self.join(op, a, b, at);
             }
         }
         Ok(a)
@@ -360,9 +448,10 @@ impl Reader<'_> {
             } else {
                 return Ok(a);
             };
+            let at = self.i;
             self.i += 1;
             let b = self.product(depth)?;
-            a = Expr::Bin(op, Box::new(a), Box::new(b));
+            a = self.join(op, a, b, at)?;
         }
     }
 
@@ -380,9 +469,10 @@ impl Reader<'_> {
             } else {
                 return Ok(a);
             };
+            let at = self.i;
             self.i += len;
             let b = self.unary(depth)?;
-            a = Expr::Bin(op, Box::new(a), Box::new(b));
+            a = self.join(op, a, b, at)?;
         }
     }
 
@@ -391,8 +481,13 @@ impl Reader<'_> {
             return self.err(self.i, "nested more than 64 deep");
         }
         if self.peek_str("-") {
+            let at = self.i;
             self.i += 1;
-            return Ok(Expr::Neg(Box::new(self.unary(depth + 1)?)));
+            let e = self.unary(depth + 1)?;
+            if e.ty() != Ty::Int {
+                return self.err(at, "`-` needs a number");
+            }
+            return Ok(Expr::Neg(Box::new(e)));
         }
         self.primary(depth)
     }
@@ -497,6 +592,9 @@ impl Reader<'_> {
                 ),
             );
         }
+        if args.iter().any(|a| a.ty() != Ty::Int) {
+            return self.err(at, format!("{} takes numbers", f.name()));
+        }
         Ok(Expr::Call(f, args))
     }
 }
@@ -532,6 +630,7 @@ impl MovePredicate {
             chars: text.chars().collect(),
             i: 0,
             _text: text,
+            ops: 0,
         };
         r.ws();
         if r.i >= r.chars.len() {
@@ -545,10 +644,7 @@ impl MovePredicate {
         if let Some(c) = r.chars.get(r.i) {
             return r.err(r.i, format!("unexpected '{}'", c.escape_default()));
         }
-        if matches!(expr, Expr::Int(_) | Expr::N | Expr::K | Expr::Neg(_))
-            || matches!(&expr, Expr::Bin(op, _, _) if op.level() >= 5)
-            || matches!(&expr, Expr::Call(f, _) if !f.is_boolean())
-        {
+        if expr.ty() != Ty::Bool {
             return r.err(
                 0,
                 "a rule is true or false for each move: compare, e.g. k <= isqrt(n)",
@@ -670,7 +766,42 @@ mod tests {
         let s = MovePredicate::parse("k = n - (n - 1)").unwrap();
         assert_eq!(s.text(), "k = n - (n - 1)");
         assert_eq!(s.moves(9), [1]);
+        // comparisons of comparisons print with their parentheses, and parse back
+        for t in [
+            "(k = 1) = (n = 2)",
+            "(n > k) = TRUE",
+            "NOT (k = 1) = (n = 2)",
+            "(k < 3) <> (n < 5)",
+        ] {
+            let p = MovePredicate::parse(t).unwrap();
+            let back = MovePredicate::parse(p.text()).unwrap();
+            assert_eq!(back, p, "{t} -> {}", p.text());
+            for n in 0..8 {
+                assert_eq!(back.moves(n), p.moves(n));
+            }
+        }
+        // floor division and a remainder with the divisor's sign, as in claims; signed xor
+        let f =
+            MovePredicate::parse("k = n AND n % (0 - 4) = 0 - 3 AND n // (0 - 2) = 0 - 3").unwrap();
+        assert_eq!(f.moves(5), [5]);
+        assert_eq!(
+            MovePredicate::parse("k = n AND xor(n, 0 - 1) = 0 - 2")
+                .unwrap()
+                .moves(1),
+            [1]
+        );
+        // a long flat chain is refused, not evaluated
+        let long = format!("k < {}", vec!["1"; 3000].join("+"));
+        assert!(MovePredicate::parse(&long)
+            .unwrap_err()
+            .message
+            .contains("operators"));
         for (t, pos, msg) in [
+            ("TRUE AND 5", 6, "`AND` needs true/false"),
+            ("NOT 5", 1, "`NOT` needs true/false"),
+            ("is_prime(k = 1)", 1, "takes numbers"),
+            ("k = TRUE", 3, "two numbers or two true/false"),
+            ("(k = 1) + 1 = 2", 9, "numbers on both sides"),
             ("", 1, "empty rule"),
             ("k <= sqrt(n)", 6, "unknown name `sqrt`"),
             ("k / 2 = 1", 3, "write `//`"),

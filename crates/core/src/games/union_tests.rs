@@ -183,3 +183,21 @@ proptest! {
         }
     }
 }
+
+/// A sweep's parameter never replaces a rule's own `n` and `k`.
+#[test]
+fn parameters_leave_the_rule_variables_alone() {
+    use crate::spec::substitute_param;
+    assert_eq!(
+        substitute_param("sub{1,k}|rule{k <= a * n}", "k", 3),
+        "sub{1,3}|rule{k <= a * n}"
+    );
+    assert_eq!(
+        substitute_param("rule{k <= a * n}", "a", 2),
+        "rule{k <= 2 * n}"
+    );
+    assert_eq!(
+        substitute_param("rule{k <= n}|upto{n}", "n", 5),
+        "rule{k <= n}|upto{5}"
+    );
+}
