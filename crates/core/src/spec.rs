@@ -9,6 +9,7 @@
 //! term    := 'sub{' list '}' | 'allbut{' list '}' | NAMED | 'nim'
 //!          | 'leave1(' spec ')' | 'divisors' | 'divisors-nontrivial' | 'nondivisors'
 //!          | 'rule{' predicate over n and k '}'   -- see games::predicate
+//!          | 'splittles{' list '}'           -- written back as its octal code
 //!          | 'sqrt' | 'half' | 'upto{' k '}'
 //!          | CODE | 'kayles' | 'dawson' | 'grundy-game'
 //!          | 'misere(' spec ')'              -- the same moves, misère play (outermost only)
@@ -441,6 +442,9 @@ fn unjoinable(g: &Game, bar: Option<usize>) -> String {
     }
 }
 
+/// Largest move of `splittles{S}` (its code has a digit per token up to it).
+const SPLITTLES_MAX: u64 = 1000;
+
 /// Can `|` join this game (a one-heap game in normal play)?
 fn joinable(g: &Game) -> bool {
     g.is_one_heap() && g.play() == Play::Normal
@@ -542,7 +546,7 @@ struct Parser<'a> {
 
 const FAMILIES: &str = "sub{..}, allbut{..}, squares, cubes, triangular, fibonacci, primes, \
 powers2, factorials, practical, nim, leave1(..), divisors, divisors-nontrivial, sqrt, half, \
-upto{k}, nondivisors, rule{..}, kayles, dawson, grundy-game, misere(..), or a code such as 0.77";
+upto{k}, nondivisors, rule{..}, splittles{..}, kayles, dawson, grundy-game, misere(..), or a code such as 0.77";
 
 impl Parser<'_> {
     fn err(&self, msg: &str) -> SpecError {
@@ -733,6 +737,26 @@ impl Parser<'_> {
             "divisors" => Term::Game(Game::Divisors { nontrivial: false }),
             "divisors-nontrivial" => Term::Game(Game::Divisors { nontrivial: true }),
             "nondivisors" => Term::Game(Game::NonDivisors),
+            // remove s in S, and leave the rest as it is, split in two, or nothing: the code
+            // with the digit 7 at every s (Winning Ways, ch. 4: splittles{1,2} is Kayles)
+            "splittles" => {
+                let at = self.i;
+                let v = self.list("set of splittles")?;
+                match v.iter().max() {
+                    Some(&m) if m > SPLITTLES_MAX => {
+                        return Err(self.err_at(
+                            at,
+                            &format!("splittles takes moves up to {SPLITTLES_MAX}, not {m}"),
+                        ))
+                    }
+                    _ => {}
+                }
+                let mut digits = vec![0u8; v.iter().max().map_or(1, |&m| m as usize + 1)];
+                for &x in &v {
+                    digits[x as usize] = 7;
+                }
+                Term::Game(Game::TakeBreak(TakeBreak::new(digits)))
+            }
             "rule" => {
                 self.expect('{', "after `rule`")?;
                 let from = self.i;

@@ -316,6 +316,10 @@ pub const FAMILIES: &[Family] = &[
         "split one heap into two unequal non-empty heaps",
     ),
     fam(
+        "splittles{1,3}",
+        "remove s in S, optionally split the rest in two (the code 0.707)",
+    ),
+    fam(
         "nondivisors",
         "remove d with 1 <= d < n that does not divide n",
     ),

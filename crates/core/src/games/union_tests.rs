@@ -201,3 +201,46 @@ fn parameters_leave_the_rule_variables_alone() {
         "rule{k <= n}|upto{5}"
     );
 }
+
+/// splittles{S}: remove s in S and leave the rest, split it in two, or nothing — the octal
+/// code with 7 at every s; against a brute force over the definition.
+#[test]
+fn splittles_are_their_octal_codes() {
+    assert_eq!(
+        Game::parse("splittles{1,2}").unwrap(),
+        Game::parse("kayles").unwrap()
+    );
+    assert_eq!(Game::parse("splittles{2,3}").unwrap().to_string(), "0.077");
+    for set in [vec![1u64, 3], vec![2, 5], vec![1, 2, 4], vec![3]] {
+        let text: Vec<String> = set.iter().map(u64::to_string).collect();
+        let g = Game::parse(&format!("splittles{{{}}}", text.join(","))).unwrap();
+        // g(n) = mex over s in S, s <= n, of g(n - s) and g(a) ^ g(n - s - a), 1 <= a < n - s
+        let max = 80usize;
+        let mut want: Vec<u32> = vec![];
+        for n in 0..=max {
+            let mut seen = vec![];
+            for &s in &set {
+                let s = s as usize;
+                if s <= n {
+                    let r = n - s;
+                    seen.push(want[r]);
+                    for a in 1..r {
+                        seen.push(want[a] ^ want[r - a]);
+                    }
+                }
+            }
+            want.push((0..).find(|x| !seen.contains(x)).unwrap());
+        }
+        assert_eq!(
+            grundy_table(&g, max as u64, &Silent).unwrap().to_u32_vec(),
+            want,
+            "{g}"
+        );
+    }
+    let e = Game::parse("splittles{0,2}").unwrap_err().to_string();
+    assert!(e.contains("0 is not a move"), "{e}");
+    assert!(Game::parse("splittles{5000}")
+        .unwrap_err()
+        .to_string()
+        .contains("up to 1000"));
+}
