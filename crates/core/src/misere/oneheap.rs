@@ -524,6 +524,7 @@ pub fn genera(
     }
     let misere = inner.with_play(crate::spec::Play::Misere);
     let p = crate::plan::plan(&misere, crate::plan::Task::Grundy, max, budget)?;
+    obs.planned(&p);
     let layers = 4.0;
     budget.check_time(
         || format!("the genus of {inner} to N = {max}"),

@@ -2,12 +2,12 @@
 //! sum of small heaps by canonical misère forms.
 
 use super::canon::{FormId, MisereForms};
-use super::oneheap::{genus_table, Genus, GenusTable, Phylum};
+use super::oneheap::{genera, Genus, GenusTable, Phylum};
 use crate::decide::Move;
 use crate::error::Error;
 use crate::games::{CertRule, Sequence};
 use crate::observe::Observer;
-use crate::plan::{grundy_table, plan, Budget, Task};
+use crate::plan::{plan, Budget, Task};
 use crate::spec::Game;
 use crate::sums::{Sum, SumMove};
 use serde::Serialize;
@@ -359,11 +359,7 @@ fn genus_for(
     obs: &dyn Observer,
 ) -> Result<(GenusTable, Fold), Error> {
     let build = |len: u64| -> Result<GenusTable, Error> {
-        let misere = g.with_play(crate::spec::Play::Misere);
-        let p = plan(&misere, Task::Grundy, len, budget)?;
-        obs.planned(&p);
-        let normal = grundy_table(g, len, obs)?.to_u32_vec();
-        genus_table(g, &normal, len, obs)?.ok_or_else(|| Error::Unsupported {
+        genera(g, len, budget, obs)?.ok_or_else(|| Error::Unsupported {
             what: format!("the genus of {g}"),
         })
     };
