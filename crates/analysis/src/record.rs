@@ -108,6 +108,8 @@ pub struct AnalysisData {
     pub outcomes: Option<OutcomeTable>,
     /// First occurrences and frequencies of the Grundy values (when `values` is `grundy`).
     pub grundy: Option<GrundySummary>,
+    /// The genus table (misère play of a one-heap game, `values` `grundy`).
+    pub genus: Option<heaplab_core::misere::GenusTable>,
 }
 
 /// Largest N analysed in memory.
@@ -181,6 +183,7 @@ pub(crate) fn analyze_unchecked(
         table: None,
         outcomes: None,
         grundy: None,
+        genus: None,
     };
     match values {
         Sequence::Grundy => {
@@ -242,8 +245,8 @@ pub(crate) fn analyze_unchecked(
         first_occurrence: g.first_occurrence.clone(),
     });
     if game.play() == Play::Misere && values == Sequence::Grundy {
-        let t = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
-        data.analysis.genus = t.map(|t| genus_stats(game, &t));
+        data.genus = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
+        data.analysis.genus = data.genus.as_ref().map(|t| genus_stats(game, t));
     }
     Ok(data)
 }

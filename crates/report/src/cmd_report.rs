@@ -73,7 +73,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
             &Silent,
         )?)
     })?;
-    let mut files = write_tables(&game, &an, &dir, &mut timings)?;
+    let mut files = write_tables(&an, &dir, &mut timings)?;
     let plots = step(&mut timings, "plots", || draw_all(&game, &an, &dir))?;
     files.extend(plots.drawn.iter().map(|p| p.0.clone()));
     let page = index_html(&game, max, &an.analysis.text(), &timings, &plots, &files);
@@ -123,7 +123,6 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
 
 /// `table.parquet`, `table.csv` (N up to [`CSV_TABLE_MAX`]) and `losers.csv` in `dir`.
 fn write_tables(
-    game: &heaplab_core::Game,
     an: &AnalysisData,
     dir: &Path,
     timings: &mut Vec<(String, f64)>,
@@ -133,18 +132,6 @@ fn write_tables(
         .as_ref()
         .expect("a Grundy analysis keeps its table");
     let out = g.outcomes();
-    // misère play of a one-heap game: the genus and phylum columns too
-    let genus = match game.play() {
-        heaplab_core::Play::Misere => step(timings, "genus", || {
-            Ok(heaplab_core::misere::genera(
-                game,
-                an.analysis.max,
-                &Budget::unlimited(),
-                &Silent,
-            )?)
-        })?,
-        heaplab_core::Play::Normal => None,
-    };
     let mut files = vec![];
     let mut tables = vec![("table.parquet", Format::Parquet)];
     if an.analysis.max <= CSV_TABLE_MAX {
@@ -157,7 +144,7 @@ fn write_tables(
                 format,
                 &out,
                 Some(g),
-                genus.as_ref(),
+                an.genus.as_ref(),
                 0,
             )
         })?;
