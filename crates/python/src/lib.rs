@@ -375,14 +375,7 @@ impl RawGame {
     /// Every winning move (at most `limit`) of the heaps `heaps` of this game taken as a
     /// sum ([`heaplab_core::sum_winning_moves`]): JSON.
     fn winning_moves(&self, py: Python<'_>, heaps: Vec<u64>, limit: u64) -> PyResult<String> {
-        let sum = Sum::of_heaps(&self.game, &heaps);
-        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-        if let Some(j) = misere_json(py, &sum, limit)? {
-            return Ok(j);
-        }
-        to_json(&run(py, None, |w| {
-            heaplab_core::sum_winning_moves(&sum, limit, &budget(), w)
-        })?)
+        moves_json(py, &Sum::of_heaps(&self.game, &heaps), limit)
     }
 
     /// The analysis record of 0..=n_max (`values`: "grundy" or "outcome"): JSON.
@@ -676,12 +669,19 @@ fn misere_json(py: Python<'_>, sum: &Sum, limit: usize) -> PyResult<Option<Strin
 #[pyfunction]
 fn winning_moves_sum(py: Python<'_>, text: &str, limit: u64) -> PyResult<String> {
     let sum = Sum::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    moves_json(py, &sum, limit)
+}
+
+/// Every winning move (at most `limit`) of a sum: by Grundy values
+/// ([`heaplab_core::sum_winning_moves`]), or in misère play by
+/// [`heaplab_core::misere::misere_sum`]: JSON.
+fn moves_json(py: Python<'_>, sum: &Sum, limit: u64) -> PyResult<String> {
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-    if let Some(j) = misere_json(py, &sum, limit)? {
+    if let Some(j) = misere_json(py, sum, limit)? {
         return Ok(j);
     }
     to_json(&run(py, None, |w| {
-        heaplab_core::sum_winning_moves(&sum, limit, &budget(), w)
+        heaplab_core::sum_winning_moves(sum, limit, &budget(), w)
     })?)
 }
 
