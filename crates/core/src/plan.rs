@@ -921,7 +921,7 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
                 }
             })?
         }
-        Game::Misere(inner) => match crate::misere::misere_values_watched(inner, max, watch)? {
+        Game::Misere(inner) => match crate::misere::option_mex(inner, true, max, watch)? {
             Some(v) => v,
             None => {
                 let br = Breaker::of(inner).ok_or_else(|| Error::Unsupported {

@@ -31,11 +31,10 @@ pub mod canon;
 mod oneheap;
 mod sums;
 
+pub(crate) use oneheap::option_mex;
 pub use oneheap::{
-    first_move, genera, genus_table, is_terminal, misere_values, Genus, GenusTable, Phylum,
-    GENUS_LAYERS,
+    first_move, genera, genus_table, misere_values, Genus, GenusTable, Phylum, GENUS_LAYERS,
 };
-pub(crate) use oneheap::{misere_values_watched, option_mex};
 pub use sums::{misere_sum, MisereSum, MisereSumHeap};
 
 #[cfg(test)]

@@ -83,20 +83,6 @@ fn least_move(set: &MoveSet) -> Option<u64> {
     }
 }
 
-/// True when heap `n` of `game` (`misere( )` looked through) has no move. For
-/// take-and-break games: when no digit applies to n.
-pub fn is_terminal(game: &Game, n: u64) -> bool {
-    match (first_move(game), game.under_normal_play()) {
-        (Some(t), _) => n < t,
-        (None, Game::Divisors { .. }) => n < 4 || crate::num::is_prime(n),
-        (None, g) => {
-            let mut any = false;
-            crate::rule::Rule::for_each_option(g, n, &mut |_| any = true);
-            !any
-        }
-    }
-}
-
 /// Walks every heap's options (as the heaps they leave) for the one-heap families.
 enum Walker {
     /// Increasing moves (all of them up to N).
@@ -214,20 +200,11 @@ impl Walker {
     }
 }
 
-/// One layer of the genus: γi(n) for n = 0..=max from γ(i−1) (`prev`; `None` for i = 1,
-/// where a heap with no move gets 1).
+/// One layer of values over 0..=max: with `prev` = γ(i−1), the genus layer γi
+/// (mex of {γ(i−1)(n), γ(i−1)(n) ⊕ 1} and the options' γi); without it, the mex over the
+/// options with `empty` for a heap without a move — 0 gives normal play's Grundy values,
+/// 1 misère nim-values (γ1).
 fn layer(
-    walker: &Walker,
-    max: u64,
-    prev: Option<&[u32]>,
-    watch: &mut Watch,
-) -> Result<Vec<u32>, Stopped> {
-    values_layer(walker, max, prev, 1, watch)
-}
-
-/// [`layer`] with `empty` the value of a heap without a move in the first layer (0: normal
-/// play's Grundy values, 1: misère nim-values).
-fn values_layer(
     walker: &Walker,
     max: u64,
     prev: Option<&[u32]>,
@@ -257,28 +234,15 @@ fn values_layer(
     Ok(out)
 }
 
-/// Misère nim-values of heaps 0..=max of a one-heap game (`misere( )` looked through):
-/// G⁻(n) = 1 when n has no move, else the mex of G⁻ over its options (Winning Ways,
-/// ch. 13). One walk over every option: O(N + the number of options). `None` for
-/// take-and-break games (their options are sums: see [`crate::misere::canon`]).
+/// Grundy values 0..=max of a one-heap game (`misere( )` looked through) by a mex over
+/// every heap's options — the engine of the families without one of their own (unions of
+/// families, `nondivisors`, rules) — or, with `misere`, its misère nim-values: G⁻(n) = 1
+/// when n has no move, else the mex of G⁻ over its options (Winning Ways, ch. 13). One
+/// walk over every option: O(N + the number of options). `None` for take-and-break games
+/// (their options are sums: see [`crate::misere::canon`]).
 ///
 /// # Errors
-/// [`crate::Error::Cancelled`] when the watch's observer stops the run.
-pub(crate) fn misere_values_watched(
-    game: &Game,
-    max: u64,
-    watch: &mut Watch,
-) -> Result<Option<Vec<u32>>, Stopped> {
-    let Some(w) = Walker::of(game, max) else {
-        return Ok(None);
-    };
-    Ok(Some(layer(&w, max, None, watch)?))
-}
-
-/// Grundy values 0..=max of a one-heap game by a mex over every heap's options listed one
-/// by one (for the families without an engine of their own: unions of families,
-/// `nondivisors`); in misère play (`misere`) its misère nim-values. `None` for take-and-break
-/// games.
+/// Stopped when the watch's observer stops the run.
 pub(crate) fn option_mex(
     game: &Game,
     misere: bool,
@@ -288,14 +252,15 @@ pub(crate) fn option_mex(
     let Some(w) = Walker::of(game, max) else {
         return Ok(None);
     };
-    Ok(Some(values_layer(&w, max, None, u32::from(misere), watch)?))
+    Ok(Some(layer(&w, max, None, u32::from(misere), watch)?))
 }
 
-/// Misère nim-values G⁻(0..=max) of a one-heap game, as [`misere_values_watched`]
-/// describes, for callers without an observer; `None` for take-and-break games.
+/// Misère nim-values G⁻(0..=max) of a one-heap game (`misere( )` looked through): 1 at a
+/// heap without a move, else the mex of G⁻ over its options (Winning Ways, ch. 13), one
+/// walk over every option; `None` for take-and-break games (see [`crate::misere::canon`]).
 pub fn misere_values(game: &Game, max: u64) -> Option<Vec<u32>> {
     let mut w = Watch::start(&crate::observe::Silent, max.saturating_add(1)).ok()?;
-    misere_values_watched(game, max, &mut w).ok().flatten()
+    option_mex(game, true, max, &mut w).ok().flatten()
 }
 
 /// Conway's classes of a heap in misère play, from its genus and its options' classes
@@ -431,7 +396,7 @@ impl GenusTable {
 
 /// The genus and phylum of every heap 0..=max of a one-heap game (`misere( )` looked
 /// through): γ0 from `normal` (the game's normal-play Grundy values, which the caller
-/// computes with the fast engines), γ1 by [`misere_values`], and each later layer by the
+/// computes with the fast engines), γ1 as [`misere_values`] does, and each later layer by the
 /// recursion in the [module documentation](crate::misere), until a layer equals the one two
 /// before it — from then on every layer repeats, since each layer is the same function of
 /// the one before. Each layer costs one walk over every option. `None` for take-and-break
@@ -469,10 +434,12 @@ pub fn genus_table(
         }
         let seen = Layer(obs, i);
         let mut watch = Watch::start(&seen, max.saturating_add(1))?;
+        // γ1 is the misère nim-value (1 at heaps without a move); γi from γ(i−1) after it
         let next = layer(
             &w,
             max,
             (i >= 2).then(|| layers[i - 1].as_slice()),
+            1,
             &mut watch,
         )?;
         layers.push(next);
