@@ -359,11 +359,14 @@ fn by_misere(
         // no heap has a move: whoever is to move has already won
         return Ok(found(true, vec![], "no heap has a move (misère)".into()));
     }
-    match inner {
-        Game::Subtraction {
-            set: MoveSet::AllBut { excluded },
-            leave1,
-        } => {
+    match (inner, CertRule::of(game, Sequence::Outcome)) {
+        (
+            Game::Subtraction {
+                set: MoveSet::AllBut { excluded },
+                leave1,
+            },
+            _,
+        ) => {
             let ps = all_but_p_positions_played(excluded, *leave1, true);
             let win = !ps.contains(&n);
             let amounts = ps
@@ -378,17 +381,8 @@ fn by_misere(
                 "all-but candidates (misère)".into(),
             ))
         }
-        _ if CertRule::of(game, Sequence::Outcome) != CertRule::None => {
-            let CertRule::FiniteSubtraction { largest_move: k } =
-                CertRule::of(game, Sequence::Outcome)
-            else {
-                return Err(Error::Unsupported {
-                    what: format!("misère play of {inner}"),
-                });
-            };
-            if k > 1 << 20 {
-                return by_stream(game, n, take, budget, obs);
-            }
+        // a finite set (or upto{k}) with a small largest move: its misère outcome period
+        (_, CertRule::FiniteSubtraction { largest_move: k }) if k <= 1 << 20 => {
             let moves: Vec<u64> = match inner {
                 Game::Subtraction { set, .. } => set.elements_upto(k),
                 _ => (1..=k).collect(), // upto{k}
@@ -413,10 +407,10 @@ fn by_misere(
                 None => by_stream(game, n, take, budget, obs),
             }
         }
-        Game::TakeBreak(_) | Game::GrundyGame => {
+        (Game::TakeBreak(_) | Game::GrundyGame, _) => {
             let sum = crate::sums::Sum::of_heaps(game, &[n]);
             let m = crate::misere::misere_sum(&sum, take, budget, obs)?;
-            let mut d = Decision {
+            let d = Decision {
                 n,
                 win: m.win,
                 winning_move: None,
@@ -424,7 +418,6 @@ fn by_misere(
                 method: m.method,
                 misere: false,
             };
-            d.winning_move = None;
             Ok((d, m.moves.into_iter().map(|mv| mv.step).collect(), None))
         }
         _ => by_stream(game, n, take, budget, obs),
