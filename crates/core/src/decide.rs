@@ -322,7 +322,9 @@ fn decide_by_method(
                 None => by_table(game, n, take, budget, obs),
             }
         }
-        Game::TakeBreak(_) | Game::GrundyGame => by_table(game, n, take, budget, obs),
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => {
+            by_table(game, n, take, budget, obs)
+        }
     }
 }
 
@@ -538,6 +540,25 @@ pub(crate) fn options_of_value(
     target: u64,
 ) -> Vec<Move> {
     let mut moves = vec![];
+    if let Game::Ruleset(r) = game {
+        // every option is listed (a split into many heaps has very many): give up after
+        // RULESET_LISTED of them
+        let mut seen = 0u64;
+        let _ = r.for_each_option(n, &mut |heaps| {
+            seen += 1;
+            if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
+                moves.push(Move {
+                    removed: n - heaps.iter().sum::<u64>(),
+                    leaves: heaps.to_vec(),
+                });
+            }
+            if moves.len() >= take || seen >= RULESET_LISTED {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+    }
     if let Some(br) = Breaker::of(game) {
         let _ = br.options(n, a_max, &mut |removed, heaps| {
             if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
@@ -555,6 +576,10 @@ pub(crate) fn options_of_value(
     }
     moves
 }
+
+/// The most options of a ruleset game (extended codes, coin turning) visited in search of
+/// winning moves.
+const RULESET_LISTED: u64 = 20_000_000;
 
 /// Whether splits (a, b), a <= b, of a heap of n are left out by listing only a <= a_max.
 pub(crate) fn splits_cut(n: u64, a_max: u64) -> bool {

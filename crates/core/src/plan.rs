@@ -174,6 +174,9 @@ pub enum Engine {
     OptionPull,
     /// Misère play of take-and-break games: canonical misère forms of the heaps.
     CanonicalForms,
+    /// Extended codes and coin-turning games: the XOR values each move reaches, kept by a
+    /// knapsack over part sizes (see [`crate::games::code::code_grundy`]).
+    Knapsack,
 }
 
 impl Engine {
@@ -196,6 +199,7 @@ impl Engine {
             Engine::OptionMex => "option mex",
             Engine::OptionPull => "option pull",
             Engine::CanonicalForms => "canonical misère forms",
+            Engine::Knapsack => "knapsack",
         }
     }
 
@@ -220,6 +224,7 @@ impl Engine {
             Game::TakeBreak(_) | Game::GrundyGame => Engine::SparseSpace,
             Game::NonDivisors | Game::Rule(_) | Game::Union(_) => Engine::OptionMex,
             Game::Misere(_) => Engine::MisereMex,
+            Game::Ruleset(_) => Engine::Knapsack,
         };
         let outcomes = match game {
             Game::Subtraction {
@@ -230,7 +235,7 @@ impl Engine {
             Game::Subtraction { .. } => Engine::SegmentedSieve,
             Game::Divisors { .. } => Engine::DivisorPull,
             Game::Interval { .. } => Engine::JumpAhead,
-            Game::TakeBreak(_) | Game::GrundyGame => Engine::GrundyTable,
+            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => Engine::GrundyTable,
             Game::NonDivisors | Game::Rule(_) | Game::Union(_) => Engine::OptionPull,
             Game::Misere(_) => Engine::CanonicalForms,
         };
@@ -371,7 +376,7 @@ pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
         Task::Grundy => grundy_memory_estimate(game, max),
         Task::PPositions => stream_memory_estimate(game, max),
         Task::Outcomes => (max / 8 + 1).saturating_add(match game {
-            Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
+            Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) | Game::Ruleset(_) => {
                 grundy_memory_estimate(game, max)
             }
             Game::Subtraction { .. }
@@ -392,6 +397,7 @@ fn grundy_memory_estimate(game: &Game, max: u64) -> u64 {
     let extra = match game {
         Game::Subtraction { set, .. } => set.count_upto_estimate(max).saturating_mul(8),
         Game::Divisors { .. } => 1 << 26,
+        Game::Ruleset(r) => ruleset_cost(r, max).1,
         // (listed games: one heap's moves at a time)
         Game::Interval { .. }
         | Game::TakeBreak(_)
@@ -435,7 +441,7 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
             max / 8 + (1 << 16) * 8 * (moves_per_heap(game, max) as u64 + 1)
         }
         Game::Interval { .. } => 1 << 16,
-        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) | Game::Ruleset(_) => {
             grundy_memory_estimate(game, max)
         }
     }
@@ -526,9 +532,53 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
         (_, Game::NonDivisors | Game::Rule(_) | Game::Union(_)) => {
             m * moves_per_heap(game, max) / 5e7 + m / 5e7
         }
+        (_, Game::Ruleset(r)) => ruleset_cost(r, max).0,
         // (answered above)
         (_, Game::Misere(inner)) => time_estimate(inner, task, max),
     }
+}
+
+/// Seconds and bytes of the knapsack engine for a ruleset over 0..=max. The work is about
+/// rows · Σ_a (N − a)·W(a) word operations for the knapsack passes plus Σ_n moves(n)·W(n)
+/// for the unions, W(n) the words of a row when the values up to n fit (at least one). The
+/// values' growth comes from a pilot run to 2^10 and 2^11 (a power law, exponent between
+/// 0 and 1), once per game and process; the rate, 1.5e9 word operations a second, was
+/// measured here (`{2+}.0` to 10^4).
+fn ruleset_cost(r: &crate::games::Ruleset, max: u64) -> (f64, u64) {
+    static PILOTS: Pilots<(f64, f64)> = std::sync::Mutex::new(Vec::new());
+    let game = Game::Ruleset(r.clone());
+    let (m1, m2) = pilot_once(&PILOTS, &game, || {
+        let g = Watch::start(&crate::observe::Silent, 2049)
+            .ok()
+            .and_then(|mut w| r.grundy(2048, &mut w).ok())
+            .unwrap_or_default();
+        let top = |k: usize| f64::from(g.iter().take(k + 1).copied().max().unwrap_or(0));
+        (top(1024), top(2048))
+    });
+    let alpha = if m1 >= 1.0 {
+        (m2 / m1).log2().clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let words = |n: f64| -> f64 {
+        let v = if n <= 2048.0 {
+            m2
+        } else {
+            m2 * (n / 2048.0).powf(alpha)
+        };
+        ((v + 1.0).log2().ceil().exp2() / 64.0).max(1.0)
+    };
+    let (rows, unions, singles) = (r.rows(), |n: f64| r.unions_at(n), |n: f64| r.singles_at(n));
+    let m = max as f64;
+    // Σ by 64 slices of 0..=N
+    let mut work = 0.0;
+    for k in 0..64 {
+        let a = m * (k as f64 + 0.5) / 64.0;
+        let w = words(a);
+        work += m / 64.0 * ((m - a) * rows as f64 * w + unions(a) * w + singles(a) + w);
+    }
+    let bytes = (rows as f64 * (m + 1.0) * words(m) * 8.0 + (m + 1.0) * 8.0).min(u64::MAX as f64);
+    (work / 1.5e9, bytes as u64)
 }
 
 /// Pilot results by game, kept for the life of the process.
@@ -578,7 +628,7 @@ fn moves_per_heap(game: &Game, max: u64) -> f64 {
         Game::Rule(p) => p.tried(max) as f64 / 2.0,
         Game::Union(parts) => parts.iter().map(|g| moves_per_heap(g, max)).sum(),
         Game::Misere(g) => moves_per_heap(g, max),
-        Game::TakeBreak(_) | Game::GrundyGame => m,
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => m,
     }
 }
 
@@ -720,7 +770,8 @@ fn sparse_pilot(game: &Game) -> Pilot {
         | Game::NonDivisors
         | Game::Rule(_)
         | Game::Union(_)
-        | Game::Misere(_) => {
+        | Game::Misere(_)
+        | Game::Ruleset(_) => {
             return Pilot {
                 n: 1,
                 secs: 0.0,
@@ -835,7 +886,8 @@ pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
         | Game::GrundyGame
         | Game::NonDivisors
         | Game::Rule(_)
-        | Game::Union(_) => None,
+        | Game::Union(_)
+        | Game::Ruleset(_) => None,
     }
 }
 
@@ -863,7 +915,8 @@ pub fn p_count_estimate(game: &Game, max: u64) -> Option<f64> {
         | Game::GrundyGame
         | Game::NonDivisors
         | Game::Rule(_)
-        | Game::Union(_) => None,
+        | Game::Union(_)
+        | Game::Ruleset(_) => None,
     }
 }
 
@@ -914,6 +967,7 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
         .grundy(max, watch)?,
         Game::TakeBreak(code) => take_break_grundy(&Breaker::from_code(code), max, watch)?.0,
         Game::GrundyGame => take_break_grundy(&Breaker::grundy_game(), max, watch)?.0,
+        Game::Ruleset(r) => r.grundy(max, watch)?,
         Game::NonDivisors | Game::Rule(_) | Game::Union(_) => {
             crate::misere::option_mex(game, false, max, watch)?.ok_or_else(|| {
                 Error::Unsupported {
@@ -1336,7 +1390,7 @@ fn engine_stream(
                 _ => DivisorStream::new(false, misere, max, resume).listed(g.clone()),
             }))
         }
-        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => {
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) | Game::Ruleset(_) => {
             // the zeros of the (misère) value table
             let g = grundy_table(whole, max, obs)?;
             let list: Vec<u64> = g.outcomes().p_positions().collect();

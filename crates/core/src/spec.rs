@@ -14,7 +14,9 @@
 //!          | CODE | 'kayles' | 'dawson' | 'grundy-game'
 //!          | 'misere(' spec ')'              -- the same moves, misère play (outermost only)
 //! NAMED   := squares | cubes | triangular | fibonacci | primes | powers2 | factorials | practical
-//! CODE    := [hexdigit] '.' hexdigit+ | digit  -- CGSuite's octal/hexadecimal notation
+//! CODE    := digit '.' digit+ [ '[' digit+ ']' ]  -- CGSuite's take-and-break codes: digit is
+//!            0-9 | A-V | '&' n ';' | '{' counts '}' | '*', each maybe followed by ! ? =
+//!            (see games::code; plain octal/hexadecimal codes are TakeBreak)
 //! ```
 
 use crate::sets::{MoveSet, NamedSet};
@@ -207,6 +209,10 @@ pub enum Game {
     /// who makes the last move loses. Its "Grundy values" are misère nim-values and its
     /// P-positions misère P-positions (see [`crate::misere`]).
     Misere(Box<Game>),
+    /// A game outside the octal menu whose moves may leave many heaps: an extended
+    /// CGSuite code (`4!.0`, `{2+}!.0`, `0.[3]`) or a coin-turning game (see
+    /// [`crate::games::Ruleset`]).
+    Ruleset(crate::games::Ruleset),
 }
 
 /// Normal play (the last player to move wins) or misère play (the last player to move
@@ -304,7 +310,8 @@ impl Game {
             | Game::Interval { .. }
             | Game::GrundyGame
             | Game::NonDivisors
-            | Game::Rule(_) => None,
+            | Game::Rule(_)
+            | Game::Ruleset(_) => None,
         };
         owned.map_or(Cow::Borrowed(self), Cow::Owned)
     }
@@ -320,7 +327,8 @@ impl Game {
             | Game::NonDivisors
             | Game::Rule(_)
             | Game::Union(_)
-            | Game::Misere(_) => None,
+            | Game::Misere(_)
+            | Game::Ruleset(_) => None,
         }
     }
 
@@ -329,7 +337,7 @@ impl Game {
     pub fn is_one_heap(&self) -> bool {
         !matches!(
             self.under_normal_play(),
-            Game::TakeBreak(_) | Game::GrundyGame
+            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_)
         )
     }
 
@@ -410,6 +418,7 @@ impl fmt::Display for Game {
             Game::Misere(g) => write!(f, "misere({g})"),
             Game::NonDivisors => write!(f, "nondivisors"),
             Game::Rule(p) => write!(f, "rule{{{p}}}"),
+            Game::Ruleset(r) => write!(f, "{r}"),
             Game::Union(parts) => {
                 for (i, g) in parts.iter().enumerate() {
                     if i > 0 {
@@ -616,9 +625,18 @@ impl Parser<'_> {
         let start = self.i;
         match self.peek() {
             None => Err(self.err("expected a game, found the end")),
-            Some(c) if c.is_ascii_digit() || c == '.' => self.code().map(Term::Game),
-            // a hexadecimal digit before the point (`C.0`: split into two or three heaps)
-            Some(c) if c.is_ascii_hexdigit() && self.chars.get(self.i + 1) == Some(&'.') => {
+            Some(c) if c.is_ascii_digit() || ".{&*".contains(c) => self.code().map(Term::Game),
+            // a base-32 digit before the point (`C.0`: split into two or three heaps), maybe
+            // with a constraint (`G!.0`)
+            Some(c)
+                if c.is_ascii_alphanumeric()
+                    && (self.chars.get(self.i + 1) == Some(&'.')
+                        || (self
+                            .chars
+                            .get(self.i + 1)
+                            .is_some_and(|c| "!?=".contains(*c))
+                            && self.chars.get(self.i + 2) == Some(&'.'))) =>
+            {
                 self.code().map(Term::Game)
             }
             Some(c) if c.is_ascii_alphabetic() => {
@@ -868,48 +886,24 @@ impl Parser<'_> {
         Ok(v)
     }
 
+    /// A take-and-break code in CGSuite's notation (see [`crate::games::code`]): a plain
+    /// octal or hexadecimal code becomes [`Game::TakeBreak`], any other an extended code.
     fn code(&mut self) -> Result<Game, SpecError> {
-        let start = self.i;
-        let hexval = |c: char| c.to_digit(16).map(|d| d as u8);
-        let mut d0 = 0u8;
-        if self.peek() != Some('.') {
-            d0 = hexval(self.peek().unwrap()).unwrap();
-            self.i += 1;
-            match self.peek() {
-                None => {}
-                Some('.') => {}
-                Some(c) if c.is_ascii_hexdigit() => {
-                    return Err(self
-                        .err("take-and-break codes have one digit before '.', as in 0.77 or 4.07"))
-                }
-                Some(c) if c.is_whitespace() || c == ')' => {}
-                Some(c) => return Err(self.err(&format!("unexpected '{c}' in code"))),
-            }
-            if d0 & 3 != 0 {
-                return Err(self.err_at(
-                    start,
-                    &format!("the digit before '.' may only use bits 4 and 8 (split without removing), not {d0}"),
-                ));
+        let (code, end) = crate::games::code::parse_code(&self.chars, self.i)
+            .map_err(|(at, msg)| self.err_at(at, &msg))?;
+        self.i = end;
+        if let Some(c) = self.peek() {
+            if c.is_alphanumeric() {
+                return Err(self.err(&format!("unexpected '{c}' in code")));
             }
         }
-        let mut digits = vec![d0];
-        if self.peek() == Some('.') {
-            self.i += 1;
-            let first = self.i;
-            while let Some(d) = self.peek().and_then(hexval) {
-                digits.push(d);
-                self.i += 1;
-            }
-            if let Some(c) = self.peek() {
-                if c.is_ascii_alphanumeric() || c == '.' {
-                    return Err(self.err(&format!("unexpected '{c}' in code")));
-                }
-            }
-            if self.i == first {
-                return Err(self.err("expected at least one digit after '.'"));
-            }
-        }
-        Ok(Game::TakeBreak(TakeBreak::new(digits)))
+        Ok(if code.is_plain() {
+            Game::TakeBreak(TakeBreak::new(
+                code.digits.iter().map(|d| d.counts as u8).collect(),
+            ))
+        } else {
+            Game::Ruleset(crate::games::Ruleset::Code(code))
+        })
     }
 }
 

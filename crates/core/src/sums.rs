@@ -233,6 +233,7 @@ pub(crate) fn closed_values(game: &Game) -> Option<Values> {
         | Game::Interval { .. }
         | Game::TakeBreak(_)
         | Game::GrundyGame
+        | Game::Ruleset(_)
         | Game::NonDivisors
         | Game::Rule(_)
         | Game::Union(_)
@@ -588,7 +589,9 @@ fn moves_to(
         Game::NonDivisors | Game::Rule(_) | Game::Union(_) => {
             Box::new(game.moves_of(n).unwrap_or_default().into_iter())
         }
-        Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => Box::new(std::iter::empty()),
+        Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) | Game::Misere(_) => {
+            Box::new(std::iter::empty())
+        }
     };
     let (mut found, mut scanned) = (vec![], 0u64);
     let mut complete = true;

@@ -38,7 +38,8 @@ impl IntervalGame {
             | Game::NonDivisors
             | Game::Rule(_)
             | Game::Union(_)
-            | Game::Misere(_) => None,
+            | Game::Misere(_)
+            | Game::Ruleset(_) => None,
         }
     }
 

@@ -13,6 +13,7 @@
 //! Which engine runs a family is decided in one place, the module `plan` ([`crate::plan()`]).
 
 pub mod allbut;
+pub mod code;
 pub mod divisors;
 pub mod finite;
 pub mod interval;
@@ -28,6 +29,70 @@ use crate::spec::{Bound, Game};
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use takebreak::Breaker;
+
+/// Games whose moves may leave any number of heaps, computed by their own engines: the
+/// extended CGSuite codes ([`code`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ruleset {
+    /// An extended take-and-break code (`4!.0`, `{2+}!.0`, `0.[3]`).
+    Code(code::Code),
+}
+
+impl Ruleset {
+    /// Calls `visit` with the heaps each option of a heap of `n` leaves (every option,
+    /// listed: for tests, sums and small heaps).
+    /// Stops when `visit` breaks.
+    pub fn for_each_option(
+        &self,
+        n: u64,
+        visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        match self {
+            Ruleset::Code(c) => c.for_each_option(n, visit),
+        }
+    }
+
+    /// Grundy values 0..=max from the ruleset's engine (the public call is
+    /// [`crate::grundy_table`]).
+    pub(crate) fn grundy(
+        &self,
+        max: u64,
+        watch: &mut crate::observe::Watch,
+    ) -> Result<Vec<u32>, crate::Error> {
+        match self {
+            Ruleset::Code(c) => code::code_grundy(c, max, watch),
+        }
+    }
+
+    /// Bit-set rows per heap size the engine keeps (for its cost).
+    pub(crate) fn rows(&self) -> usize {
+        match self {
+            Ruleset::Code(c) => c.rows(),
+        }
+    }
+
+    /// About how many rows the engine unites for heap n (for its cost).
+    pub(crate) fn unions_at(&self, n: f64) -> f64 {
+        match self {
+            Ruleset::Code(c) => c.unions_at(n).0,
+        }
+    }
+
+    /// About how many single values the engine adds for heap n (for its cost).
+    pub(crate) fn singles_at(&self, n: f64) -> f64 {
+        match self {
+            Ruleset::Code(c) => c.unions_at(n).1,
+        }
+    }
+}
+
+impl std::fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ruleset::Code(c) => write!(f, "{c}"),
+        }
+    }
+}
 
 impl Game {
     /// The amounts that may be removed from a heap of `n` for the families whose every move
@@ -86,7 +151,7 @@ impl Game {
                 let top = if *leave1 { n.saturating_sub(1) } else { n };
                 v.extend(1..=bound.f(n).min(top));
             }
-            Game::TakeBreak(_) | Game::GrundyGame => return None,
+            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => return None,
         }
         Some(v)
     }
@@ -109,13 +174,20 @@ impl Game {
             Game::NonDivisors => s < n && !n.is_multiple_of(s),
             Game::Rule(p) => p.allows(n, s),
             Game::Union(parts) => parts.iter().any(|g| g.is_move(n, s)),
-            Game::TakeBreak(_) | Game::GrundyGame => false,
+            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => false,
         }
     }
 }
 
 impl Rule for Game {
     fn for_each_option(&self, n: u64, visit: &mut dyn FnMut(&[u64])) {
+        if let Game::Ruleset(r) = self.under_normal_play() {
+            let _ = r.for_each_option(n, &mut |heaps| {
+                visit(heaps);
+                ControlFlow::Continue(())
+            });
+            return;
+        }
         match Breaker::of(self) {
             Some(br) => {
                 let _ = br.options(n, u64::MAX, &mut |_, heaps| {
@@ -206,8 +278,11 @@ impl CertRule {
                 bound: Bound::Upto(k),
                 ..
             } => CertRule::FiniteSubtraction { largest_move: *k },
+            // extended codes and coin-turning games: Guy–Smith's argument needs every split
+            // of the heaps left to be allowed, so no constraint, and at most two heaps
             Game::TakeBreak(_)
             | Game::GrundyGame
+            | Game::Ruleset(_)
             | Game::Divisors { .. }
             | Game::Interval { .. }
             | Game::NonDivisors

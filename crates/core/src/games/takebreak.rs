@@ -78,7 +78,8 @@ impl Breaker {
             | Game::Interval { .. }
             | Game::NonDivisors
             | Game::Rule(_)
-            | Game::Union(_) => None,
+            | Game::Union(_)
+            | Game::Ruleset(_) => None,
         }
     }
 

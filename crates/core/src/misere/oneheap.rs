@@ -46,6 +46,7 @@ pub fn first_move(game: &Game) -> Option<u64> {
         | Game::Rule(_)
         | Game::TakeBreak(_)
         | Game::GrundyGame
+        | Game::Ruleset(_)
         | Game::Misere(_) => None,
     }
 }
@@ -122,7 +123,9 @@ impl Walker {
                 leave1: *leave1,
             }),
             g @ (Game::NonDivisors | Game::Rule(_) | Game::Union(_)) => Walker::Listed(g.clone()),
-            Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) => return None,
+            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) | Game::Misere(_) => {
+                return None
+            }
         })
     }
 
