@@ -539,45 +539,60 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
 }
 
 /// Seconds and bytes of the knapsack engine for a ruleset over 0..=max. The work is about
-/// rows · Σ_a (N − a)·W(a) word operations for the knapsack passes plus Σ_n moves(n)·W(n)
-/// for the unions, W(n) the words of a row when the values up to n fit (at least one). The
-/// values' growth comes from a pilot run to 2^10 and 2^11 (a power law, exponent between
-/// 0 and 1), once per game and process; the rate, 1.5e9 word operations a second, was
-/// measured here (`{2+}.0` to 10^4).
+/// rows · Σ_a (N − a)·W(a) word operations for the knapsack passes of a code, plus
+/// Σ_n (unions(n)·W(n) + listed moves(n)), W(n) the words of a bit set when the values up
+/// to n fit (at least one); the memory is the bit sets held, each W(N) words. The values'
+/// growth comes from pilot runs to 2^7, 2^8, … 2^11 for at most half a second (a power
+/// law through the last two, exponent between 0 and 4: Moebius's values grow like n^3),
+/// once per game and process; the rate, 1.5e9 word operations a second, was measured here
+/// (`{2+}.0` to 10^4: 8 s).
 fn ruleset_cost(r: &crate::games::Ruleset, max: u64) -> (f64, u64) {
-    static PILOTS: Pilots<(f64, f64)> = std::sync::Mutex::new(Vec::new());
+    static PILOTS: Pilots<(f64, f64, f64)> = std::sync::Mutex::new(Vec::new());
     let game = Game::Ruleset(r.clone());
-    let (m1, m2) = pilot_once(&PILOTS, &game, || {
-        let g = Watch::start(&crate::observe::Silent, 2049)
-            .ok()
-            .and_then(|mut w| r.grundy(2048, &mut w).ok())
-            .unwrap_or_default();
-        let top = |k: usize| f64::from(g.iter().take(k + 1).copied().max().unwrap_or(0));
-        (top(1024), top(2048))
+    let (n2, m2, alpha) = pilot_once(&PILOTS, &game, || {
+        let start = std::time::Instant::now();
+        let deadline = |_: u64, _: u64| {
+            if start.elapsed().as_secs_f64() > 0.5 {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        };
+        let mut runs: Vec<(f64, f64)> = vec![];
+        for n in [128u64, 256, 512, 1024, 2048] {
+            let g = Watch::start(&deadline, n + 1)
+                .ok()
+                .and_then(|mut w| r.grundy(n, &mut w).ok());
+            match g {
+                Some(g) => runs.push((n as f64, f64::from(g.into_iter().max().unwrap_or(0)))),
+                None => break,
+            }
+        }
+        match runs[..] {
+            [.., (_, m1), (n2, m2)] if m1 >= 1.0 => (n2, m2, (m2 / m1).log2().clamp(0.0, 4.0)),
+            [.., (n2, m2)] => (n2, m2, 1.0),
+            // not even 128 heaps in half a second
+            [] => (64.0, 1e6, 4.0),
+        }
     });
-    let alpha = if m1 >= 1.0 {
-        (m2 / m1).log2().clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
     let words = |n: f64| -> f64 {
-        let v = if n <= 2048.0 {
+        let v = if n <= n2 {
             m2
         } else {
-            m2 * (n / 2048.0).powf(alpha)
+            m2 * (n / n2).powf(alpha)
         };
         ((v + 1.0).log2().ceil().exp2() / 64.0).max(1.0)
     };
-    let (rows, unions, singles) = (r.rows(), |n: f64| r.unions_at(n), |n: f64| r.singles_at(n));
     let m = max as f64;
     // Σ by 64 slices of 0..=N
     let mut work = 0.0;
     for k in 0..64 {
         let a = m * (k as f64 + 0.5) / 64.0;
         let w = words(a);
-        work += m / 64.0 * ((m - a) * rows as f64 * w + unions(a) * w + singles(a) + w);
+        work +=
+            m / 64.0 * ((m - a) * r.rows() as f64 * w + r.unions_at(a) * w + r.singles_at(a) + w);
     }
-    let bytes = (rows as f64 * (m + 1.0) * words(m) * 8.0 + (m + 1.0) * 8.0).min(u64::MAX as f64);
+    let bytes = (r.bitsets(max) * words(m) * 8.0 + (m + 1.0) * 8.0).min(u64::MAX as f64);
     (work / 1.5e9, bytes as u64)
 }
 

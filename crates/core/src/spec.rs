@@ -12,6 +12,7 @@
 //!          | 'splittles{' list '}'           -- written back as its octal code
 //!          | 'sqrt' | 'half' | 'upto{' k '}'
 //!          | CODE | 'kayles' | 'dawson' | 'grundy-game'
+//!          | 'turning{' coin-turning code '}' | 'ruler' | 'mock-turtles' | …  -- games::turning
 //!          | 'misere(' spec ')'              -- the same moves, misère play (outermost only)
 //! NAMED   := squares | cubes | triangular | fibonacci | primes | powers2 | factorials | practical
 //! CODE    := digit '.' digit+ [ '[' digit+ ']' ]  -- CGSuite's take-and-break codes: digit is
@@ -555,7 +556,9 @@ struct Parser<'a> {
 
 const FAMILIES: &str = "sub{..}, allbut{..}, squares, cubes, triangular, fibonacci, primes, \
 powers2, factorials, practical, nim, leave1(..), divisors, divisors-nontrivial, sqrt, half, \
-upto{k}, nondivisors, rule{..}, splittles{..}, kayles, dawson, grundy-game, misere(..), or a code such as 0.77";
+upto{k}, nondivisors, rule{..}, splittles{..}, kayles, dawson, grundy-game, turning{..}, \
+turning-turtles, mock-turtles, moebius, mogul, ruler, twins, triplets, turnips, grunt, misere(..), \
+or a code such as 0.77 or 4!.0";
 
 impl Parser<'_> {
     fn err(&self, msg: &str) -> SpecError {
@@ -755,6 +758,26 @@ impl Parser<'_> {
             "divisors" => Term::Game(Game::Divisors { nontrivial: false }),
             "divisors-nontrivial" => Term::Game(Game::Divisors { nontrivial: true }),
             "nondivisors" => Term::Game(Game::NonDivisors),
+            "turning" => {
+                self.expect('{', "after `turning`")?;
+                let (t, close) = crate::games::turning::Turning::parse(&self.chars, self.i)
+                    .map_err(|(at, msg)| self.err_at(at, &msg))?;
+                self.i = close + 1;
+                Term::Game(Game::Ruleset(crate::games::Ruleset::Turning(t)))
+            }
+            w if crate::games::turning::NAMED
+                .iter()
+                .any(|(name, _)| *name == w) =>
+            {
+                let code = crate::games::turning::NAMED
+                    .iter()
+                    .find(|(name, _)| *name == w)
+                    .map_or("1", |(_, c)| c);
+                let chars: Vec<char> = format!("{code}}}").chars().collect();
+                let (t, _) = crate::games::turning::Turning::parse(&chars, 0)
+                    .map_err(|(_, msg)| self.err_at(start, &msg))?;
+                Term::Game(Game::Ruleset(crate::games::Ruleset::Turning(t)))
+            }
             // remove s in S, and leave the rest as it is, split in two, or nothing: the code
             // with the digit 7 at every s (Winning Ways, ch. 4: splittles{1,2} is Kayles)
             "splittles" => {
@@ -1001,7 +1024,7 @@ mod tests {
             ("allbut{}", 8, "empty"),
             ("0.", 3, "at least one digit"),
             ("0.7x", 4, "unexpected 'x'"),
-            ("0..7", 3, "unexpected '.'"),
+            ("0..7", 3, "a second '.'"),
             ("leave1()", 8, "inside leave1"),
             ("primes|", 8, "after '|'"),
             ("sub{1,2", 8, "unclosed"),
@@ -1013,7 +1036,8 @@ mod tests {
             ),
             ("leave1(0.77)", 8, "applies to subtraction games"),
             ("", 1, "empty spec"),
-            ("1.7", 1, "bits 4 and 8"),
+            ("1.7", 1, "may only split into two or more heaps"),
+            ("23.7", 1, "loopy code"),
             ("sub{1,2,k}", 9, "expected a positive integer"),
         ];
         for (s, pos, msg) in cases {

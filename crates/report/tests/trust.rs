@@ -273,7 +273,7 @@ fn hopeless_runs_are_refused_up_front_with_the_largest_n_that_fits() {
             "--game",
             sevens.as_str(),
             "--max",
-            "4194304",
+            "1e9",
             "--grundy",
         ],
         vec!["losers", "--game", "primes", "--max", "1e9", "--count"],

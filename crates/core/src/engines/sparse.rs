@@ -800,9 +800,14 @@ impl Blocks {
                 let known: &[u32] = unsafe { tab.prefix(x) };
                 let (rp, rv): (&[u64], &[u32]) = (rare.pos, rare.val);
                 let big = next.is_some_and(|nb| {
-                    let parts =
-                        rp.partition_point(|&r| r < nb.known) - rp.partition_point(|&r| r < SMALL);
-                    (parts as u64 + nb.reach - SMALL) * twos.len() as u64 >= 256
+                    // (a heuristic: saturating, as a block may end below SMALL)
+                    let parts = rp
+                        .partition_point(|&r| r < nb.known)
+                        .saturating_sub(rp.partition_point(|&r| r < SMALL));
+                    (parts as u64 + nb.reach)
+                        .saturating_sub(SMALL)
+                        .saturating_mul(twos.len() as u64)
+                        >= 256
                 });
                 let mut finish = || {
                     finish_block(

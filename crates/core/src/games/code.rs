@@ -677,7 +677,7 @@ const SWAP: [u64; 6] = [
 
 /// The word whose bit p is bit p ^ lo of `x` (lo < 64): XOR by `lo` inside a word.
 #[inline(always)]
-fn xor_in_word(mut x: u64, lo: u32) -> u64 {
+pub(crate) fn xor_in_word(mut x: u64, lo: u32) -> u64 {
     for (b, m) in SWAP.iter().enumerate() {
         if lo >> b & 1 == 1 {
             let s = 1u32 << b;
@@ -724,7 +724,7 @@ const PAR_WORDS: usize = if cfg!(test) { 256 } else { 1 << 14 };
 
 /// Rows of `words` words: `dst[r] |= c ^ src[r]` for every row r, the rows in parallel
 /// when there are many words.
-fn or_xored_rows(dst: &mut [u64], src: &[u64], words: usize, c: u32) {
+pub(crate) fn or_xored_rows(dst: &mut [u64], src: &[u64], words: usize, c: u32) {
     use rayon::prelude::*;
     fn rows(dst: &mut [u64], src: &[u64], words: usize, f: impl Fn(&mut [u64], &[u64]) + Sync) {
         if dst.len() >= PAR_WORDS {

@@ -19,6 +19,7 @@ pub mod finite;
 pub mod interval;
 pub mod predicate;
 pub mod takebreak;
+pub mod turning;
 #[cfg(test)]
 mod union_tests;
 
@@ -36,6 +37,8 @@ use takebreak::Breaker;
 pub enum Ruleset {
     /// An extended take-and-break code (`4!.0`, `{2+}!.0`, `0.[3]`).
     Code(code::Code),
+    /// A coin-turning game (`turning{1-3}`, `ruler`).
+    Turning(turning::Turning),
 }
 
 impl Ruleset {
@@ -49,6 +52,7 @@ impl Ruleset {
     ) -> ControlFlow<()> {
         match self {
             Ruleset::Code(c) => c.for_each_option(n, visit),
+            Ruleset::Turning(t) => t.for_each_option(n, visit),
         }
     }
 
@@ -61,6 +65,7 @@ impl Ruleset {
     ) -> Result<Vec<u32>, crate::Error> {
         match self {
             Ruleset::Code(c) => code::code_grundy(c, max, watch),
+            Ruleset::Turning(t) => turning::turning_grundy(t, max, watch),
         }
     }
 
@@ -68,6 +73,15 @@ impl Ruleset {
     pub(crate) fn rows(&self) -> usize {
         match self {
             Ruleset::Code(c) => c.rows(),
+            Ruleset::Turning(_) => 0,
+        }
+    }
+
+    /// How many bit sets (each as wide as the values) the engine holds at N = `max`.
+    pub(crate) fn bitsets(&self, max: u64) -> f64 {
+        match self {
+            Ruleset::Code(c) => c.rows() as f64 * (max as f64 + 1.0),
+            Ruleset::Turning(t) => t.unions_at(max as f64).0 + 2.0,
         }
     }
 
@@ -75,6 +89,7 @@ impl Ruleset {
     pub(crate) fn unions_at(&self, n: f64) -> f64 {
         match self {
             Ruleset::Code(c) => c.unions_at(n).0,
+            Ruleset::Turning(t) => t.unions_at(n).0,
         }
     }
 
@@ -82,6 +97,7 @@ impl Ruleset {
     pub(crate) fn singles_at(&self, n: f64) -> f64 {
         match self {
             Ruleset::Code(c) => c.unions_at(n).1,
+            Ruleset::Turning(t) => t.unions_at(n).1,
         }
     }
 }
@@ -90,6 +106,7 @@ impl std::fmt::Display for Ruleset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Ruleset::Code(c) => write!(f, "{c}"),
+            Ruleset::Turning(t) => write!(f, "{t}"),
         }
     }
 }
@@ -389,6 +406,18 @@ pub const FAMILIES: &[Family] = &[
     fam(
         "grundy-game",
         "split one heap into two unequal non-empty heaps",
+    ),
+    fam(
+        "4!.0",
+        "extended code: ! pairwise unequal heaps (Grundy's game), ? not all equal, = all equal",
+    ),
+    fam(
+        "{2+}!.0",
+        "extended code: {2,3} or {k+} heap counts, * any number (split into unequal heaps)",
+    ),
+    fam(
+        "0.[3]",
+        "extended code: [..] repeats for ever (Nim); base-32 digits A-V and &n; for 4+ heaps",
     ),
     fam(
         "splittles{1,3}",
