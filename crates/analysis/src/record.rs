@@ -139,6 +139,7 @@ pub fn analyze(
 /// # Errors
 /// As [`analyze`].
 pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result<Plan, Error> {
+    let values = sequence_of(game, values);
     if max > ANALYSIS_MAX {
         return Err(heaplab_core::Error::TooLarge {
             what: "an analysis in memory (P-position streams need none)",
@@ -161,12 +162,23 @@ pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result
     Ok(p)
 }
 
+/// The sequence analysed: `values`, except that games with outcomes only (`seed( )`) are
+/// analysed by their outcomes.
+fn sequence_of(game: &Game, values: Sequence) -> Sequence {
+    if game.has_grundy_values() {
+        values
+    } else {
+        Sequence::Outcome
+    }
+}
+
 pub(crate) fn analyze_unchecked(
     game: &Game,
     max: u64,
     values: Sequence,
     obs: &dyn Observer,
 ) -> Result<AnalysisData, heaplab_core::Error> {
+    let values = sequence_of(game, values);
     let mut data = AnalysisData {
         analysis: Analysis {
             game: game.to_string(),

@@ -29,6 +29,10 @@ pub struct Move {
     pub removed: u64,
     /// The non-empty heaps left, increasing.
     pub leaves: Vec<u64>,
+    /// In a coin-turning game, the coins turned, increasing (the heap's own coin last):
+    /// then `removed` is 0 and `leaves` the other coins, now heads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turned: Option<Vec<u64>>,
 }
 
 impl Move {
@@ -37,6 +41,7 @@ impl Move {
         Move {
             removed: s,
             leaves: if s < n { vec![n - s] } else { vec![] },
+            turned: None,
         }
     }
 }
@@ -49,7 +54,26 @@ impl std::fmt::Display for Move {
         } else {
             left.join(" + ")
         };
-        write!(f, "remove {}, leave {left}", self.removed)
+        match &self.turned {
+            Some(coins) if self.leaves.is_empty() => {
+                write!(
+                    f,
+                    "turn coin {}, leaving no head",
+                    coins.last().unwrap_or(&0)
+                )
+            }
+            Some(coins) => {
+                let coins: Vec<String> = coins.iter().map(|c| c.to_string()).collect();
+                let heads: Vec<String> = self.leaves.iter().map(|c| c.to_string()).collect();
+                write!(
+                    f,
+                    "turn coins {}, leaving heads at {}",
+                    coins.join(", "),
+                    heads.join(", ")
+                )
+            }
+            None => write!(f, "remove {}, leave {left}", self.removed),
+        }
     }
 }
 
@@ -322,6 +346,8 @@ fn decide_by_method(
                 None => by_table(game, n, take, budget, obs),
             }
         }
+        // outcomes only: the stream up to n
+        Game::Ruleset(crate::games::Ruleset::Seed(_)) => by_stream(game, n, take, budget, obs),
         Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => {
             by_table(game, n, take, budget, obs)
         }
@@ -547,9 +573,15 @@ pub(crate) fn options_of_value(
         let _ = r.for_each_option(n, &mut |heaps| {
             seen += 1;
             if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
+                let turning = matches!(r, crate::games::Ruleset::Turning(_));
                 moves.push(Move {
-                    removed: n - heaps.iter().sum::<u64>(),
+                    removed: if turning {
+                        0
+                    } else {
+                        n - heaps.iter().sum::<u64>()
+                    },
                     leaves: heaps.to_vec(),
+                    turned: turning.then(|| heaps.iter().copied().chain([n]).collect()),
                 });
             }
             if moves.len() >= take || seen >= RULESET_LISTED {
@@ -565,6 +597,7 @@ pub(crate) fn options_of_value(
                 moves.push(Move {
                     removed,
                     leaves: heaps.to_vec(),
+                    turned: None,
                 });
             }
             if moves.len() >= take {

@@ -226,6 +226,12 @@ impl Engine {
             Game::Misere(_) => Engine::MisereMex,
             Game::Ruleset(_) => Engine::Knapsack,
         };
+        if let Game::Ruleset(crate::games::Ruleset::Seed(_)) = game {
+            return match task {
+                Task::Grundy => Engine::Knapsack,
+                Task::Outcomes | Task::PPositions => Engine::OptionPull,
+            };
+        }
         let outcomes = match game {
             Game::Subtraction {
                 set: MoveSet::AllBut { .. },
@@ -549,32 +555,41 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
 fn ruleset_cost(r: &crate::games::Ruleset, max: u64) -> (f64, u64) {
     static PILOTS: Pilots<(f64, f64, f64)> = std::sync::Mutex::new(Vec::new());
     let game = Game::Ruleset(r.clone());
-    let (n2, m2, alpha) = pilot_once(&PILOTS, &game, || {
-        let start = std::time::Instant::now();
-        let deadline = |_: u64, _: u64| {
-            if start.elapsed().as_secs_f64() > 0.5 {
-                std::ops::ControlFlow::Break(())
-            } else {
-                std::ops::ControlFlow::Continue(())
+    let one_heap = matches!(
+        r,
+        crate::games::Ruleset::Sink(_) | crate::games::Ruleset::Seed(_)
+    );
+    // (one-heap rulesets keep no bit sets: no pilot)
+    let (n2, m2, alpha) = if one_heap {
+        (1.0, 0.0, 0.0)
+    } else {
+        pilot_once(&PILOTS, &game, || {
+            let start = std::time::Instant::now();
+            let deadline = |_: u64, _: u64| {
+                if start.elapsed().as_secs_f64() > 0.5 {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            };
+            let mut runs: Vec<(f64, f64)> = vec![];
+            for n in [128u64, 256, 512, 1024, 2048] {
+                let g = Watch::start(&deadline, n + 1)
+                    .ok()
+                    .and_then(|mut w| r.grundy(n, &mut w).ok());
+                match g {
+                    Some(g) => runs.push((n as f64, f64::from(g.into_iter().max().unwrap_or(0)))),
+                    None => break,
+                }
             }
-        };
-        let mut runs: Vec<(f64, f64)> = vec![];
-        for n in [128u64, 256, 512, 1024, 2048] {
-            let g = Watch::start(&deadline, n + 1)
-                .ok()
-                .and_then(|mut w| r.grundy(n, &mut w).ok());
-            match g {
-                Some(g) => runs.push((n as f64, f64::from(g.into_iter().max().unwrap_or(0)))),
-                None => break,
+            match runs[..] {
+                [.., (_, m1), (n2, m2)] if m1 >= 1.0 => (n2, m2, (m2 / m1).log2().clamp(0.0, 4.0)),
+                [.., (n2, m2)] => (n2, m2, 1.0),
+                // not even 128 heaps in half a second
+                [] => (64.0, 1e6, 4.0),
             }
-        }
-        match runs[..] {
-            [.., (_, m1), (n2, m2)] if m1 >= 1.0 => (n2, m2, (m2 / m1).log2().clamp(0.0, 4.0)),
-            [.., (n2, m2)] => (n2, m2, 1.0),
-            // not even 128 heaps in half a second
-            [] => (64.0, 1e6, 4.0),
-        }
-    });
+        })
+    };
     let words = |n: f64| -> f64 {
         let v = if n <= n2 {
             m2
@@ -1404,6 +1419,12 @@ fn engine_stream(
                 }
                 _ => DivisorStream::new(false, misere, max, resume).listed(g.clone()),
             }))
+        }
+        Game::Ruleset(crate::games::Ruleset::Seed(s)) => {
+            let mut watch = Watch::start(obs, max + 1)?;
+            let win = s.outcomes(max, &mut watch)?;
+            let list: Vec<u64> = (0..=max).filter(|&n| !win[n as usize]).collect();
+            list_stream(list, max, resume, "prescribed start, then the moves")
         }
         Game::TakeBreak(_) | Game::GrundyGame | Game::Misere(_) | Game::Ruleset(_) => {
             // the zeros of the (misère) value table

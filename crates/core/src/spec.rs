@@ -317,6 +317,15 @@ impl Game {
         owned.map_or(Cow::Borrowed(self), Cow::Owned)
     }
 
+    /// False for games that have outcomes but no Grundy values (`seed( )`, whose first
+    /// outcomes are prescribed).
+    pub fn has_grundy_values(&self) -> bool {
+        !matches!(
+            self.under_normal_play(),
+            Game::Ruleset(crate::games::Ruleset::Seed(_))
+        )
+    }
+
     /// The subtraction set, for set-based subtraction games.
     pub fn move_set(&self) -> Option<&MoveSet> {
         match self {
@@ -758,6 +767,62 @@ impl Parser<'_> {
             "divisors" => Term::Game(Game::Divisors { nontrivial: false }),
             "divisors-nontrivial" => Term::Game(Game::Divisors { nontrivial: true }),
             "nondivisors" => Term::Game(Game::NonDivisors),
+            "sink" => {
+                let (inner, inner_at) = self.wrapped("sink")?;
+                match inner {
+                    Game::Subtraction { set, leave1: false } => {
+                        Term::Game(Game::Ruleset(crate::games::Ruleset::Sink(set)))
+                    }
+                    g => {
+                        return Err(self.err_at(
+                            inner_at,
+                            &format!("sink( ) applies to subtraction sets, and `{g}` is not one"),
+                        ))
+                    }
+                }
+            }
+            "seed" => {
+                self.expect('(', "after `seed`")?;
+                self.ws();
+                let inner_at = self.i;
+                if self.depth >= 64 {
+                    return Err(self.err("seed( ) nested more than 64 deep"));
+                }
+                self.depth += 1;
+                let inner = self.expr();
+                self.depth -= 1;
+                let inner = inner?.into_game();
+                if !joinable(&inner) {
+                    return Err(self.err_at(
+                        inner_at,
+                        &format!("seed( ) takes a one-heap game in normal play, not `{inner}`"),
+                    ));
+                }
+                self.expect(';', "between the game and the outcomes in seed( ; )")?;
+                self.ws();
+                let mut start = vec![];
+                while let Some(c) = self.peek() {
+                    match c.to_ascii_uppercase() {
+                        'P' => start.push(false),
+                        'N' => start.push(true),
+                        _ => break,
+                    }
+                    self.i += 1;
+                }
+                self.ws();
+                if start.is_empty() || self.peek() != Some(')') {
+                    return Err(self.err(
+                        "expected the outcomes of heaps 0, 1, 2, … as P or N letters, then ')'",
+                    ));
+                }
+                self.i += 1;
+                Term::Game(Game::Ruleset(crate::games::Ruleset::Seed(
+                    crate::games::terminal::Seed {
+                        game: Box::new(inner),
+                        start,
+                    },
+                )))
+            }
             "turning" => {
                 self.expect('{', "after `turning`")?;
                 let (t, close) = crate::games::turning::Turning::parse(&self.chars, self.i)

@@ -19,6 +19,7 @@ pub mod finite;
 pub mod interval;
 pub mod predicate;
 pub mod takebreak;
+pub mod terminal;
 pub mod turning;
 #[cfg(test)]
 mod union_tests;
@@ -39,6 +40,11 @@ pub enum Ruleset {
     Code(code::Code),
     /// A coin-turning game (`turning{1-3}`, `ruler`).
     Turning(turning::Turning),
+    /// `sink(S)`: a move may take more than the heap, and a move to a non-positive heap
+    /// wins (see [`terminal`]).
+    Sink(MoveSet),
+    /// `seed(SPEC; PN…)`: prescribed outcomes of the first heaps (outcomes only).
+    Seed(terminal::Seed),
 }
 
 impl Ruleset {
@@ -53,6 +59,14 @@ impl Ruleset {
         match self {
             Ruleset::Code(c) => c.for_each_option(n, visit),
             Ruleset::Turning(t) => t.for_each_option(n, visit),
+            Ruleset::Sink(set) => terminal::sink_options(set, n, visit),
+            // the moves (the prescribed heaps' outcomes do not follow from them)
+            Ruleset::Seed(s) => {
+                for m in s.game.moves_of(n).unwrap_or_default() {
+                    visit(&[n - m])?;
+                }
+                ControlFlow::Continue(())
+            }
         }
     }
 
@@ -66,6 +80,13 @@ impl Ruleset {
         match self {
             Ruleset::Code(c) => code::code_grundy(c, max, watch),
             Ruleset::Turning(t) => turning::turning_grundy(t, max, watch),
+            Ruleset::Sink(set) => terminal::sink_grundy(set, max, watch),
+            Ruleset::Seed(s) => Err(crate::Error::Unsupported {
+                what: format!(
+                    "Grundy values of {s}, whose prescribed start gives outcomes only (ask for \
+                     outcomes or P-positions)"
+                ),
+            }),
         }
     }
 
@@ -73,7 +94,7 @@ impl Ruleset {
     pub(crate) fn rows(&self) -> usize {
         match self {
             Ruleset::Code(c) => c.rows(),
-            Ruleset::Turning(_) => 0,
+            Ruleset::Turning(_) | Ruleset::Sink(_) | Ruleset::Seed(_) => 0,
         }
     }
 
@@ -82,6 +103,7 @@ impl Ruleset {
         match self {
             Ruleset::Code(c) => c.rows() as f64 * (max as f64 + 1.0),
             Ruleset::Turning(t) => t.unions_at(max as f64).0 + 2.0,
+            Ruleset::Sink(_) | Ruleset::Seed(_) => 0.0,
         }
     }
 
@@ -90,6 +112,7 @@ impl Ruleset {
         match self {
             Ruleset::Code(c) => c.unions_at(n).0,
             Ruleset::Turning(t) => t.unions_at(n).0,
+            Ruleset::Sink(_) | Ruleset::Seed(_) => 0.0,
         }
     }
 
@@ -98,6 +121,8 @@ impl Ruleset {
         match self {
             Ruleset::Code(c) => c.unions_at(n).1,
             Ruleset::Turning(t) => t.unions_at(n).1,
+            Ruleset::Sink(set) => set.count_upto_estimate(n as u64) as f64,
+            Ruleset::Seed(s) => s.game.moves_of(n as u64).map_or(1.0, |m| m.len() as f64),
         }
     }
 }
@@ -107,6 +132,8 @@ impl std::fmt::Display for Ruleset {
         match self {
             Ruleset::Code(c) => write!(f, "{c}"),
             Ruleset::Turning(t) => write!(f, "{t}"),
+            Ruleset::Sink(set) => write!(f, "sink({set})"),
+            Ruleset::Seed(s) => write!(f, "{s}"),
         }
     }
 }
@@ -168,6 +195,7 @@ impl Game {
                 let top = if *leave1 { n.saturating_sub(1) } else { n };
                 v.extend(1..=bound.f(n).min(top));
             }
+            Game::Ruleset(crate::games::Ruleset::Seed(s)) => return s.game.moves_of(n),
             Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => return None,
         }
         Some(v)
@@ -191,6 +219,7 @@ impl Game {
             Game::NonDivisors => s < n && !n.is_multiple_of(s),
             Game::Rule(p) => p.allows(n, s),
             Game::Union(parts) => parts.iter().any(|g| g.is_move(n, s)),
+            Game::Ruleset(crate::games::Ruleset::Seed(sd)) => sd.game.is_move(n, s),
             Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => false,
         }
     }
@@ -418,6 +447,14 @@ pub const FAMILIES: &[Family] = &[
     fam(
         "0.[3]",
         "extended code: [..] repeats for ever (Nim); base-32 digits A-V and &n; for 4+ heaps",
+    ),
+    fam(
+        "turning{1-3}",
+        "coin turning: turn 1 to 3 coins, the rightmost heads to tails (Mock Turtles); C E S F C(m)",
+    ),
+    fam(
+        "ruler",
+        "turning{1+C}; also mock-turtles, turning-turtles, moebius, mogul, twins, triplets, turnips, grunt",
     ),
     fam(
         "splittles{1,3}",

@@ -306,6 +306,7 @@ fn moves_to_p(
                 opts.push(Move {
                     removed: *n - left.iter().sum::<u64>(),
                     leaves,
+                    turned: None,
                 });
             });
             opts.sort_by(|a, b| (a.removed, &a.leaves).cmp(&(b.removed, &b.leaves)));

@@ -1,0 +1,256 @@
+//! Terminal-condition variants of subtraction games.
+//!
+//! - `sink(S)`: a move may subtract any s in S, even more than the heap, and a move to a
+//!   non-positive heap wins (the "sink" of Bhagat, Larsson, Manabe and Yamashita, arXiv
+//!   2601.18715). So heap n has the options n − s for s in S with s < n, and the empty
+//!   heap (a win for the mover) when some s in S is n or more.
+//! - `seed(SPEC; PNNP…)`: the outcomes of heaps 0..k are prescribed (P or N, one letter a
+//!   heap), and from k + 1 on a heap is an N-position iff one of SPEC's moves reaches a
+//!   P-position (prescribed starting outcomes, Miklós and Post, arXiv 2312.02426). Such a
+//!   game has outcomes, not Grundy values.
+
+use crate::observe::Watch;
+use crate::sets::MoveSet;
+use crate::spec::Game;
+use serde::{Deserialize, Serialize};
+use std::ops::ControlFlow;
+
+/// Does `set` hold a move larger than n (so that from n a move to a non-positive heap is
+/// possible without taking exactly n)?
+fn overshoots(set: &MoveSet, n: u64) -> bool {
+    set.max_finite().is_none_or(|k| k > n)
+}
+
+/// The options of heap n in `sink(set)`: n − s (s < n in the set), and the empty heap when
+/// some move is n or more.
+pub(crate) fn sink_options(
+    set: &MoveSet,
+    n: u64,
+    visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    if n == 0 {
+        return ControlFlow::Continue(());
+    }
+    if set.contains(n) || overshoots(set, n) {
+        visit(&[])?;
+    }
+    for s in set.elements_upto(n - 1) {
+        visit(&[n - s])?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Grundy values 0..=max of `sink(set)`: the mex over the moves' values, with 0 for a move
+/// to a non-positive heap. About one step per (heap, move below it).
+///
+/// # Errors
+/// When stopped.
+pub(crate) fn sink_grundy(
+    set: &MoveSet,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<Vec<u32>, crate::Error> {
+    let moves = set.elements_upto(max);
+    let len = max as usize + 1;
+    let mut g: Vec<u32> = Vec::with_capacity(len);
+    let mut seen = crate::mex::ValueSet::default();
+    g.push(0);
+    for n in 1..len as u64 {
+        seen.clear();
+        let k = moves.partition_point(|&s| s <= n);
+        if k > 0 && moves[k - 1] == n || overshoots(set, n) {
+            seen.insert(0);
+        }
+        for &s in &moves[..k] {
+            if s < n {
+                seen.insert(g[(n - s) as usize]);
+            }
+        }
+        g.push(seen.mex());
+        watch.at(n + 1)?;
+    }
+    Ok(g)
+}
+
+/// `seed(SPEC; …)`: a one-heap game whose first outcomes are prescribed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Seed {
+    /// The moves (a one-heap game in normal play).
+    pub game: Box<Game>,
+    /// `start[n]`: heap n is an N-position (true) or a P-position, for n < start.len().
+    pub start: Vec<bool>,
+}
+
+impl Seed {
+    /// Outcomes 0..=max (true: N-position): the prescribed ones, then by the moves. One
+    /// step per (heap, move).
+    ///
+    /// # Errors
+    /// When stopped.
+    pub(crate) fn outcomes(&self, max: u64, watch: &mut Watch) -> Result<Vec<bool>, crate::Error> {
+        let len = max as usize + 1;
+        let mut win: Vec<bool> = Vec::with_capacity(len);
+        for n in 0..len as u64 {
+            let w = match self.start.get(n as usize) {
+                Some(&w) => w,
+                None => self
+                    .game
+                    .moves_of(n)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|&s| !win[(n - s) as usize]),
+            };
+            win.push(w);
+            watch.at(n + 1)?;
+        }
+        Ok(win)
+    }
+}
+
+impl std::fmt::Display for Seed {
+    /// `seed(sub{1,3}; PNNP)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "seed({}; ", self.game)?;
+        for &w in &self.start {
+            f.write_str(if w { "N" } else { "P" })?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::spec::Game;
+
+    fn values(spec: &str, max: u64) -> Vec<u32> {
+        let g = Game::parse(spec).unwrap_or_else(|e| panic!("{e}"));
+        let t = crate::grundy_table(&g, max, &crate::observe::Silent).unwrap();
+        (0..=max).map(|n| t.get(n)).collect()
+    }
+
+    #[test]
+    fn sink_games_against_the_rule_in_words() {
+        // every heap n >= 1 with a move of n or more is won at once; the rest as usual
+        for (spec, set) in [
+            ("sink(sub{2,5})", vec![2u64, 5]),
+            ("sink(sub{3,4,9})", vec![3, 4, 9]),
+        ] {
+            let mut g = vec![0u32];
+            for n in 1..=300u64 {
+                let mut vals: Vec<u32> = set
+                    .iter()
+                    .filter(|&&s| s < n)
+                    .map(|&s| g[(n - s) as usize])
+                    .collect();
+                if set.iter().any(|&s| s >= n) {
+                    vals.push(0);
+                }
+                g.push((0..).find(|x| !vals.contains(x)).unwrap());
+            }
+            assert_eq!(values(spec, 300), g, "{spec}");
+            let game = Game::parse(spec).unwrap();
+            assert_eq!(
+                crate::grundy_by_definition(&game, 300),
+                g,
+                "{spec} (listed)"
+            );
+        }
+        // an infinite set always overshoots: every heap but 0 is won
+        let sq = values("sink(squares)", 100);
+        assert!(sq[1..].iter().all(|&v| v > 0) && sq[0] == 0);
+        assert_eq!(
+            Game::parse("sink( sub{5,2} )").unwrap().to_string(),
+            "sink(sub{2,5})"
+        );
+        let e = Game::parse("sink(0.77)").unwrap_err();
+        assert!(e.message.contains("subtraction sets") && e.pos == 6, "{e}");
+    }
+
+    #[test]
+    fn seeded_outcomes() {
+        // seed(sub{1,2}; NN): heaps 0 and 1 prescribed N, then Bash-like by the moves:
+        // 2 has moves to 1 (N) and 0 (N) only: P; 3 → 2 (P): N; 4 → 2: N; 5 → 4, 3: P …
+        let g = Game::parse("seed(sub{1,2}; NN)").unwrap();
+        assert_eq!(g.to_string(), "seed(sub{1,2}; NN)");
+        let ps =
+            crate::p_position_list(&g, 20, &crate::Budget::unlimited(), &crate::observe::Silent)
+                .unwrap();
+        assert_eq!(ps, vec![2, 5, 8, 11, 14, 17, 20]);
+        // against the rule in words, for a longer seed
+        let g = Game::parse("seed(squares; PNPNNP)").unwrap();
+        let o = crate::outcome_table(&g, 500, &crate::observe::Silent).unwrap();
+        let mut win = vec![false, true, false, true, true, false];
+        for n in 6..=500usize {
+            let w = (1..)
+                .map(|k| k * k)
+                .take_while(|&s| s <= n)
+                .any(|s| !win[n - s]);
+            win.push(w);
+        }
+        assert!((0..=500).all(|n| o.is_win(n) == win[n as usize]));
+        // Grundy values are refused with the reason
+        let e = crate::grundy_table(&g, 10, &crate::observe::Silent).unwrap_err();
+        assert!(e.to_string().contains("outcomes"), "{e}");
+        for (bad, pos, says) in [
+            ("seed(sub{1}; PX)", 15, "P or N"),
+            ("seed(sub{1}; )", 14, "P or N"),
+            ("seed(0.77; P)", 6, "one-heap"),
+            ("seed(sub{1} PN)", 13, "';'"),
+        ] {
+            let e = Game::parse(bad).unwrap_err();
+            assert!(e.pos == pos && e.message.contains(says), "{bad}: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod parse_back {
+    use crate::spec::Game;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// sink( ), seed( ) and coin-turning specs parse back from their canonical forms.
+        #[test]
+        fn new_specs_parse_back(
+            set in prop::collection::vec(1u64..40, 1..5),
+            start in prop::collection::vec(any::<bool>(), 1..9),
+            elems in prop::collection::vec((1u64..6, 0u64..4, any::<bool>(), 0..4u8, any::<bool>(), 0u64..8), 1..4),
+        ) {
+            let list = set.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+            let outcomes: String = start.iter().map(|&w| if w { 'N' } else { 'P' }).collect();
+            let code = elems
+                .iter()
+                .map(|&(lo, extra, open, sp, first, span)| {
+                    let mut e = if open {
+                        format!("{lo}+")
+                    } else if extra == 0 {
+                        format!("{lo}")
+                    } else {
+                        format!("{lo}-{}", lo + extra)
+                    };
+                    e.push_str(["", "C", "E", "S"][sp as usize]);
+                    if first {
+                        e.push('F');
+                    }
+                    if span > 0 {
+                        e.push_str(&format!("C({span})"));
+                    }
+                    e
+                })
+                .collect::<Vec<_>>()
+                .join(",");
+            for spec in [
+                format!("sink(sub{{{list}}})"),
+                format!("seed(sub{{{list}}}; {outcomes})"),
+                format!("seed(sub{{{list}}}|half; {outcomes})"),
+                format!("turning{{{code}}}"),
+            ] {
+                let g = Game::parse(&spec).unwrap_or_else(|e| panic!("{e}"));
+                let back = Game::parse(&g.to_string()).unwrap_or_else(|e| panic!("{e}"));
+                prop_assert_eq!(back, g.clone(), "{}", spec);
+            }
+        }
+    }
+}
