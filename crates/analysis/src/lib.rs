@@ -61,8 +61,8 @@ pub use guess::{
 };
 pub use periodicity::{candidate, periodicity, Candidate, Periodicity, EXCEPTIONS_LISTED};
 pub use record::{
-    analyze, check as check_analysis, Analysis, AnalysisData, Gaps, GrundyStats, PStats,
-    ANALYSIS_MAX,
+    analyze, analyze_table, check as check_analysis, Analysis, AnalysisData, Gaps, GrundyStats,
+    PStats, ANALYSIS_MAX,
 };
 #[cfg(feature = "polars")]
 pub use stats::{gap_histogram, gap_records, residues, runs};

@@ -209,8 +209,62 @@ pub(crate) fn analyze_unchecked(
             data.outcomes = Some(o);
         }
     }
+    summarise(&mut data, CertRule::of(game, values));
+    if game.play() == Play::Misere && values == Sequence::Grundy {
+        data.genus = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
+        data.analysis.genus = data.genus.as_ref().map(|t| genus_stats(game, t));
+    }
+    Ok(data)
+}
+
+/// The analysis of a Grundy table computed elsewhere — the values of a rule of your own
+/// ([`heaplab_core::Rule`], [`heaplab_core::grundy_table_of`]) — under the name `name`:
+/// periodicity (certified when `rule` proves it; [`CertRule::None`]: observed), P-positions,
+/// gaps and Grundy statistics, as [`analyze`] gives them for a spec.
+///
+/// # Errors
+/// [`Error::Core`] past [`ANALYSIS_MAX`].
+pub fn analyze_table(
+    name: &str,
+    table: GrundyTable,
+    rule: CertRule,
+) -> Result<AnalysisData, Error> {
+    let max = table.max();
+    if max > ANALYSIS_MAX {
+        return Err(heaplab_core::Error::TooLarge {
+            what: "an analysis in memory",
+            n: max,
+            limit: ANALYSIS_MAX,
+        }
+        .into());
+    }
+    let mut data = AnalysisData {
+        analysis: Analysis {
+            game: name.to_string(),
+            max,
+            values: Sequence::Grundy,
+            periodicity: None,
+            candidate: None,
+            p_positions: PStats::default(),
+            gaps: Gaps::default(),
+            grundy: None,
+            genus: None,
+        },
+        ps: table.outcomes().p_positions().collect(),
+        table: Some(table),
+        outcomes: None,
+        grundy: None,
+        genus: None,
+    };
+    summarise(&mut data, rule);
+    Ok(data)
+}
+
+/// Everything [`analyze`] derives from the sequence in `data` (its table or outcomes and
+/// P-positions): periodicity under `rule`, P-position and gap statistics, Grundy summary.
+fn summarise(data: &mut AnalysisData, rule: CertRule) {
+    let max = data.analysis.max;
     let seq = data.values_i64();
-    let rule = CertRule::of(game, values);
     let per = periodicity(&seq, rule);
     let cand = match per {
         Some(_) => None,
@@ -256,11 +310,6 @@ pub(crate) fn analyze_unchecked(
         max: g.max,
         first_occurrence: g.first_occurrence.clone(),
     });
-    if game.play() == Play::Misere && values == Sequence::Grundy {
-        data.genus = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
-        data.analysis.genus = data.genus.as_ref().map(|t| genus_stats(game, t));
-    }
-    Ok(data)
 }
 
 /// The genus record of a genus table: the genera interned in order of first appearance,
@@ -540,5 +589,43 @@ mod tests {
             e,
             Err(Error::Core(heaplab_core::Error::Refused(_)))
         ));
+    }
+}
+
+#[cfg(test)]
+mod own_rule {
+    use super::*;
+    use heaplab_core::{grundy_table_of, Rule, Silent};
+
+    /// Subtract 1, 2 or 3, written as a rule of one's own.
+    struct Bash;
+    impl Rule for Bash {
+        fn for_each_option(&self, n: u64, visit: &mut dyn FnMut(&[u64])) {
+            for s in 1..=n.min(3) {
+                visit(&[n - s]);
+            }
+        }
+    }
+
+    #[test]
+    fn a_rule_of_ones_own_is_analysed_like_a_spec() {
+        let t = grundy_table_of(&Bash, 1000, &Silent).unwrap();
+        let rule = CertRule::FiniteSubtraction { largest_move: 3 };
+        let own = analyze_table("bash", t, rule).unwrap();
+        let spec = analyze(
+            &Game::parse("sub{1,2,3}").unwrap(),
+            1000,
+            Sequence::Grundy,
+            &Budget::unlimited(),
+            &Silent,
+        )
+        .unwrap();
+        assert_eq!(own.analysis.game, "bash");
+        let p = own.analysis.periodicity.clone().unwrap();
+        assert_eq!((p.preperiod, p.period, p.saltus), (0, 4, 0));
+        assert_eq!(own.analysis.periodicity, spec.analysis.periodicity);
+        assert_eq!(own.analysis.p_positions, spec.analysis.p_positions);
+        assert_eq!(own.analysis.grundy, spec.analysis.grundy);
+        assert_eq!(own.ps, spec.ps);
     }
 }

@@ -73,7 +73,9 @@ pub use plan::{
     p_count_estimate, p_position_list, plan, resume_stream, square_segment_bits, tables,
     time_estimate, Budget, Checkpoint, Engine, PPositionStream, Plan, Task, TIME_LIMIT,
 };
-pub use rule::{grundy_by_definition, outcome_by_definition, Rule, SubtractionRule};
+pub use rule::{
+    grundy_by_definition, grundy_table_of, outcome_by_definition, Rule, SubtractionRule,
+};
 pub use sets::{MoveSet, NamedSet};
 pub use space::{Space, SpaceError, MAX_VALUES};
 pub use spec::{substitute_param, Bound, Game, Play, SpecError, TakeBreak, SLUG_MAX};
