@@ -20,7 +20,7 @@ use crate::mex::ValueSet;
 ///         for s in 1..=n.min(2) {
 ///             visit(&[n - s]);
 ///         }
-///         if n >= 4 && n % 2 == 0 {
+///         if n >= 4 && n.is_multiple_of(2) {
 ///             visit(&[n / 2, n / 2]);
 ///         }
 ///     }
@@ -163,7 +163,7 @@ mod plug_in {
             for s in 1..=n.min(2) {
                 visit(&[n - s]);
             }
-            if n >= 4 && n % 2 == 0 {
+            if n >= 4 && n.is_multiple_of(2) {
                 visit(&[n / 2, n / 2]);
             }
         }
