@@ -97,6 +97,15 @@ impl Op {
     }
 }
 
+/// A column of values over a batch of k (null = `None`).
+enum Col {
+    Int(Vec<Option<i128>>),
+    Bool(Vec<Option<bool>>),
+}
+
+/// Amounts k evaluated together by [`Expr::eval_col`].
+const BATCH: usize = 512;
+
 /// A value: an integer, true/false, or null.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Val {
@@ -190,6 +199,146 @@ impl Expr {
         }
     }
 
+    /// The values at heap n for every k in `ks`, column by column: each node is one loop
+    /// over the whole batch (the vectorised form of [`Expr::eval`], same results).
+    fn eval_col(&self, n: i128, ks: &[i128]) -> Col {
+        let len = ks.len();
+        let ints = |c: Col| match c {
+            Col::Int(v) => v,
+            Col::Bool(_) => vec![None; len],
+        };
+        let bools = |c: Col| match c {
+            Col::Bool(v) => v,
+            Col::Int(_) => vec![None; len],
+        };
+        match self {
+            Expr::Int(x) => Col::Int(vec![Some(*x); len]),
+            Expr::Bool(b) => Col::Bool(vec![Some(*b); len]),
+            Expr::N => Col::Int(vec![Some(n); len]),
+            Expr::K => Col::Int(ks.iter().map(|&k| Some(k)).collect()),
+            Expr::Neg(e) => {
+                let mut v = ints(e.eval_col(n, ks));
+                v.iter_mut()
+                    .for_each(|x| *x = x.and_then(i128::checked_neg));
+                Col::Int(v)
+            }
+            Expr::Not(e) => {
+                let mut v = bools(e.eval_col(n, ks));
+                v.iter_mut().for_each(|x| *x = x.map(|b| !b));
+                Col::Bool(v)
+            }
+            Expr::Bin(op @ (Op::And | Op::Or), a, b) => {
+                let (mut x, y) = (bools(a.eval_col(n, ks)), bools(b.eval_col(n, ks)));
+                let dominant = *op == Op::Or;
+                for (p, q) in x.iter_mut().zip(&y) {
+                    *p = match (*p, *q) {
+                        (Some(u), _) | (_, Some(u)) if u == dominant => Some(dominant),
+                        (Some(_), Some(_)) => Some(!dominant),
+                        _ => None,
+                    };
+                }
+                Col::Bool(x)
+            }
+            Expr::Bin(op, a, b) => match (a.eval_col(n, ks), b.eval_col(n, ks)) {
+                (Col::Int(x), Col::Int(y)) => {
+                    fn cmp(
+                        x: &[Option<i128>],
+                        y: &[Option<i128>],
+                        f: impl Fn(i128, i128) -> bool,
+                    ) -> Col {
+                        Col::Bool(
+                            x.iter()
+                                .zip(y)
+                                .map(|(p, q)| Some(f((*p)?, (*q)?)))
+                                .collect(),
+                        )
+                    }
+                    fn arith(
+                        mut x: Vec<Option<i128>>,
+                        y: &[Option<i128>],
+                        f: impl Fn(i128, i128) -> Option<i128>,
+                    ) -> Col {
+                        for (p, q) in x.iter_mut().zip(y) {
+                            *p = match (*p, *q) {
+                                (Some(a), Some(b)) => f(a, b),
+                                _ => None,
+                            };
+                        }
+                        Col::Int(x)
+                    }
+                    match op {
+                        Op::Eq => cmp(&x, &y, |a, b| a == b),
+                        Op::Ne => cmp(&x, &y, |a, b| a != b),
+                        Op::Lt => cmp(&x, &y, |a, b| a < b),
+                        Op::Le => cmp(&x, &y, |a, b| a <= b),
+                        Op::Gt => cmp(&x, &y, |a, b| a > b),
+                        Op::Ge => cmp(&x, &y, |a, b| a >= b),
+                        Op::Add => arith(x, &y, i128::checked_add),
+                        Op::Sub => arith(x, &y, i128::checked_sub),
+                        Op::Mul => arith(x, &y, i128::checked_mul),
+                        Op::Div => arith(x, &y, floor_div),
+                        Op::Rem => arith(x, &y, |a, b| floor_div(a, b).map(|q| a - q * b)),
+                        Op::And | Op::Or => Col::Bool(vec![None; len]),
+                    }
+                }
+                (Col::Bool(x), Col::Bool(y)) if matches!(op, Op::Eq | Op::Ne) => {
+                    let eq = *op == Op::Eq;
+                    Col::Bool(
+                        x.iter()
+                            .zip(&y)
+                            .map(|(p, q)| Some(((*p)? == (*q)?) == eq))
+                            .collect(),
+                    )
+                }
+                _ => Col::Bool(vec![None; len]),
+            },
+            Expr::Call(ClaimFunction::Xor, args) => {
+                let (mut x, y) = (ints(args[0].eval_col(n, ks)), ints(args[1].eval_col(n, ks)));
+                for (p, q) in x.iter_mut().zip(&y) {
+                    *p = match (*p, *q) {
+                        (Some(a), Some(b)) => Some(a ^ b),
+                        _ => None,
+                    };
+                }
+                Col::Int(x)
+            }
+            Expr::Call(f, args) => {
+                let cols: Vec<Vec<Option<u64>>> = args
+                    .iter()
+                    .map(|a| {
+                        ints(a.eval_col(n, ks))
+                            .into_iter()
+                            .map(|x| x.and_then(|x| u64::try_from(x).ok()))
+                            .collect()
+                    })
+                    .collect();
+                let mut vals: Vec<Option<u64>> = vec![None; cols.len()];
+                let mut ints_out = vec![];
+                let mut bools_out = vec![];
+                for i in 0..len {
+                    for (v, c) in vals.iter_mut().zip(&cols) {
+                        *v = c[i];
+                    }
+                    match f.apply(&vals) {
+                        Some(ClaimValue::Int(x)) => ints_out.push(Some(i128::from(x))),
+                        Some(ClaimValue::Bool(b)) => bools_out.push(Some(b)),
+                        None => {
+                            ints_out.push(None);
+                            bools_out.push(None);
+                        }
+                    }
+                }
+                // a function's type does not change with its arguments
+                if bools_out.len() == len && ints_out.iter().all(Option::is_none) {
+                    Col::Bool(bools_out)
+                } else {
+                    ints_out.resize(len, None);
+                    Col::Int(ints_out)
+                }
+            }
+        }
+    }
+
     /// The same tree with every maximal subtree that does not use k replaced by its value
     /// at heap n.
     fn at_heap(&self, n: i128) -> Expr {
@@ -266,7 +415,22 @@ impl fmt::Display for Expr {
 }
 
 /// x // y rounded towards minus infinity; `None` for y = 0 or an overflow.
+#[inline]
 fn floor_div(x: i128, y: i128) -> Option<i128> {
+    // 64-bit division where both fit (a hardware divide, not a 128-bit library call)
+    if let (Ok(a), Ok(b)) = (i64::try_from(x), i64::try_from(y)) {
+        if b == 0 {
+            return None;
+        }
+        if let Some(q) = a.checked_div(b) {
+            let q = if a % b != 0 && ((a < 0) != (b < 0)) {
+                q - 1
+            } else {
+                q
+            };
+            return Some(i128::from(q));
+        }
+    }
     let q = x.checked_div(y)?;
     Some(if x % y != 0 && ((x < 0) != (y < 0)) {
         q - 1
@@ -682,9 +846,27 @@ impl MovePredicate {
         match e {
             Expr::Bool(false) => vec![],
             Expr::Bool(true) => (1..=top as u64).collect(),
-            e => (1..=top as u64)
-                .filter(|&k| e.eval(n128, i128::from(k)) == Val::Bool(true))
-                .collect(),
+            e => {
+                // the k in batches, each evaluated column by column
+                let mut out = vec![];
+                let mut ks: Vec<i128> = Vec::with_capacity(BATCH);
+                let mut k = 1u64;
+                while k <= top as u64 {
+                    ks.clear();
+                    let end = (k + BATCH as u64 - 1).min(top as u64);
+                    ks.extend((k..=end).map(i128::from));
+                    if let Col::Bool(v) = e.eval_col(n128, &ks) {
+                        out.extend(
+                            v.iter()
+                                .zip(k..=end)
+                                .filter(|(b, _)| **b == Some(true))
+                                .map(|(_, k)| k),
+                        );
+                    }
+                    k = end + 1;
+                }
+                out
+            }
         }
     }
 
@@ -813,6 +995,37 @@ mod tests {
             let e = MovePredicate::parse(t).unwrap_err();
             assert_eq!(e.pos, pos, "{t}: {e:?}");
             assert!(e.message.contains(msg), "{t}: {e:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod columns {
+    use super::*;
+
+    /// The batch (column) evaluation of `moves` equals the scalar one of `allows`, nulls,
+    /// signs, overflows and three-valued logic included.
+    #[test]
+    fn columns_equal_the_scalar_evaluation() {
+        for text in [
+            "n % k <> 0",
+            "k <= isqrt(n) AND k % 2 = 1",
+            "NOT (k % 3 = 0) OR n // (k - 5) > 2",
+            "(n - 3 * k) // (k - 4) >= -1",
+            "xor(n, k) < k OR is_square(n - k)",
+            "(popcount(k) = 1) = (v2(n) >= 1)",
+            "isqrt(k - 10) * isqrt(k - 10) = k - 10",
+            "-k + n * n * n * n * n * n * n * n * n * n * n * n * n * n * n > 0",
+            "is_prime(k) OR k = 1 AND n % 2 = 0",
+            "(k % 0 = 1) OR k = 2",
+            "NOT (k // 0 = 1)",
+            "k = n OR k * 2 = n",
+        ] {
+            let p = MovePredicate::parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            for n in 0..=1100u64 {
+                let want: Vec<u64> = (1..=n).filter(|&k| p.allows(n, k)).collect();
+                assert_eq!(p.moves(n), want, "{text} at n = {n}");
+            }
         }
     }
 }
