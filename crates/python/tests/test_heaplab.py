@@ -471,3 +471,22 @@ def test_rules_and_unions():
     assert list(heaplab.Game("nondivisors").losers(100)) == [0, 1, 2]
     with pytest.raises(ValueError, match="unknown name `sqrt`"):
         heaplab.Game("rule{k <= sqrt(n)}")
+
+
+def test_rules_beyond_the_menu():
+    # Grundy's game as CGSuite writes it (A002188), Nim as a repeating code, Ruler
+    assert heaplab.Game("4!.0").grundy(12).tolist() == [0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1]
+    assert heaplab.Game("0.[3]").grundy(50).tolist() == list(range(51))
+    r = heaplab.Game("ruler").grundy(64).tolist()
+    assert all(r[n] == n & -n for n in range(1, 65))
+    # Mock Turtles: the odious numbers (A000069)
+    assert heaplab.Game("mock-turtles").grundy(8).tolist()[1:] == [1, 2, 4, 7, 8, 11, 13, 14]
+    # a coin-turning move says which coins it turns
+    d = heaplab.Game("ruler").who(12)
+    assert d.win and d.winning_move.turned is not None and d.winning_move.turned[-1] == 12
+    # prescribed starting outcomes: outcomes only
+    assert heaplab.Game("seed(sub{1,2}; NN)").losers(20).tolist() == [2, 5, 8, 11, 14, 17, 20]
+    with pytest.raises(heaplab.HeaplabError, match="outcomes only"):
+        heaplab.Game("seed(sub{1,2}; NN)").grundy(10)
+    with pytest.raises(ValueError, match="position 6"):
+        heaplab.Game("0.7[3")

@@ -473,6 +473,14 @@ pub const FAMILIES: &[Family] = &[
         "union of any one-heap games: a move of either (also sqrt|sub{5}, divisors|squares)",
     ),
     fam(
+        "sink(sub{2,5})",
+        "subtract any s in S, even past 0: a move to a non-positive heap wins",
+    ),
+    fam(
+        "seed(sub{1,2}; NN)",
+        "prescribed outcomes of heaps 0, 1, … (P or N), then the moves (outcomes only)",
+    ),
+    fam(
         "misere(sub{1,2,3})",
         "any game in misère play: the last player to move loses (also --play misere)",
     ),

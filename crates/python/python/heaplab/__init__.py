@@ -109,10 +109,16 @@ class Family:
 
 @dataclass(frozen=True)
 class Move:
-    """A move in one heap: tokens removed and the non-empty heaps it leaves (increasing)."""
+    """A move in one heap: tokens removed and the non-empty heaps it leaves (increasing).
+
+    In a coin-turning game (``ruler``, ``turning{1-3}``) ``turned`` lists the coins turned,
+    the heap's own coin last; ``removed`` is then 0 and ``leaves`` the other coins, now
+    heads. ``None`` for every other game.
+    """
 
     removed: int
     leaves: list
+    turned: Optional[list] = None
 
 
 @dataclass(frozen=True)
@@ -349,7 +355,10 @@ class StoneResult:
 
 
 def _move(d: Optional[dict]) -> Optional[Move]:
-    return None if d is None else Move(d["removed"], list(d["leaves"]))
+    if d is None:
+        return None
+    turned = d.get("turned")
+    return Move(d["removed"], list(d["leaves"]), None if turned is None else list(turned))
 
 
 def _decision(d: dict) -> Decision:
