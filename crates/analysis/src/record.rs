@@ -140,14 +140,7 @@ pub fn analyze(
 /// As [`analyze`].
 pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result<Plan, Error> {
     let values = sequence_of(game, values);
-    if max > ANALYSIS_MAX {
-        return Err(heaplab_core::Error::TooLarge {
-            what: "an analysis in memory (P-position streams need none)",
-            n: max,
-            limit: ANALYSIS_MAX,
-        }
-        .into());
-    }
+    within_limit(max)?;
     let task = match values {
         Sequence::Grundy => Task::Grundy,
         Sequence::Outcome => Task::Outcomes,
@@ -160,6 +153,19 @@ pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result
         )
         .map_err(heaplab_core::Error::from)?;
     Ok(p)
+}
+
+/// N within [`ANALYSIS_MAX`], or the refusal.
+fn within_limit(max: u64) -> Result<(), Error> {
+    if max > ANALYSIS_MAX {
+        return Err(heaplab_core::Error::TooLarge {
+            what: "an analysis in memory (P-position streams need none)",
+            n: max,
+            limit: ANALYSIS_MAX,
+        }
+        .into());
+    }
+    Ok(())
 }
 
 /// The sequence analysed: `values`, except that games with outcomes only (`seed( )`) are
@@ -230,14 +236,7 @@ pub fn analyze_table(
     rule: CertRule,
 ) -> Result<AnalysisData, Error> {
     let max = table.max();
-    if max > ANALYSIS_MAX {
-        return Err(heaplab_core::Error::TooLarge {
-            what: "an analysis in memory",
-            n: max,
-            limit: ANALYSIS_MAX,
-        }
-        .into());
-    }
+    within_limit(max)?;
     let mut data = AnalysisData {
         analysis: Analysis {
             game: name.to_string(),

@@ -303,10 +303,14 @@ impl Code {
     }
 }
 
+/// The knapsack layers of a class of digits: the largest exact count e (at least 2) and
+/// whether a layer for "more than e" is kept; `None` when no digit of the class splits.
+type Shape = Option<(u32, bool)>;
+
 impl Code {
     /// The layers [`code_grundy`] keeps: for plain and `?` digits, and for `!` digits, one
     /// row per exact count 2..=e (twice for `?`) and one for "more".
-    fn layer_shape(&self, pick: impl Fn(&CodeDigit) -> bool) -> Option<(u32, bool)> {
+    fn layer_shape(&self, pick: impl Fn(&CodeDigit) -> bool) -> Shape {
         let mut e = 0;
         let mut open = false;
         let mut any = false;
@@ -318,8 +322,9 @@ impl Code {
         any.then_some((e.max(2), open))
     }
 
-    /// Rows of bits per heap size the engine keeps.
-    pub(crate) fn rows(&self) -> usize {
+    /// The layers of plain and `?` digits, those of `!` digits, and whether `?` needs its
+    /// second bit per value.
+    fn shapes(&self) -> (Shape, Shape, bool) {
         let plain =
             self.layer_shape(|d| matches!(d.constraint, Constraint::Any | Constraint::NotAllEqual));
         let dist = self.layer_shape(|d| d.constraint == Constraint::Unequal);
@@ -327,6 +332,12 @@ impl Code {
             .digits
             .iter()
             .any(|d| d.constraint == Constraint::NotAllEqual && d.splits());
+        (plain, dist, twice)
+    }
+
+    /// Rows of bits per heap size the engine keeps.
+    pub(crate) fn rows(&self) -> usize {
+        let (plain, dist, twice) = self.shapes();
         let count = |l: Option<(u32, bool)>, twice: bool| {
             l.map_or(0, |(e, open)| {
                 (e as usize - 1) * (1 + usize::from(twice)) + usize::from(open)
@@ -778,20 +789,8 @@ pub(crate) fn code_grundy(
     max: u64,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, crate::Error> {
-    let n_max = usize::try_from(max).map_err(|_| crate::Error::TooLarge {
-        what: "a Grundy table",
-        n: max,
-        limit: usize::MAX as u64,
-    })?;
-    let len = n_max + 1;
-    // which layers are needed
-    let plain_shape =
-        code.layer_shape(|d| matches!(d.constraint, Constraint::Any | Constraint::NotAllEqual));
-    let dist_shape = code.layer_shape(|d| d.constraint == Constraint::Unequal);
-    let need_twice = code
-        .digits
-        .iter()
-        .any(|d| d.constraint == Constraint::NotAllEqual && d.splits());
+    let len = table_len(max)?;
+    let (plain_shape, dist_shape, need_twice) = code.shapes();
     let mut words = 1usize;
     let new_rows = |words: usize| -> Result<Rows, crate::Error> {
         let n = len.checked_mul(words).ok_or(crate::Error::OutOfMemory {
@@ -900,18 +899,7 @@ pub(crate) fn code_grundy(
                 }
             }
         }
-        let mex = acc
-            .iter()
-            .enumerate()
-            .find(|(_, &w)| w != u64::MAX)
-            .map_or(words as u64 * 64, |(k, w)| {
-                k as u64 * 64 + u64::from(w.trailing_ones())
-            });
-        let v = u32::try_from(mex).map_err(|_| crate::Error::TooLarge {
-            what: "a Grundy value",
-            n: mex,
-            limit: u64::from(u32::MAX),
-        })?;
+        let v = bits_mex(&acc)?;
         g.push(v);
         // widen every bit set until v fits
         while (v as usize) >= words * 64 {
@@ -945,6 +933,38 @@ pub(crate) fn code_grundy(
             .map_err(|s: Stopped| crate::Error::from(s))?;
     }
     Ok(g)
+}
+
+/// The length of a table of 0..=max (`max` + 1), refused where it cannot be addressed.
+pub(crate) fn table_len(max: u64) -> Result<usize, crate::Error> {
+    usize::try_from(max)
+        .ok()
+        .and_then(|m| m.checked_add(1))
+        .ok_or(crate::Error::TooLarge {
+            what: "a Grundy table",
+            n: max,
+            limit: usize::MAX as u64 - 1,
+        })
+}
+
+/// The mex of a set of values given as bits (bit v of word v / 64): the first clear bit,
+/// or the set's width when every bit is set.
+///
+/// # Errors
+/// [`crate::Error::TooLarge`] past u32.
+pub(crate) fn bits_mex(acc: &[u64]) -> Result<u32, crate::Error> {
+    let mex = acc
+        .iter()
+        .enumerate()
+        .find(|(_, &w)| w != u64::MAX)
+        .map_or(acc.len() as u64 * 64, |(k, w)| {
+            k as u64 * 64 + u64::from(w.trailing_ones())
+        });
+    u32::try_from(mex).map_err(|_| crate::Error::TooLarge {
+        what: "a Grundy value",
+        n: mex,
+        limit: u64::from(u32::MAX),
+    })
 }
 
 /// Extends the layers by the part size `a` (its value `g[a]` now known): any number of

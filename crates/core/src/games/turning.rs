@@ -442,11 +442,7 @@ pub(crate) fn turning_grundy(
     max: u64,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, crate::Error> {
-    let len = usize::try_from(max).map_err(|_| crate::Error::TooLarge {
-        what: "a Grundy table",
-        n: max,
-        limit: usize::MAX as u64,
-    })? + 1;
+    let len = super::code::table_len(max)?;
     let mut g: Vec<u32> = Vec::with_capacity(len);
     g.push(0);
     // knapsack layers over the coins for the "anywhere" elements: subsets of size k
@@ -539,18 +535,7 @@ pub(crate) fn turning_grundy(
                 }
             }
         }
-        let mex = acc
-            .iter()
-            .enumerate()
-            .find(|(_, &w)| w != u64::MAX)
-            .map_or(acc.len() as u64 * 64, |(k, w)| {
-                k as u64 * 64 + u64::from(w.trailing_ones())
-            });
-        let v = u32::try_from(mex).map_err(|_| crate::Error::TooLarge {
-            what: "a Grundy value",
-            n: mex,
-            limit: u64::from(u32::MAX),
-        })?;
+        let v = super::code::bits_mex(&acc)?;
         g.push(v);
         prefix.push(prefix[n as usize - 1] ^ v);
         while (v as usize) >= words * 64 {
