@@ -22,7 +22,7 @@
 //! Grundy values come from a knapsack over part sizes ([`code_grundy`]): the mex needs only
 //! the set of XOR values a move can reach, never the partitions themselves.
 
-use crate::observe::{Stopped, Watch};
+use crate::observe::Watch;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::ControlFlow;
@@ -167,8 +167,7 @@ impl Code {
     ///
     /// # Errors
     /// When the digit before the point may leave zero or one heap (one heap is the heap
-    /// unchanged: a loopy game), or a digit combines `?` with an open count (`{2+}?`, `*?`:
-    /// not supported by the engine).
+    /// unchanged: a loopy game).
     pub fn new(digits: Vec<CodeDigit>, period: usize) -> Result<Code, CodeError> {
         let mut digits: Vec<CodeDigit> = digits.into_iter().map(CodeDigit::normalized).collect();
         if digits.is_empty() {
@@ -181,16 +180,6 @@ impl Code {
                           or more heaps (leaving one heap would leave it unchanged: a loopy game)"
                     .into(),
             });
-        }
-        for (i, d) in digits.iter().enumerate() {
-            if d.more && d.constraint == Constraint::NotAllEqual {
-                return Err(CodeError {
-                    digit: i,
-                    message: "`?` with an open heap count ({k+} or *) is not supported; list \
-                              the counts, as in {2,3,4}?"
-                        .into(),
-                });
-            }
         }
         let mut period = period.min(digits.len() - 1);
         if digits[digits.len() - period..]
@@ -308,8 +297,8 @@ impl Code {
 type Shape = Option<(u32, bool)>;
 
 impl Code {
-    /// The layers [`code_grundy`] keeps: for plain and `?` digits, and for `!` digits, one
-    /// row per exact count 2..=e (twice for `?`) and one for "more".
+    /// The layers [`code_grundy`] keeps for the digits `pick` selects: one row per exact
+    /// count 2..=e and one for "more".
     fn layer_shape(&self, pick: impl Fn(&CodeDigit) -> bool) -> Shape {
         let mut e = 0;
         let mut open = false;
@@ -322,28 +311,21 @@ impl Code {
         any.then_some((e.max(2), open))
     }
 
-    /// The layers of plain and `?` digits, those of `!` digits, and whether `?` needs its
-    /// second bit per value.
-    fn shapes(&self) -> (Shape, Shape, bool) {
-        let plain =
-            self.layer_shape(|d| matches!(d.constraint, Constraint::Any | Constraint::NotAllEqual));
-        let dist = self.layer_shape(|d| d.constraint == Constraint::Unequal);
-        let twice = self
-            .digits
-            .iter()
-            .any(|d| d.constraint == Constraint::NotAllEqual && d.splits());
-        (plain, dist, twice)
+    /// The layers of plain digits, of `!` digits and of `?` digits.
+    fn shapes(&self) -> [Shape; 3] {
+        [
+            self.layer_shape(|d| d.constraint == Constraint::Any),
+            self.layer_shape(|d| d.constraint == Constraint::Unequal),
+            self.layer_shape(|d| d.constraint == Constraint::NotAllEqual),
+        ]
     }
 
     /// Rows of bits per heap size the engine keeps.
     pub(crate) fn rows(&self) -> usize {
-        let (plain, dist, twice) = self.shapes();
-        let count = |l: Option<(u32, bool)>, twice: bool| {
-            l.map_or(0, |(e, open)| {
-                (e as usize - 1) * (1 + usize::from(twice)) + usize::from(open)
-            })
-        };
-        count(plain, twice) + count(dist, false)
+        self.shapes()
+            .iter()
+            .map(|l| l.map_or(0, |(e, open)| e as usize - 1 + usize::from(open)))
+            .sum()
     }
 
     /// About how many rows are united, and how many single values added, for heap n:
@@ -761,25 +743,27 @@ pub(crate) fn or_xored_rows(dst: &mut [u64], src: &[u64], words: usize, c: u32) 
 }
 
 /// Layers of reachable XOR values by number of parts: `exact[j - 2]` for j = 2..=e parts,
-/// `open` for more than e parts; `twice` (for `?`): the values reached by at least two
-/// partitions, per exact layer.
+/// `open` for more than e parts.
 struct Layers {
     exact: Vec<Rows>,
     open: Option<Rows>,
-    twice: Vec<Rows>,
 }
 
 /// Grundy values 0..=max of an extended code. Per heap n the mex is taken over the XOR
 /// values its moves reach: for each removal i, the heaps left s = n − i split into j
 /// parts. The reachable values of s into j parts are kept as bit sets by a knapsack over
-/// part sizes a = 1, 2, …, extended when g(a) becomes known: unbounded for plain digits,
-/// 0/1 for `!` (pairwise unequal parts), layered by the number of parts (exact up to the
-/// largest listed count, then one layer for "more"). `?` keeps a second bit set per layer
-/// (values reached by at least two partitions): a value is reached by a partition that is
-/// not all equal unless the single all-equal partition is its only one. `=` needs no
-/// layers (s = j·b gives g(b) for odd j, 0 for even j). Work about N²·V/128 word
-/// operations per layer (V: the values' bit width rounded to a power of two, at least 64);
-/// memory (N + 1)·V/8 bytes per layer.
+/// part sizes a = 1, 2, …, extended when g(a) becomes known, layered by the number of
+/// parts (exact up to the largest listed count, then one layer for "more"):
+///
+/// - plain digits: any number of copies of a (increasing t, in place);
+/// - `!`: at most one copy (decreasing t);
+/// - `?`: partitions with two or more distinct part sizes. Copies of a join such a
+///   partition, or an all-equal one of a smaller size b (whose value is g(b) or 0 by the
+///   parity of its count, read off the divisors b of t − a): so no subtraction of sets;
+/// - `=` needs no layers: s = j·b gives g(b) for odd j, 0 for even j.
+///
+/// Work about N²·V/128 word operations per layer (V: the values' bit width rounded to a
+/// power of two, at least 64); memory (N + 1)·V/8 bytes per layer.
 ///
 /// # Errors
 /// [`crate::Error::Stopped`] when the observer stops it; [`crate::Error::OutOfMemory`]
@@ -790,7 +774,7 @@ pub(crate) fn code_grundy(
     watch: &mut Watch,
 ) -> Result<Vec<u32>, crate::Error> {
     let len = table_len(max)?;
-    let (plain_shape, dist_shape, need_twice) = code.shapes();
+    let shapes = code.shapes();
     let mut words = 1usize;
     let new_rows = |words: usize| -> Result<Rows, crate::Error> {
         let n = len.checked_mul(words).ok_or(crate::Error::OutOfMemory {
@@ -806,30 +790,37 @@ pub(crate) fn code_grundy(
         data.resize(n, 0);
         Ok(Rows { words, data })
     };
-    let make =
-        |shape: Option<(u32, bool)>, twice: bool, words: usize| -> Result<Layers, crate::Error> {
-            let Some((e, open)) = shape else {
-                return Ok(Layers {
-                    exact: vec![],
-                    open: None,
-                    twice: vec![],
-                });
-            };
-            let exact = (2..=e)
-                .map(|_| new_rows(words))
-                .collect::<Result<Vec<_>, _>>()?;
-            let twice = if twice {
-                (2..=e)
-                    .map(|_| new_rows(words))
-                    .collect::<Result<Vec<_>, _>>()?
-            } else {
-                vec![]
-            };
-            let open = if open { Some(new_rows(words)?) } else { None };
-            Ok(Layers { exact, open, twice })
+    let make = |shape: Shape, words: usize| -> Result<Layers, crate::Error> {
+        let Some((e, open)) = shape else {
+            return Ok(Layers {
+                exact: vec![],
+                open: None,
+            });
         };
-    let mut plain = make(plain_shape, need_twice, words)?;
-    let mut dist = make(dist_shape, false, words)?;
+        let exact = (2..=e)
+            .map(|_| new_rows(words))
+            .collect::<Result<Vec<_>, _>>()?;
+        let open = if open { Some(new_rows(words)?) } else { None };
+        Ok(Layers { exact, open })
+    };
+    // [plain, `!`, `?`]
+    let mut layers = [
+        make(shapes[0], words)?,
+        make(shapes[1], words)?,
+        make(shapes[2], words)?,
+    ];
+    // the divisors of every t (for `?`: the all-equal partitions of t)
+    let divisors: Vec<Vec<u32>> = if shapes[2].is_some() {
+        let mut d = vec![vec![]; len];
+        for b in 1..len {
+            for t in (b..len).step_by(b) {
+                d[t].push(b as u32);
+            }
+        }
+        d
+    } else {
+        vec![]
+    };
     let mut g: Vec<u32> = Vec::with_capacity(len);
     let mut acc: Vec<u64> = vec![0; words];
     for n in 0..len {
@@ -854,48 +845,28 @@ pub(crate) fn code_grundy(
             if !d.splits() || s < 2 {
                 continue;
             }
-            match d.constraint {
+            let l = match d.constraint {
                 Constraint::AllEqual => {
                     for j in 2..=s {
                         if s % j == 0 && d.allows(j as u64) {
                             set(&mut acc, if j % 2 == 1 { g[s / j] } else { 0 });
                         }
                     }
+                    continue;
                 }
-                Constraint::Any | Constraint::Unequal | Constraint::NotAllEqual => {
-                    let l = if d.constraint == Constraint::Unequal {
-                        &dist
-                    } else {
-                        &plain
-                    };
-                    for (k, rows) in l.exact.iter().enumerate() {
-                        let j = k + 2;
-                        if j > s || !d.allows(j as u64) {
-                            continue;
-                        }
-                        let row = rows.row(s);
-                        if d.constraint == Constraint::NotAllEqual && s % j == 0 {
-                            // the all-equal partition's value counts only if another
-                            // partition reaches it too
-                            let e = if j % 2 == 1 { g[s / j] } else { 0 };
-                            let (we, be) = ((e >> 6) as usize, e & 63);
-                            let twice = l.twice[k].row(s)[we] >> be & 1 == 1;
-                            for (w, a) in acc.iter_mut().enumerate() {
-                                let mut x = row[w];
-                                if w == we && !twice {
-                                    x &= !(1u64 << be);
-                                }
-                                *a |= x;
-                            }
-                        } else {
-                            acc.iter_mut().zip(row).for_each(|(a, x)| *a |= x);
-                        }
-                    }
-                    if d.more {
-                        if let Some(o) = &l.open {
-                            acc.iter_mut().zip(o.row(s)).for_each(|(a, x)| *a |= x);
-                        }
-                    }
+                Constraint::Any => &layers[0],
+                Constraint::Unequal => &layers[1],
+                Constraint::NotAllEqual => &layers[2],
+            };
+            for (k, rows) in l.exact.iter().enumerate() {
+                let j = k + 2;
+                if j <= s && d.allows(j as u64) {
+                    acc.iter_mut().zip(rows.row(s)).for_each(|(a, x)| *a |= x);
+                }
+            }
+            if d.more {
+                if let Some(o) = &l.open {
+                    acc.iter_mut().zip(o.row(s)).for_each(|(a, x)| *a |= x);
                 }
             }
         }
@@ -904,33 +875,25 @@ pub(crate) fn code_grundy(
         // widen every bit set until v fits
         while (v as usize) >= words * 64 {
             let wider = words * 2;
-            let widen = |l: &mut Layers| -> Result<(), crate::Error> {
-                for r in l
-                    .exact
-                    .iter_mut()
-                    .chain(l.twice.iter_mut())
-                    .chain(l.open.iter_mut())
-                {
+            for l in layers.iter_mut() {
+                for r in l.exact.iter_mut().chain(l.open.iter_mut()) {
                     let mut nr = new_rows(wider)?;
                     for t in 0..len {
                         nr.data[t * wider..t * wider + words].copy_from_slice(r.row(t));
                     }
                     *r = nr;
                 }
-                Ok(())
-            };
-            widen(&mut plain)?;
-            widen(&mut dist)?;
+            }
             words = wider;
             acc = vec![0; words];
         }
         if n > 0 {
-            add_part(&mut plain, &g, n, len, false);
-            add_part(&mut dist, &g, n, len, true);
+            let [plain, dist, nae] = &mut layers;
+            add_part(plain, &g, n, len, false);
+            add_part(dist, &g, n, len, true);
+            add_part_nae(nae, &g, n, len, &divisors);
         }
-        watch
-            .at(n as u64 + 1)
-            .map_err(|s: Stopped| crate::Error::from(s))?;
+        watch.at(n as u64 + 1)?;
     }
     Ok(g)
 }
@@ -1000,26 +963,7 @@ fn add_part(l: &mut Layers, g: &[u32], a: usize, len: usize, distinct: bool) {
             let (below, rest) = l.exact.split_at_mut(k);
             let src = &below[k - 1].data[u0 * words..u1 * words];
             let dst = &mut rest[0].data[b0 * words..b1 * words];
-            if l.twice.is_empty() {
-                or_xored_rows(dst, src, words, c);
-            } else {
-                // values reached twice: twice before, twice by the new part, or once each
-                let (tb, tr) = l.twice.split_at_mut(k);
-                let src2 = &tb[k - 1].data[u0 * words..u1 * words];
-                let dst2 = &mut tr[0].data[b0 * words..b1 * words];
-                let hi = (c >> 6) as usize;
-                let lo = c & 63;
-                for r in 0..b1 - b0 {
-                    for w in 0..words {
-                        let x = r * words + w;
-                        let y = r * words + (w ^ hi);
-                        let sh = xor_in_word(src[y], lo);
-                        let sh2 = xor_in_word(src2[y], lo);
-                        dst2[x] |= sh2 | (dst[x] & sh);
-                        dst[x] |= sh;
-                    }
-                }
-            }
+            or_xored_rows(dst, src, words, c);
         }
         // two parts: the new one and one part u
         for t in b0..b1 {
@@ -1028,11 +972,52 @@ fn add_part(l: &mut Layers, g: &[u32], a: usize, len: usize, distinct: bool) {
                 continue;
             }
             let v = c ^ g[u];
-            let (w, b) = ((v >> 6) as usize, v & 63);
-            let old = l.exact[0].data[t * words + w] >> b & 1;
-            l.exact[0].data[t * words + w] |= 1 << b;
-            if let Some(tw) = l.twice.get_mut(0) {
-                tw.data[t * words + w] |= old << b;
+            l.exact[0].data[t * words + (v >> 6) as usize] |= 1 << (v & 63);
+        }
+    }
+}
+
+/// Extends the `?` layers (partitions of two or more distinct part sizes) by the part size
+/// `a`: copies of a join such a partition (rows, as in [`add_part`]) or an all-equal
+/// partition of a smaller size b, j·b = t − a, whose value is g(b) for odd j and 0 for
+/// even j (single bits, from the divisors of t − a). Increasing t, in place: any number
+/// of copies.
+fn add_part_nae(l: &mut Layers, g: &[u32], a: usize, len: usize, divisors: &[Vec<u32>]) {
+    if l.exact.is_empty() || a >= len {
+        return;
+    }
+    let c = g[a];
+    let e = l.exact.len() + 1;
+    let words = l.exact[0].words;
+    let bit = |rows: &mut Rows, t: usize, v: u32| {
+        rows.data[t * words + (v >> 6) as usize] |= 1 << (v & 63);
+    };
+    for b0 in (a..len).step_by(a) {
+        let b1 = (b0 + a).min(len);
+        let (u0, u1) = (b0 - a, b1 - a);
+        if let Some(o) = l.open.as_mut() {
+            let (lo, hi) = o.data.split_at_mut(b0 * words);
+            let dst = &mut hi[..(b1 - b0) * words];
+            or_xored_rows(dst, &lo[u0 * words..u1 * words], words, c);
+            or_xored_rows(dst, &l.exact[e - 2].data[u0 * words..u1 * words], words, c);
+        }
+        for k in (1..e - 1).rev() {
+            let (below, rest) = l.exact.split_at_mut(k);
+            let src = &below[k - 1].data[u0 * words..u1 * words];
+            let dst = &mut rest[0].data[b0 * words..b1 * words];
+            or_xored_rows(dst, src, words, c);
+        }
+        // all-equal partitions of u into m parts of size b < a, then copies of a
+        for t in b0..b1 {
+            let u = t - a;
+            for &b in divisors[u].iter().take_while(|&&b| (b as usize) < a) {
+                let m = u / b as usize;
+                let v = c ^ if m % 2 == 1 { g[b as usize] } else { 0 };
+                if m + 1 <= e {
+                    bit(&mut l.exact[m - 1], t, v);
+                } else if let Some(o) = l.open.as_mut() {
+                    bit(o, t, v);
+                }
             }
         }
     }
