@@ -1013,7 +1013,7 @@ fn add_part_nae(l: &mut Layers, g: &[u32], a: usize, len: usize, divisors: &[Vec
             for &b in divisors[u].iter().take_while(|&&b| (b as usize) < a) {
                 let m = u / b as usize;
                 let v = c ^ if m % 2 == 1 { g[b as usize] } else { 0 };
-                if m + 1 <= e {
+                if m < e {
                     bit(&mut l.exact[m - 1], t, v);
                 } else if let Some(o) = l.open.as_mut() {
                     bit(o, t, v);

@@ -281,10 +281,10 @@ fn not_all_equal_by_counting_partitions() {
     for n in 1..=n_max {
         // parts 1..n-1 are in: every partition counted has two or more parts
         let mut c = count[n];
-        for b in 1..n {
+        for (b, &gb) in g.iter().enumerate().skip(1) {
             if n % b == 0 {
                 let j = n / b;
-                let x = if j % 2 == 1 { g[b] } else { 0 } as usize;
+                let x = if j % 2 == 1 { gb } else { 0 } as usize;
                 c[x] -= 1;
             }
         }
