@@ -574,12 +574,16 @@ pub(crate) fn options_of_value(
             seen += 1;
             if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
                 let turning = matches!(r, crate::games::Ruleset::Turning(_));
+                let removed = match r {
+                    _ if turning => 0,
+                    // a move to a non-positive heap: the least such amount
+                    crate::games::Ruleset::Sink(set) if heaps.is_empty() => {
+                        crate::games::terminal::least_move_from(set, n)
+                    }
+                    _ => n - heaps.iter().sum::<u64>(),
+                };
                 moves.push(Move {
-                    removed: if turning {
-                        0
-                    } else {
-                        n - heaps.iter().sum::<u64>()
-                    },
+                    removed,
                     leaves: heaps.to_vec(),
                     turned: turning.then(|| heaps.iter().copied().chain([n]).collect()),
                 });

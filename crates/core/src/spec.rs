@@ -239,6 +239,18 @@ impl Game {
         }
     }
 
+    /// Why this game has no misère form here, when it has none: extended codes, coin-turning,
+    /// `sink` and `seed` games are computed in normal play only. `None` for every other game.
+    pub fn misere_unsupported(&self) -> Option<String> {
+        matches!(self.under_normal_play(), Game::Ruleset(_)).then(|| {
+            format!(
+                "misère play is not available for `{}`: extended codes, coin-turning, sink( ) \
+                 and seed( ) games are computed in normal play only",
+                self.under_normal_play()
+            )
+        })
+    }
+
     /// How the game is played.
     pub fn play(&self) -> Play {
         match self {
@@ -795,7 +807,11 @@ impl Parser<'_> {
                 if !joinable(&inner) {
                     return Err(self.err_at(
                         inner_at,
-                        &format!("seed( ) takes a one-heap game in normal play, not `{inner}`"),
+                        &format!(
+                            "seed( ) takes a game whose every move leaves one heap (subtraction, \
+                             divisor, interval, rule{{}} games and their unions), in normal play, \
+                             not `{inner}`"
+                        ),
                     ));
                 }
                 self.expect(';', "between the game and the outcomes in seed( ; )")?;
@@ -894,7 +910,10 @@ impl Parser<'_> {
                             self.err_at(inner_at, "misere( ) of a misère game: write it once")
                         )
                     }
-                    g => Term::Game(Game::Misere(Box::new(g))),
+                    g => match g.misere_unsupported() {
+                        Some(why) => return Err(self.err_at(inner_at, &why)),
+                        None => Term::Game(Game::Misere(Box::new(g))),
+                    },
                 }
             }
             _ => {

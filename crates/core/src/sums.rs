@@ -555,7 +555,7 @@ fn moves_to(
         Values::Half if limit == 1 => return (direct.map(take).into_iter().collect(), false),
         Values::V2 | Values::Half | Values::Periodic(_) | Values::Table(_) => {}
     }
-    if Breaker::of(game).is_some() {
+    if Breaker::of(game).is_some() || matches!(game, Game::Ruleset(_)) {
         let a_max = match values {
             Values::Periodic(p) => p.period.preperiod + 2 * p.period.period,
             _ => u64::MAX,

@@ -275,7 +275,10 @@ impl RawGame {
                 )))
             }
             Some("normal") => game,
-            Some("misere" | "misère") => game.with_play(heaplab_core::Play::Misere),
+            Some("misere" | "misère") => match game.misere_unsupported() {
+                Some(why) => return Err(PyValueError::new_err(why)),
+                None => game.with_play(heaplab_core::Play::Misere),
+            },
             Some(p) => {
                 return Err(PyValueError::new_err(format!(
                     "play is \"normal\" or \"misere\", not {p:?}"

@@ -81,6 +81,9 @@ pub fn played(game: &Game, play: Option<PlayArg>) -> anyhow::Result<Game> {
         Some(PlayArg::Normal) if game.play() == heaplab_core::Play::Misere => anyhow::bail!(
             "--play normal contradicts the spec `{game}` (misère play): drop one of them"
         ),
+        Some(PlayArg::Misere) if game.misere_unsupported().is_some() => {
+            anyhow::bail!("{}", game.misere_unsupported().unwrap_or_default())
+        }
         Some(p) => Ok(game.with_play(p.into())),
         None => Ok(game.clone()),
     }

@@ -110,8 +110,13 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
             "seconds": secs(t0),
         }));
     } else {
+        // (games with outcomes only have no Grundy value to state)
+        let largest = match &an.grundy {
+            Some(_) => format!(", largest Grundy value {max_g}"),
+            None => String::new(),
+        };
         let line = format!(
-            "{game}: {} P-positions in 0..={max}, largest Grundy value {max_g}; report in {} ({:.2} s)",
+            "{game}: {} P-positions in 0..={max}{largest}; report in {} ({:.2} s)",
             p.count,
             dest.display(),
             secs(t0)
@@ -127,11 +132,12 @@ fn write_tables(
     dir: &Path,
     timings: &mut Vec<(String, f64)>,
 ) -> Result<Vec<String>> {
-    let g = an
-        .table
-        .as_ref()
-        .expect("a Grundy analysis keeps its table");
-    let out = g.outcomes();
+    // a Grundy table, or the outcomes alone (games without Grundy values: seed( ))
+    let (out, g) = match (&an.table, &an.outcomes) {
+        (Some(g), _) => (g.outcomes(), Some(g)),
+        (None, Some(o)) => (o.clone(), None),
+        (None, None) => anyhow::bail!("the analysis of {} kept no table", an.analysis.game),
+    };
     let mut files = vec![];
     let mut tables = vec![("table.parquet", Format::Parquet)];
     if an.analysis.max <= CSV_TABLE_MAX {
@@ -143,7 +149,7 @@ fn write_tables(
                 File::create(dir.join(name))?,
                 format,
                 &out,
-                Some(g),
+                g,
                 an.genus.as_ref(),
                 0,
             )

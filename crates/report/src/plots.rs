@@ -400,6 +400,14 @@ pub fn choose(an: &AnalysisData, runs: Option<&[(u64, u64)]>) -> (Vec<Kind>, Vec
             }
         ));
     }
+    if an.table.is_none() {
+        kinds.retain(|k| !k.needs_grundy());
+        skipped.push(
+            "grundy.png, growth.png, values.png and runs.png: not drawn, the game has outcomes \
+             only (no Grundy values)"
+                .into(),
+        );
+    }
     // runs longer than one
     let long_runs = runs.map(|h| {
         h.iter()

@@ -119,10 +119,14 @@ pub fn summary_md(
         "| largest P-position | {} |\n",
         p.largest.map_or("none".into(), |p| p.to_string())
     ));
-    md.push_str(&crate::plot::in_play(
-        &format!("| largest Grundy value | {max_g} |\n\n"),
-        game.play(),
-    ));
+    if an.grundy.is_some() {
+        md.push_str(&crate::plot::in_play(
+            &format!("| largest Grundy value | {max_g} |\n\n"),
+            game.play(),
+        ));
+    } else {
+        md.push('\n');
+    }
     md.push_str("## Analysis\n\n```text\n");
     md.push_str(&an.text());
     md.push_str("```\n\n");

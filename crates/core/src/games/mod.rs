@@ -446,7 +446,7 @@ pub const FAMILIES: &[Family] = &[
     ),
     fam(
         "0.[3]",
-        "extended code: [..] repeats for ever (Nim); base-32 digits A-V and &n; for 4+ heaps",
+        "extended code: [..] repeats for ever (Nim); digits 0-9 A-V (up to 4 heaps), &n; any (&96;: 5 or 6)",
     ),
     fam(
         "turning{1-3}",

@@ -21,6 +21,31 @@ fn overshoots(set: &MoveSet, n: u64) -> bool {
     set.max_finite().is_none_or(|k| k > n)
 }
 
+/// The least amount of `set` that is n or more (a move of `sink(set)` from heap n to a
+/// non-positive heap); n itself when the set has none (never asked then).
+pub(crate) fn least_move_from(set: &MoveSet, n: u64) -> u64 {
+    if set.contains(n) {
+        return n;
+    }
+    match set {
+        MoveSet::AllBut { .. } => (n..).find(|&s| set.contains(s)).unwrap_or(n),
+        MoveSet::Union { .. } => {
+            // the elements up to the next power of two above n hold one (a named set has
+            // members in every doubling: squares, primes, powers of 2, …)
+            let mut top = n.saturating_mul(2).max(2);
+            loop {
+                if let Some(&s) = set.elements_upto(top).iter().find(|&&s| s >= n) {
+                    return s;
+                }
+                if top == u64::MAX {
+                    return n;
+                }
+                top = top.saturating_mul(2);
+            }
+        }
+    }
+}
+
 /// The options of heap n in `sink(set)`: n − s (s < n in the set), and the empty heap when
 /// some move is n or more.
 pub(crate) fn sink_options(
@@ -194,7 +219,7 @@ mod tests {
         for (bad, pos, says) in [
             ("seed(sub{1}; PX)", 15, "P or N"),
             ("seed(sub{1}; )", 14, "P or N"),
-            ("seed(0.77; P)", 6, "one-heap"),
+            ("seed(0.77; P)", 6, "every move leaves one heap"),
             ("seed(sub{1} PN)", 13, "';'"),
         ] {
             let e = Game::parse(bad).unwrap_err();
@@ -252,5 +277,42 @@ mod parse_back {
                 prop_assert_eq!(back, g.clone(), "{}", spec);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod rulesets_in_sums {
+    use crate::spec::{Game, Play};
+    use crate::sums::{sum_winning_moves, Sum};
+    use crate::{Budget, Silent};
+
+    /// Sums of the new families list their winning moves (each checked to reach a
+    /// P-position), and their misère play is refused, never answered wrongly.
+    #[test]
+    fn sums_list_winning_moves_and_misere_is_refused() {
+        for (spec, heaps) in [
+            ("4!.0", vec![5u64, 3]),
+            ("{2+}.0", vec![5, 6]),
+            ("0.[3]", vec![5, 3]),
+            ("turning{3E}", vec![7, 3]),
+            ("sink(sub{2,5})", vec![8, 3]),
+            ("ruler", vec![12, 3]),
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let sum = Sum::of_heaps(&g, &heaps);
+            let m = sum_winning_moves(&sum, 50, &Budget::unlimited(), &Silent).unwrap();
+            assert!(m.decision.win, "{spec}");
+            assert!(!m.moves.is_empty(), "{spec}: no winning move listed");
+            let t = crate::grundy_table(&g, 20, &Silent).unwrap();
+            for mv in &m.moves {
+                let x = mv.result.iter().fold(0, |x, (_, h)| x ^ t.get(*h));
+                assert_eq!(x, 0, "{spec}: {mv:?} does not reach a P-position");
+            }
+            let e = Game::parse(&format!("misere({spec})")).unwrap_err();
+            assert!(e.message.contains("not available"), "{e}");
+            assert!(g.misere_unsupported().is_some());
+            assert_eq!(g.play(), Play::Normal);
+        }
+        assert!(Game::parse("sub{1,2}").unwrap().misere_unsupported().is_none());
     }
 }

@@ -193,6 +193,9 @@ impl Turning {
                 match chars.get(i).map(|c| c.to_ascii_uppercase()) {
                     Some('C') if chars.get(i + 1) == Some(&'(') => {
                         i += 2;
+                        if chars.get(i) == Some(&'0') {
+                            return Err((i, "a span C(m) needs m >= 1".into()));
+                        }
                         let m = number(&mut i)?;
                         if chars.get(i) != Some(&')') {
                             return Err((i, "expected ')' after C(m".into()));
@@ -238,6 +241,13 @@ impl Turning {
                 None => return Err((i, "expected '}' to close turning{".into())),
             }
         }
+        // the same element twice is the same moves once
+        let mut seen = vec![];
+        elements.retain(|e| {
+            let fresh = !seen.contains(e);
+            seen.push(*e);
+            fresh
+        });
         Ok((Turning { elements }, i))
     }
 
@@ -740,6 +750,7 @@ mod tests {
             ("turning{ 2 , 4sf }", "turning{2,4SF}"),
             ("turning{1-2C(5)}", "turning{1-2C(5)}"),
             ("turning{3-3}", "turning{3}"),
+            ("turning{2,2,1-3,2}", "turning{2,1-3}"),
         ] {
             let g = Game::parse(s).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(g.to_string(), want);
@@ -753,6 +764,7 @@ mod tests {
             ("turning{1CE}", 11, "one of C, E, S"),
             ("turning{1C(2}", 13, "')'"),
             ("turning{}", 9, "number of coins"),
+            ("turning{1-3C(0)}", 14, "m >= 1"),
         ] {
             let e = Game::parse(s).unwrap_err();
             assert!(e.pos == pos && e.message.contains(word), "{s}: {e}");
