@@ -2164,3 +2164,40 @@ fn rules_and_unions_from_the_cli() {
         assert!(err.contains("position"), "{bad}: {err}");
     }
 }
+
+#[test]
+fn rules_beyond_the_menu_from_the_command_line() {
+    let d = tempfile::tempdir().unwrap();
+    // a report of a game with outcomes only: the outcomes, no Grundy plots
+    let out = ok(
+        d.path(),
+        &[
+            "report",
+            "--game",
+            "seed(sub{1,2}; NN)",
+            "--max",
+            "300",
+            "-o",
+            "r",
+        ],
+    );
+    assert!(!out.contains("Grundy value"), "{out}");
+    let t = read_csv(&d.path().join("r/table.csv"));
+    assert_eq!(t.get_column_names(), ["n", "win"]);
+    assert!(!d.path().join("r/grundy.png").exists());
+    // extended codes and coin turning in a sum: a winning move is printed
+    let out = ok(d.path(), &["who", "--game", "4!.0", "5", "3"]);
+    assert!(
+        out.contains("winning move") && out.contains("leave 2 + 3"),
+        "{out}"
+    );
+    let out = ok(d.path(), &["who", "--game", "ruler", "12"]);
+    assert!(out.contains("turn coin 12, leaving no head"), "{out}");
+    // misère play of them is refused with the reason, exit code 2
+    let o = heaplab(
+        d.path(),
+        &["who", "--game", "4!.0", "--play", "misere", "5", "5"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not available"));
+}

@@ -313,6 +313,9 @@ mod rulesets_in_sums {
             assert!(g.misere_unsupported().is_some());
             assert_eq!(g.play(), Play::Normal);
         }
-        assert!(Game::parse("sub{1,2}").unwrap().misere_unsupported().is_none());
+        assert!(Game::parse("sub{1,2}")
+            .unwrap()
+            .misere_unsupported()
+            .is_none());
     }
 }
