@@ -472,7 +472,8 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
 /// about 0.9·n^0.7, Eppstein 2018): a pilot sieve to min(max, 2^16) fits a power law to
 /// the counts at 2^15 and 2^16, and the marks are about #P(max) · #moves(max) / 2.
 /// Take-and-break codes that may leave three heaps visit every three-way split: about
-/// N^3 / 36 steps at 1.5e9 a second (0.3F to 6000: 4 s).
+/// N^3 / 36 steps per digit that may leave three heaps, at 1.5e9 a second (0.3F to 6000:
+/// 4 s).
 pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
     let game = &*game.normalized();
     let m = max as f64;
@@ -490,7 +491,9 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
     }
     match (task, game) {
         (_, Game::TakeBreak(code)) if code.max_heaps_left() == 3 => {
-            (m * m * m / 36.0 / 1.5e9).max(m / 1e8)
+            // every digit with bit 8 visits the three-way splits of what it leaves
+            let threes = code.digits.iter().filter(|&&d| d & 8 != 0).count().max(1) as f64;
+            (threes * m * m * m / 36.0 / 1.5e9).max(m / 1e8)
         }
         (_, Game::TakeBreak(_) | Game::GrundyGame) => sparse_seconds(game, max),
         (Task::Grundy, Game::Subtraction { set, .. }) => match set {
@@ -1516,6 +1519,14 @@ mod tests {
             (4, Some(8), "closed form")
         );
         assert!(count_p_positions(&Game::parse("half").unwrap(), 10).is_none());
+    }
+
+    #[test]
+    fn three_heap_estimates_count_every_digit_that_splits_in_three() {
+        let one = time_estimate(&Game::parse("0.F").unwrap(), Task::Grundy, 10_000);
+        let many = format!("0.{}", "F".repeat(40));
+        let forty = time_estimate(&Game::parse(&many).unwrap(), Task::Grundy, 10_000);
+        assert!(forty >= 39.0 * one && one > 0.0, "{one} {forty}");
     }
 
     #[test]
