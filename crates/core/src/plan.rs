@@ -553,7 +553,7 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
 /// to n fit (at least one); the memory is the bit sets held, each W(N) words. The values'
 /// growth comes from pilot runs to 2^7, 2^8, … 2^11 for at most half a second (a power
 /// law through the last two, exponent between 0 and 4: Moebius's values grow like n^3),
-/// once per game and process; the rate, 1.5e9 word operations a second, was measured here
+/// once per game and process; the rate, 1e9 word operations a second, was measured here
 /// (`{2+}.0` to 10^4: 8 s).
 fn ruleset_cost(r: &crate::games::Ruleset, max: u64) -> (f64, u64) {
     static PILOTS: Pilots<(f64, f64, f64)> = std::sync::Mutex::new(Vec::new());
@@ -562,9 +562,19 @@ fn ruleset_cost(r: &crate::games::Ruleset, max: u64) -> (f64, u64) {
         r,
         crate::games::Ruleset::Sink(_) | crate::games::Ruleset::Seed(_)
     );
+    // the pilot's own work to 2^11, by the same model with one word a set: a game whose
+    // moves are listed one by one (a wide span, symmetric coins without a limit) may list
+    // more than can ever be done within one heap, where no deadline can stop it
+    let per_heap = |n: f64| r.rows() as f64 * n + r.unions_at(n) + 20.0 * r.singles_at(n);
+    let pilot_work: f64 = (1..=16)
+        .map(|k| per_heap(128.0 * f64::from(k)) * 128.0)
+        .sum();
     // (one-heap rulesets keep no bit sets: no pilot)
     let (n2, m2, alpha) = if one_heap {
         (1.0, 0.0, 0.0)
+    } else if pilot_work.is_nan() || pilot_work >= 5e8 {
+        // values taken to grow like n
+        (64.0, 64.0, 1.0)
     } else {
         pilot_once(&PILOTS, &game, || {
             let start = std::time::Instant::now();
@@ -579,14 +589,17 @@ fn ruleset_cost(r: &crate::games::Ruleset, max: u64) -> (f64, u64) {
             for n in [128u64, 256, 512, 1024, 2048] {
                 let g = Watch::start(&deadline, n + 1)
                     .ok()
-                    .and_then(|mut w| r.grundy(n, &mut w).ok());
+                    .and_then(|mut w| r.grundy(n, 1 << 28, &mut w).ok());
                 match g {
                     Some(g) => runs.push((n as f64, f64::from(g.into_iter().max().unwrap_or(0)))),
                     None => break,
                 }
             }
+            // (a pilot cut short, by time or by the values' bit sets, means fast growth)
+            let fast = runs.len() < 5;
             match runs[..] {
                 [.., (_, m1), (n2, m2)] if m1 >= 1.0 => (n2, m2, (m2 / m1).log2().clamp(0.0, 4.0)),
+                [.., (n2, m2)] if fast => (n2, m2, 4.0),
                 [.., (n2, m2)] => (n2, m2, 1.0),
                 // not even 128 heaps in half a second
                 [] => (64.0, 1e6, 4.0),
@@ -607,11 +620,13 @@ fn ruleset_cost(r: &crate::games::Ruleset, max: u64) -> (f64, u64) {
     for k in 0..64 {
         let a = m * (k as f64 + 0.5) / 64.0;
         let w = words(a);
-        work +=
-            m / 64.0 * ((m - a) * r.rows() as f64 * w + r.unions_at(a) * w + r.singles_at(a) + w);
+        // a move listed one by one costs about 20 word operations (5e7 a second here, as
+        // for the listed one-heap games)
+        work += m / 64.0
+            * ((m - a) * r.rows() as f64 * w + r.unions_at(a) * w + 20.0 * r.singles_at(a) + w);
     }
     let bytes = (r.bitsets(max) * words(m) * 8.0 + (m + 1.0) * 8.0).min(u64::MAX as f64);
-    (work / 1.5e9, bytes as u64)
+    (work / 1e9, bytes as u64)
 }
 
 /// Pilot results by game, kept for the life of the process.
@@ -1000,7 +1015,7 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
         .grundy(max, watch)?,
         Game::TakeBreak(code) => take_break_grundy(&Breaker::from_code(code), max, watch)?.0,
         Game::GrundyGame => take_break_grundy(&Breaker::grundy_game(), max, watch)?.0,
-        Game::Ruleset(r) => r.grundy(max, watch)?,
+        Game::Ruleset(r) => r.grundy(max, u64::MAX, watch)?,
         Game::NonDivisors | Game::Rule(_) | Game::Union(_) => {
             crate::misere::option_mex(game, false, max, watch)?.ok_or_else(|| {
                 Error::Unsupported {

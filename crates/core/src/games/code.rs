@@ -771,6 +771,7 @@ struct Layers {
 pub(crate) fn code_grundy(
     code: &Code,
     max: u64,
+    room: u64,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, crate::Error> {
     let len = table_len(max)?;
@@ -870,11 +871,19 @@ pub(crate) fn code_grundy(
                 }
             }
         }
-        let v = bits_mex(&acc)?;
+        let v = bits_mex(&acc, n as u64)?;
         g.push(v);
         // widen every bit set until v fits
         while (v as usize) >= words * 64 {
             let wider = words * 2;
+            let rows: usize = layers
+                .iter()
+                .map(|l| l.exact.len() + l.open.iter().len())
+                .sum();
+            bitsets_fit(
+                (rows as u64 * len as u64 + 1).saturating_mul(wider as u64 * 8),
+                room,
+            )?;
             for l in layers.iter_mut() {
                 for r in l.exact.iter_mut().chain(l.open.iter_mut()) {
                     let mut nr = new_rows(wider)?;
@@ -910,12 +919,12 @@ pub(crate) fn table_len(max: u64) -> Result<usize, crate::Error> {
         })
 }
 
-/// The mex of a set of values given as bits (bit v of word v / 64): the first clear bit,
-/// or the set's width when every bit is set.
+/// The mex of a set of values given as bits (bit v of word v / 64) at heap n: the first
+/// clear bit, or the set's width when every bit is set.
 ///
 /// # Errors
-/// [`crate::Error::TooLarge`] past u32.
-pub(crate) fn bits_mex(acc: &[u64]) -> Result<u32, crate::Error> {
+/// [`crate::Error::Unsupported`] past u32.
+pub(crate) fn bits_mex(acc: &[u64], n: u64) -> Result<u32, crate::Error> {
     let mex = acc
         .iter()
         .enumerate()
@@ -923,11 +932,25 @@ pub(crate) fn bits_mex(acc: &[u64]) -> Result<u32, crate::Error> {
         .map_or(acc.len() as u64 * 64, |(k, w)| {
             k as u64 * 64 + u64::from(w.trailing_ones())
         });
-    u32::try_from(mex).map_err(|_| crate::Error::TooLarge {
-        what: "a Grundy value",
-        n: mex,
-        limit: u64::from(u32::MAX),
+    u32::try_from(mex).map_err(|_| crate::Error::Unsupported {
+        what: format!(
+            "heap {n} has a Grundy value of 2^32 or more, past the 32 bits values are kept in"
+        ),
     })
+}
+
+/// Whether bit sets of `bytes` in all fit in `room` and can be allocated now.
+///
+/// # Errors
+/// [`crate::Error::OutOfMemory`] when they do not.
+pub(crate) fn bitsets_fit(bytes: u64, room: u64) -> Result<(), crate::Error> {
+    if bytes > room || !crate::engines::mem::can_allocate(bytes) {
+        return Err(crate::Error::OutOfMemory {
+            what: "the bit sets of the values reached (the values grow too fast)",
+            bytes,
+        });
+    }
+    Ok(())
 }
 
 /// Extends the layers by the part size `a` (its value `g[a]` now known): any number of

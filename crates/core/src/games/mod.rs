@@ -72,14 +72,16 @@ impl Ruleset {
 
     /// Grundy values 0..=max from the ruleset's engine (the public call is
     /// [`crate::grundy_table`]).
+    /// `room`: the most bytes the value bit sets may take.
     pub(crate) fn grundy(
         &self,
         max: u64,
+        room: u64,
         watch: &mut crate::observe::Watch,
     ) -> Result<Vec<u32>, crate::Error> {
         match self {
-            Ruleset::Code(c) => code::code_grundy(c, max, watch),
-            Ruleset::Turning(t) => turning::turning_grundy(t, max, watch),
+            Ruleset::Code(c) => code::code_grundy(c, max, room, watch),
+            Ruleset::Turning(t) => turning::turning_grundy(t, max, room, watch),
             Ruleset::Sink(set) => terminal::sink_grundy(set, max, watch),
             Ruleset::Seed(s) => Err(crate::Error::Unsupported {
                 what: format!(

@@ -274,8 +274,20 @@ impl Turning {
     /// moves listed one by one, for heap n (for the engine's cost).
     pub(crate) fn unions_at(&self, n: f64) -> (f64, f64) {
         let (mut rows, mut singles) = (0.0, 0.0);
-        let choose = |m: f64, k: f64| -> f64 {
-            (0..k as u64).fold(1.0, |acc, i| acc * (m - i as f64) / (i as f64 + 1.0))
+        // C(m, 0) + C(m, 1) + … + C(m, k), term by term (2^m when k >= m), stopping once
+        // past any cost worth counting
+        let choose_upto = |m: f64, k: f64| -> f64 {
+            if k >= m {
+                return m.exp2();
+            }
+            let (mut term, mut sum) = (1.0f64, 1.0f64);
+            let mut i = 0.0;
+            while i < k && sum < 1e30 {
+                term *= (m - i) / (i + 1.0);
+                sum += term;
+                i += 1.0;
+            }
+            sum
         };
         for e in &self.elements {
             let hi = e.max.map_or(n, |m| (m as f64).min(n));
@@ -286,9 +298,7 @@ impl Turning {
                 (Spacing::Equal, _) => singles += n * (hi.max(2.0)).ln() + n,
                 (Spacing::Any, Some(m)) => {
                     let m = (m as f64 - 1.0).min(n);
-                    singles += (0..=(hi as u64).min(m as u64))
-                        .map(|k| choose(m, k as f64))
-                        .sum::<f64>();
+                    singles += choose_upto(m, hi);
                 }
                 (Spacing::Symmetric, _) => {
                     let pairs = ((hi - 2.0) / 2.0).max(0.0);
@@ -296,9 +306,7 @@ impl Turning {
                     let per_f = if e.max.is_none() {
                         (n / 2.0).exp2()
                     } else {
-                        (0..=pairs as u64)
-                            .map(|p| choose(n / 2.0, p as f64))
-                            .sum::<f64>()
+                        choose_upto(n / 2.0, pairs)
                     };
                     singles += fs * per_f;
                 }
@@ -450,6 +458,7 @@ fn others(
 pub(crate) fn turning_grundy(
     t: &Turning,
     max: u64,
+    room: u64,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, crate::Error> {
     let len = super::code::table_len(max)?;
@@ -466,8 +475,10 @@ pub(crate) fn turning_grundy(
         .iter()
         .map(|e| e.max.map_or(e.min - 1, |m| m - 1))
         .max()
-        .unwrap_or(0) as usize;
-    let open = free.iter().any(|e| e.max.is_none());
+        .unwrap_or(0)
+        // no move turns more coins than there are: sizes past N need no layer
+        .min(max) as usize;
+    let open = free.iter().any(|e| e.max.is_none_or(|m| m - 1 > max));
     let mut words = 1usize;
     // knapsack layers: subsets of size k = 0..=kmax exactly, and one of more than kmax
     struct Sack {
@@ -545,10 +556,12 @@ pub(crate) fn turning_grundy(
                 }
             }
         }
-        let v = super::code::bits_mex(&acc)?;
+        let v = super::code::bits_mex(&acc, n)?;
         g.push(v);
         prefix.push(prefix[n as usize - 1] ^ v);
         while (v as usize) >= words * 64 {
+            let sets = 2 * (kmax as u64 + 2) + psets.len() as u64 + 1;
+            super::code::bitsets_fit(sets.saturating_mul(words as u64 * 16), room)?;
             words *= 2;
             for sack in [&mut plain, &mut from2] {
                 for l in sack.exact.iter_mut() {
@@ -769,5 +782,29 @@ mod tests {
             let e = Game::parse(s).unwrap_err();
             assert!(e.pos == pos && e.message.contains(word), "{s}: {e}");
         }
+    }
+}
+
+#[cfg(test)]
+mod extremes {
+    use crate::spec::Game;
+
+    /// Huge coin counts, wide spans and fast-growing values: answers or clear errors,
+    /// never a panic or a runaway allocation.
+    #[test]
+    fn extreme_codes_answer_or_refuse() {
+        for spec in [
+            "turning{18446744073709551615}",
+            "turning{1,4294967296}",
+            "turning{1-1000}",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let t = crate::grundy_table(&g, 12, &crate::observe::Silent).unwrap();
+            assert_eq!(t.get(0), 0, "{spec}");
+        }
+        // a span of 100 coins at heap 2: answered at once, not estimated by listing
+        let g = Game::parse("turning{1+C(100)}").unwrap();
+        let p = crate::plan(&g, crate::Task::Grundy, 2, &crate::Budget::unlimited()).unwrap();
+        assert!(p.seconds < 1.0);
     }
 }
