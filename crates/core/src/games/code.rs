@@ -960,7 +960,6 @@ fn add_part(l: &mut Layers, g: &[u32], a: usize, len: usize, distinct: bool) {
         return;
     }
     let c = g[a];
-    let e = l.exact.len() + 1;
     let words = l.exact[0].words;
     // Blocks of a heap sizes: the rows of a block read only the block a below it, which
     // is done (any number of copies: increasing blocks) or not yet touched (one copy:
@@ -973,21 +972,7 @@ fn add_part(l: &mut Layers, g: &[u32], a: usize, len: usize, distinct: bool) {
     let single = |u: usize| u >= 1 && if distinct { u < a } else { u <= a };
     for b0 in starts {
         let b1 = (b0 + a).min(len);
-        let (u0, u1) = (b0 - a, b1 - a);
-        if let Some(o) = l.open.as_mut() {
-            // more than e parts: one more part on e parts or on more than e
-            let (lo, hi) = o.data.split_at_mut(b0 * words);
-            let dst = &mut hi[..(b1 - b0) * words];
-            or_xored_rows(dst, &lo[u0 * words..u1 * words], words, c);
-            or_xored_rows(dst, &l.exact[e - 2].data[u0 * words..u1 * words], words, c);
-        }
-        for k in (1..e - 1).rev() {
-            // j = k + 2 parts: one more part on j - 1
-            let (below, rest) = l.exact.split_at_mut(k);
-            let src = &below[k - 1].data[u0 * words..u1 * words];
-            let dst = &mut rest[0].data[b0 * words..b1 * words];
-            or_xored_rows(dst, src, words, c);
-        }
+        one_more_part(l, b0, b1, a, c);
         // two parts: the new one and one part u
         for t in b0..b1 {
             let u = t - a;
@@ -997,6 +982,27 @@ fn add_part(l: &mut Layers, g: &[u32], a: usize, len: usize, distinct: bool) {
             let v = c ^ g[u];
             l.exact[0].data[t * words + (v >> 6) as usize] |= 1 << (v & 63);
         }
+    }
+}
+
+/// The rows of heap sizes b0..b1 of every layer of three or more parts take one more part
+/// of value `c` (size `a`) on the rows a below: j parts from j − 1, "more than e" from e
+/// and from more than e. The two-part layer is the caller's (it starts from single parts).
+fn one_more_part(l: &mut Layers, b0: usize, b1: usize, a: usize, c: u32) {
+    let e = l.exact.len() + 1;
+    let words = l.exact[0].words;
+    let (u0, u1) = (b0 - a, b1 - a);
+    if let Some(o) = l.open.as_mut() {
+        let (lo, hi) = o.data.split_at_mut(b0 * words);
+        let dst = &mut hi[..(b1 - b0) * words];
+        or_xored_rows(dst, &lo[u0 * words..u1 * words], words, c);
+        or_xored_rows(dst, &l.exact[e - 2].data[u0 * words..u1 * words], words, c);
+    }
+    for k in (1..e - 1).rev() {
+        let (below, rest) = l.exact.split_at_mut(k);
+        let src = &below[k - 1].data[u0 * words..u1 * words];
+        let dst = &mut rest[0].data[b0 * words..b1 * words];
+        or_xored_rows(dst, src, words, c);
     }
 }
 
@@ -1017,19 +1023,7 @@ fn add_part_nae(l: &mut Layers, g: &[u32], a: usize, len: usize, divisors: &[Vec
     };
     for b0 in (a..len).step_by(a) {
         let b1 = (b0 + a).min(len);
-        let (u0, u1) = (b0 - a, b1 - a);
-        if let Some(o) = l.open.as_mut() {
-            let (lo, hi) = o.data.split_at_mut(b0 * words);
-            let dst = &mut hi[..(b1 - b0) * words];
-            or_xored_rows(dst, &lo[u0 * words..u1 * words], words, c);
-            or_xored_rows(dst, &l.exact[e - 2].data[u0 * words..u1 * words], words, c);
-        }
-        for k in (1..e - 1).rev() {
-            let (below, rest) = l.exact.split_at_mut(k);
-            let src = &below[k - 1].data[u0 * words..u1 * words];
-            let dst = &mut rest[0].data[b0 * words..b1 * words];
-            or_xored_rows(dst, src, words, c);
-        }
+        one_more_part(l, b0, b1, a, c);
         // all-equal partitions of u into m parts of size b < a, then copies of a
         for t in b0..b1 {
             let u = t - a;
