@@ -558,7 +558,14 @@ pub(crate) fn parse_code(chars: &[char], start: usize) -> Result<(Code, usize), 
         ));
     }
     if point.is_some() && after.is_empty() {
-        return Err((i, "expected at least one digit after '.'".into()));
+        return Err(match chars.get(i) {
+            Some(&c) if !c.is_whitespace() && !")|".contains(c) => (
+                i,
+                // (control characters are shown escaped by the error's display)
+                format!("unexpected '{c}' after '.' (digits are 0-9 and A-V)"),
+            ),
+            _ => (i, "expected at least one digit after '.'".into()),
+        });
     }
     let d0 = before.pop().unwrap_or(CodeDigit::ZERO);
     let period = period_start.map_or(0, |p| after.len() - p);
@@ -608,6 +615,9 @@ fn braces(chars: &[char], start: usize) -> Result<(CodeDigit, usize), (usize, St
             Some('+') => {
                 more = true;
                 i += 1;
+                while chars.get(i).is_some_and(|c| c.is_whitespace()) {
+                    i += 1;
+                }
                 if chars.get(i) != Some(&'}') {
                     return Err((i, "`+` ends the list: expected '}'".into()));
                 }

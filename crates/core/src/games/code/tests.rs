@@ -89,6 +89,14 @@ fn malformed_codes_name_the_position() {
     assert!(e.message.contains("'}'"), "{e}");
     let e = err("0.&x;");
     assert!(e.message.contains("&n;"), "{e}");
+    assert_eq!(canon("{ 2+ }!.0"), "{2+}!.0");
+    let e = err("0.ã");
+    assert!(
+        e.message.contains("unexpected 'ã' after '.'") && e.pos == 3,
+        "{e}"
+    );
+    let e = err("0.\u{1b}[31m7");
+    assert!(e.to_string().contains("unexpected '\\u{1b}'") && e.pos == 3, "{e}");
     let e = err("0.7W");
     assert!(e.message.contains("'W'"), "{e}");
     let e = err("0.{5,3+}");
