@@ -96,7 +96,10 @@ fn malformed_codes_name_the_position() {
         "{e}"
     );
     let e = err("0.\u{1b}[31m7");
-    assert!(e.to_string().contains("unexpected '\\u{1b}'") && e.pos == 3, "{e}");
+    assert!(
+        e.to_string().contains("unexpected '\\u{1b}'") && e.pos == 3,
+        "{e}"
+    );
     let e = err("0.7W");
     assert!(e.message.contains("'W'"), "{e}");
     let e = err("0.{5,3+}");
