@@ -185,24 +185,7 @@ pub(crate) fn analyze_unchecked(
     obs: &dyn Observer,
 ) -> Result<AnalysisData, heaplab_core::Error> {
     let values = sequence_of(game, values);
-    let mut data = AnalysisData {
-        analysis: Analysis {
-            game: game.to_string(),
-            max,
-            values,
-            periodicity: None,
-            candidate: None,
-            p_positions: PStats::default(),
-            gaps: Gaps::default(),
-            grundy: None,
-            genus: None,
-        },
-        ps: vec![],
-        table: None,
-        outcomes: None,
-        grundy: None,
-        genus: None,
-    };
+    let mut data = AnalysisData::empty(game.to_string(), max, values);
     match values {
         Sequence::Grundy => {
             let g = grundy_table(game, max, obs)?;
@@ -237,24 +220,9 @@ pub fn analyze_table(
 ) -> Result<AnalysisData, Error> {
     let max = table.max();
     within_limit(max)?;
-    let mut data = AnalysisData {
-        analysis: Analysis {
-            game: name.to_string(),
-            max,
-            values: Sequence::Grundy,
-            periodicity: None,
-            candidate: None,
-            p_positions: PStats::default(),
-            gaps: Gaps::default(),
-            grundy: None,
-            genus: None,
-        },
-        ps: table.outcomes().p_positions().collect(),
-        table: Some(table),
-        outcomes: None,
-        grundy: None,
-        genus: None,
-    };
+    let mut data = AnalysisData::empty(name.to_string(), max, Sequence::Grundy);
+    data.ps = table.outcomes().p_positions().collect();
+    data.table = Some(table);
     summarise(&mut data, rule);
     Ok(data)
 }
@@ -340,6 +308,29 @@ fn genus_stats(game: &Game, t: &heaplab_core::misere::GenusTable) -> GenusStats 
 }
 
 impl AnalysisData {
+    /// A record of `game` over 0..=max with nothing computed yet (no table, no
+    /// P-positions, no statistics).
+    fn empty(game: String, max: u64, values: Sequence) -> AnalysisData {
+        AnalysisData {
+            analysis: Analysis {
+                game,
+                max,
+                values,
+                periodicity: None,
+                candidate: None,
+                p_positions: PStats::default(),
+                gaps: Gaps::default(),
+                grundy: None,
+                genus: None,
+            },
+            ps: vec![],
+            table: None,
+            outcomes: None,
+            grundy: None,
+            genus: None,
+        }
+    }
+
     /// The analysed sequence as `i64` (Grundy values, or outcomes: 1 for an N-position).
     pub fn values_i64(&self) -> Vec<i64> {
         match (&self.table, &self.outcomes) {
