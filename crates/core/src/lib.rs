@@ -28,6 +28,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod census;
 mod decide;
 pub mod engines;
 mod error;
@@ -77,6 +78,7 @@ pub use rule::{
     grundy_by_definition, grundy_table_of, outcome_by_definition, Rule, SubtractionRule,
 };
 pub use sets::{MoveSet, NamedSet};
+pub use census::{CensusError, CensusSpace, Class, Member, Reduction};
 pub use space::{Space, SpaceError, MAX_VALUES};
 pub use spec::{substitute_param, Bound, Game, Play, SpecError, TakeBreak, SLUG_MAX};
 pub use stone::{

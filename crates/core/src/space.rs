@@ -62,6 +62,27 @@ impl Space {
     /// # Errors
     /// [`SpaceError`] naming the problem.
     pub fn parse(template: &str, param: &str) -> Result<Space, SpaceError> {
+        let (name, values) = Space::parse_values(param)?;
+        if substitute_param(template, &name, 0) == template {
+            return Err(SpaceError::Unused {
+                template: template.to_string(),
+                name,
+            });
+        }
+        Ok(Space {
+            template: template.to_string(),
+            name,
+            values,
+        })
+    }
+
+    /// Reads `param` as `NAME=A..B` (inclusive) or `NAME=a,b,c`: the name and the values in
+    /// order.
+    ///
+    /// # Errors
+    /// [`SpaceError`] naming the problem (never [`SpaceError::Unused`] or
+    /// [`SpaceError::Spec`]).
+    pub fn parse_values(param: &str) -> Result<(String, Vec<u64>), SpaceError> {
         let Some((name, range)) = param.split_once('=') else {
             return Err(SpaceError::Malformed(param.to_string()));
         };
@@ -88,17 +109,7 @@ impl Space {
                 .map(|x| parse_count(x.trim()))
                 .collect::<Result<_, _>>()?
         };
-        if substitute_param(template, name, 0) == template {
-            return Err(SpaceError::Unused {
-                template: template.to_string(),
-                name: name.to_string(),
-            });
-        }
-        Ok(Space {
-            template: template.to_string(),
-            name: name.to_string(),
-            values,
-        })
+        Ok((name.to_string(), values))
     }
 
     /// Every (value, game) of the family, in order.
