@@ -27,12 +27,14 @@
 mod check;
 #[cfg(feature = "polars")]
 mod claim;
+mod census;
 mod claim_text;
 mod compare;
 #[cfg(feature = "polars")]
 mod frames;
 mod functions;
 mod guess;
+mod known;
 mod periodicity;
 mod record;
 mod stats;
@@ -48,6 +50,13 @@ pub use claim_text::{
     identifiers, plan_check, precheck_claim, prove_for_all, residue_shape, Lookup, On,
     ResidueShape, TABLE_CHECK_MAX,
 };
+#[cfg(feature = "polars")]
+pub use census::{census_frame, census_from_frame};
+pub use census::{
+    census, census_id, census_row, failed_row, merge as merge_census, CensusBudget, CensusPart,
+    CensusRow, MergeError,
+};
+pub use known::{check_known, known_checks, Known, KnownCheck, KNOWN};
 pub use compare::{compare, Comparison, Difference, DIFFERENCES_LISTED};
 #[cfg(feature = "polars")]
 pub use frames::{

@@ -819,7 +819,7 @@ impl fmt::Display for Reduction {
 }
 
 /// One item of a class and how it reduces to the representative.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Member {
     /// Its index in the space.
     pub item: u64,
@@ -830,7 +830,7 @@ pub struct Member {
 }
 
 /// Items with one representative.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Class {
     /// The class's index (classes in order of their first item).
     pub index: u64,

@@ -29,7 +29,7 @@ pub use sieve::{
     p_positions, ListMoves, Moves, SetSieve, SieveState, SquareMoves, DEFAULT_SEGMENT_BITS,
     MAX_SIEVE_N,
 };
-pub use sparse::{Mask, OctalStats};
+pub use sparse::{rare_summary, Mask, OctalStats, RareSummary};
 pub use stream::StreamState;
 
 use crate::games::takebreak::Breaker;

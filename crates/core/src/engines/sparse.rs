@@ -146,6 +146,49 @@ impl Mask {
     }
 }
 
+impl std::fmt::Display for Mask {
+    /// `range mask 0x6, rare class 0` (or `domain mask …`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} mask {:#x}, rare class {}",
+            if self.domain { "domain" } else { "range" },
+            self.bits,
+            self.rare
+        )
+    }
+}
+
+/// The rare positions of a table of Grundy values: the mask, how many positions n >= 1 are
+/// rare under it, and the last of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RareSummary {
+    /// The mask leaving the fewest rare positions over the whole table.
+    pub mask: Mask,
+    /// Rare positions n >= 1.
+    pub count: u64,
+    /// The largest rare position.
+    pub last: Option<u64>,
+}
+
+/// The sparse-space classification of `g` (Grundy values 0..=N of a take-and-break game):
+/// the mask (bits, range or domain type, rare class) leaving the fewest rare positions
+/// over the second half of the table, as the engine picks it (Flammenkamp's sparse-space
+/// method); None when no mask leaves fewer than a quarter of them rare, or the values
+/// are all 0.
+pub fn rare_summary(g: &[u32]) -> Option<RareSummary> {
+    let (mask, _) = choose_mask(g, g.len() / 2)?;
+    let mut count = 0;
+    let mut last = None;
+    for (x, &v) in g.iter().enumerate().skip(1) {
+        if mask.is_rare(x as u64, v) {
+            count += 1;
+            last = Some(x as u64);
+        }
+    }
+    Some(RareSummary { mask, count, last })
+}
+
 /// Statistics of one evaluation, for reports and benchmarks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OctalStats {
@@ -971,7 +1014,9 @@ fn finish_block(
                 missing.retain(|&v| !st.has(v));
                 a0 = a1;
             }
-            end = a0;
+            // how far the pairs were swept: a jump to `reach` past the longest split
+            // sweeps nothing (ends feed the next reach, which must not grow without end)
+            end = a0.min(longest + 1);
         }
         ends.push(end);
         let v = missing.first().copied().unwrap_or(c);
@@ -1079,6 +1124,9 @@ mod tests {
             "0.36",
             "0.06",
             "4.6",
+            // every lane's sweep jumped to `reach` and the reach grew 25% a block until it
+            // overflowed (caught by the census of 0.?7)
+            "0.67",
         ] {
             let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
             let mut seen = ValueSet::default();

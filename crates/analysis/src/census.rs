@@ -1,0 +1,622 @@
+//! Censuses: one row per class of a [`CensusSpace`] (items with one proven representative),
+//! each computed by adaptive certification, compared with the known results, and merged
+//! from shards.
+//!
+//! A row is a pure function of (class, [`CensusBudget`], heaplab version) apart from its
+//! `seconds`: the steps of N and the time budget use heaplab's own estimates
+//! ([`heaplab_core::time_estimate`]), never the clock, so every machine computes the same
+//! row (unless the machine's memory refuses a step, which the row then says).
+
+use crate::known::known_checks;
+use crate::record::{analyze, AnalysisData};
+use crate::Error;
+use heaplab_core::engines::rare_summary;
+use heaplab_core::{time_estimate, Budget, Class, Game, Observer, Sequence, Task};
+#[cfg(feature = "polars")]
+use polars::prelude::*;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// How far each class may be pushed.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct CensusBudget {
+    /// The first N (positions 0..=N).
+    pub start: u64,
+    /// The largest N.
+    pub max: u64,
+    /// Estimated seconds per class (heaplab's estimate of the work, not the clock); None:
+    /// no limit but `max`.
+    pub seconds: Option<f64>,
+}
+
+impl Default for CensusBudget {
+    /// N from 256 to 65536, no time limit.
+    fn default() -> Self {
+        CensusBudget {
+            start: 256,
+            max: 65536,
+            seconds: None,
+        }
+    }
+}
+
+impl CensusBudget {
+    /// One line for the census's identity: `N 256..65536` (and `, 30 s`).
+    pub fn describe(&self) -> String {
+        match self.seconds {
+            Some(s) => format!("N {}..{}, {s} s", self.start, self.max),
+            None => format!("N {}..{}", self.start, self.max),
+        }
+    }
+}
+
+/// One row of a census: a class, its representative's analysis at the N reached, and the
+/// known results about its members.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CensusRow {
+    /// The class's index (classes in order of their first item).
+    pub class: u64,
+    /// Index of its first item in the space.
+    pub item: u64,
+    /// The representative, computed for the whole class.
+    pub game: String,
+    /// How many items map to it.
+    pub members: u64,
+    /// The members and how each reduces (`sub{2,4,6} (scale 2)`), `; `-separated.
+    pub member_list: String,
+    /// `certified`, `observed`, `none` or `failed`.
+    pub status: String,
+    /// `certified at N = 1023`, `observed at N = 65536`, `none by N = 65536`, or the
+    /// failure.
+    pub verdict: String,
+    /// Preperiod (number of leading values before the periodic part).
+    pub preperiod: Option<u64>,
+    /// Period.
+    pub period: Option<u64>,
+    /// Saltus.
+    pub saltus: Option<i64>,
+    /// Why the period is proven, or how it was observed.
+    pub certificate: Option<String>,
+    /// The largest N computed.
+    pub n: u64,
+    /// The largest Grundy value in 0..=N.
+    pub max_grundy: Option<u64>,
+    /// Where it first occurs.
+    pub max_grundy_at: Option<u64>,
+    /// P-positions in 0..=N.
+    pub p_positions: u64,
+    /// The largest P-position in 0..=N.
+    pub last_p: Option<u64>,
+    /// Take-and-break codes: the sparse-space mask.
+    pub rare_mask: Option<String>,
+    /// How many positions are rare under it.
+    pub rare_count: Option<u64>,
+    /// The last rare position.
+    pub last_rare: Option<u64>,
+    /// Known results about the class's members, `name (source): verdict`, ` | `-separated.
+    pub known: Option<String>,
+    /// Some known result disagrees with the computed values.
+    pub disagrees: bool,
+    /// Wall time of the row, in seconds (the only column that differs between runs).
+    pub seconds: f64,
+}
+
+/// The row of one class: N from `budget.start`, doubled (or moved straight to the N at
+/// which the family's theorem proves the period seen) until the period is certified, the
+/// next N would pass `budget.max`, or its estimated time would pass `budget.seconds`.
+/// A step the memory budget `mem` refuses ends the doubling (the row says so); a refusal
+/// of the first step, or a cancellation, is an error.
+///
+/// # Errors
+/// [`Error::Core`] for the first step's refusal or a cancellation.
+pub fn census_row(
+    class: &Class,
+    budget: &CensusBudget,
+    mem: &Budget,
+    obs: &dyn Observer,
+) -> Result<CensusRow, Error> {
+    let t0 = Instant::now();
+    let game = &class.representative;
+    let max = budget.max.max(1);
+    let mut n = budget.start.clamp(1, max);
+    let mut spent = 0.0;
+    let mut last: Option<AnalysisData> = None;
+    let mut stopped: Option<String> = None;
+    loop {
+        let est = time_estimate(game, Task::Grundy, n);
+        if let (Some(limit), Some(_)) = (budget.seconds, &last) {
+            if spent + est > limit {
+                break;
+            }
+        }
+        let data = match analyze(game, n, Sequence::Grundy, mem, obs) {
+            Ok(d) => d,
+            Err(e) if last.is_some() && !matches!(e, Error::Core(heaplab_core::Error::Cancelled { .. })) => {
+                stopped = Some(format!("N = {n} refused: {e}"));
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        spent += est;
+        let a = &data.analysis;
+        let certified = a.periodicity.as_ref().is_some_and(|p| p.certified);
+        let rule = heaplab_core::CertRule::of(game, Sequence::Grundy);
+        let proof_at = match (&a.periodicity, &a.candidate) {
+            (Some(p), _) => rule.bound(p.preperiod, p.period, p.saltus),
+            (None, Some(c)) => c.prove_at.filter(|&b| b <= 2 * n + 1),
+            (None, None) => None,
+        };
+        last = Some(data);
+        if certified || n >= max {
+            break;
+        }
+        let next = proof_at.filter(|&b| b > n).unwrap_or(2 * n + 1);
+        n = next.min(max);
+    }
+    let data = last.expect("the first step ran");
+    Ok(row_of(class, &data, stopped, t0.elapsed().as_secs_f64()))
+}
+
+/// The row of `class` from the analysis of its representative at the N reached.
+fn row_of(class: &Class, data: &AnalysisData, stopped: Option<String>, seconds: f64) -> CensusRow {
+    let a = &data.analysis;
+    let n = a.max;
+    let p = a.periodicity.as_ref();
+    let (status, mut verdict) = match p {
+        Some(p) if p.certified => ("certified", format!("certified at N = {n}")),
+        Some(_) => ("observed", format!("observed at N = {n}")),
+        None => ("none", format!("none by N = {n}")),
+    };
+    if let Some(s) = stopped {
+        verdict = format!("{verdict} ({s})");
+    }
+    let values = data.table.as_ref().map(|t| t.to_u32_vec()).unwrap_or_default();
+    let rare = match &class.representative {
+        Game::TakeBreak(_) => rare_summary(&values),
+        _ => None,
+    };
+    let checks = known_checks(&class.representative, &values);
+    let g = a.grundy.as_ref();
+    let max_grundy = g.map(|g| u64::from(g.max));
+    CensusRow {
+        class: class.index,
+        item: class.members.first().map_or(0, |m| m.item),
+        game: class.representative.to_string(),
+        members: class.members.len() as u64,
+        member_list: class.member_list(),
+        status: status.to_string(),
+        verdict,
+        preperiod: p.map(|p| p.preperiod),
+        period: p.map(|p| p.period),
+        saltus: p.map(|p| p.saltus),
+        certificate: p.map(|p| p.certificate.clone()),
+        n,
+        max_grundy,
+        max_grundy_at: g.and_then(|g| g.first_occurrence.get(g.max as usize).copied().flatten()),
+        p_positions: a.p_positions.count,
+        last_p: a.p_positions.largest,
+        rare_mask: rare.map(|r| r.mask.to_string()),
+        rare_count: rare.map(|r| r.count),
+        last_rare: rare.and_then(|r| r.last),
+        known: (!checks.is_empty()).then(|| {
+            checks
+                .iter()
+                .map(|c| c.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        }),
+        disagrees: checks.iter().any(|c| c.disagrees),
+        seconds,
+    }
+}
+
+/// The row of a class whose computation failed: status `failed`, the error as its verdict.
+pub fn failed_row(class: &Class, error: &str) -> CensusRow {
+    CensusRow {
+        class: class.index,
+        item: class.members.first().map_or(0, |m| m.item),
+        game: class.representative.to_string(),
+        members: class.members.len() as u64,
+        member_list: class.member_list(),
+        status: "failed".into(),
+        verdict: error.to_string(),
+        preperiod: None,
+        period: None,
+        saltus: None,
+        certificate: None,
+        n: 0,
+        max_grundy: None,
+        max_grundy_at: None,
+        p_positions: 0,
+        last_p: None,
+        rare_mask: None,
+        rare_count: None,
+        last_rare: None,
+        known: None,
+        disagrees: false,
+        seconds: 0.0,
+    }
+}
+
+/// The rows of `classes`, in class order, computed in parallel (rayon), each class with
+/// `mem` divided among the threads. `done` sees each row as it is finished (for journals
+/// and progress); a class that fails becomes a `failed` row.
+///
+/// # Errors
+/// A cancellation by `obs`.
+pub fn census(
+    classes: &[Class],
+    budget: &CensusBudget,
+    mem: &Budget,
+    obs: &dyn Observer,
+    done: &(dyn Fn(&CensusRow) + Sync),
+) -> Result<Vec<CensusRow>, Error> {
+    let threads = rayon::current_num_threads() as u64;
+    let each = Budget {
+        memory: mem.memory / threads.max(1),
+        ..*mem
+    };
+    let rows: Vec<CensusRow> = classes
+        .par_iter()
+        .map(|c| {
+            let row = match census_row(c, budget, &each, obs) {
+                Ok(r) => r,
+                Err(e @ Error::Core(heaplab_core::Error::Cancelled { .. })) => return Err(e),
+                Err(e) => failed_row(c, &e.to_string()),
+            };
+            done(&row);
+            Ok(row)
+        })
+        .collect::<Result<_, Error>>()?;
+    Ok(rows)
+}
+
+/// Why shards cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MergeError {
+    /// Two parts of different censuses (space, budget or version).
+    #[error("the parts belong to different censuses:\n  {0}\n  {1}")]
+    Different(String, String),
+    /// Two parts disagree on a class's row.
+    #[error("two parts disagree on class {0}")]
+    Conflict(u64),
+    /// Nothing to merge.
+    #[error("no census rows to merge")]
+    Empty,
+}
+
+/// One shard's (or census's) rows with its identity and class count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CensusPart {
+    /// The census's identity: space, budget and heaplab version ([`census_id`]).
+    pub id: String,
+    /// How many classes the whole census has.
+    pub classes: u64,
+    /// The rows.
+    pub rows: Vec<CensusRow>,
+}
+
+/// The identity every row of a census carries: `heaplab VERSION | SPACE | BUDGET`.
+pub fn census_id(space: &str, budget: &CensusBudget) -> String {
+    format!(
+        "heaplab {} | {space} | {}",
+        env!("CARGO_PKG_VERSION"),
+        budget.describe()
+    )
+}
+
+/// Merges parts of one census: rows by class, sorted; a row found twice must agree (apart
+/// from `seconds`, the first kept), so merging is idempotent. Returns the rows and the
+/// class indices no part has.
+///
+/// # Errors
+/// [`MergeError`] for parts of different censuses, conflicting rows, or no parts.
+pub fn merge(parts: Vec<CensusPart>) -> Result<(CensusPart, Vec<u64>), MergeError> {
+    let first = parts.first().ok_or(MergeError::Empty)?;
+    let (id, classes) = (first.id.clone(), first.classes);
+    let mut rows: std::collections::BTreeMap<u64, CensusRow> = Default::default();
+    for p in parts {
+        if p.id != id || p.classes != classes {
+            return Err(MergeError::Different(id, p.id));
+        }
+        for r in p.rows {
+            match rows.get(&r.class) {
+                Some(old) => {
+                    let same = CensusRow {
+                        seconds: old.seconds,
+                        ..r.clone()
+                    };
+                    if same != *old {
+                        return Err(MergeError::Conflict(r.class));
+                    }
+                }
+                None => {
+                    rows.insert(r.class, r);
+                }
+            }
+        }
+    }
+    let missing = (0..classes).filter(|c| !rows.contains_key(c)).collect();
+    Ok((
+        CensusPart {
+            id,
+            classes,
+            rows: rows.into_values().collect(),
+        },
+        missing,
+    ))
+}
+
+#[cfg(feature = "polars")]
+/// A census as a frame: `census` (its identity), `classes`, then every [`CensusRow`] field
+/// in order (`seconds` last, left out when `seconds` is false so that two runs give the
+/// same bytes).
+///
+/// # Errors
+/// From polars.
+pub fn census_frame(part: &CensusPart, seconds: bool) -> PolarsResult<DataFrame> {
+    let rows = &part.rows;
+    let u = |name: &str, f: &dyn Fn(&CensusRow) -> Option<u64>| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
+    };
+    let s = |name: &str, f: &dyn Fn(&CensusRow) -> Option<String>| {
+        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
+    };
+    let mut cols = vec![
+        s("census", &|_| Some(part.id.clone())),
+        u("classes", &|_| Some(part.classes)),
+        u("class", &|r| Some(r.class)),
+        u("item", &|r| Some(r.item)),
+        s("game", &|r| Some(r.game.clone())),
+        u("members", &|r| Some(r.members)),
+        s("member_list", &|r| Some(r.member_list.clone())),
+        s("status", &|r| Some(r.status.clone())),
+        s("verdict", &|r| Some(r.verdict.clone())),
+        u("preperiod", &|r| r.preperiod),
+        u("period", &|r| r.period),
+        Column::new(
+            "saltus".into(),
+            rows.iter().map(|r| r.saltus).collect::<Vec<_>>(),
+        ),
+        s("certificate", &|r| r.certificate.clone()),
+        u("n", &|r| Some(r.n)),
+        u("max_grundy", &|r| r.max_grundy),
+        u("max_grundy_at", &|r| r.max_grundy_at),
+        u("p_positions", &|r| Some(r.p_positions)),
+        u("last_p", &|r| r.last_p),
+        s("rare_mask", &|r| r.rare_mask.clone()),
+        u("rare_count", &|r| r.rare_count),
+        u("last_rare", &|r| r.last_rare),
+        s("known", &|r| r.known.clone()),
+        Column::new(
+            "disagrees".into(),
+            rows.iter().map(|r| r.disagrees).collect::<Vec<_>>(),
+        ),
+    ];
+    if seconds {
+        cols.push(Column::new(
+            "seconds".into(),
+            rows.iter().map(|r| r.seconds).collect::<Vec<_>>(),
+        ));
+    }
+    DataFrame::new(rows.len(), cols)
+}
+
+#[cfg(feature = "polars")]
+/// A census back from a frame written by [`census_frame`] (with or without `seconds`).
+///
+/// # Errors
+/// A missing column or a column of another type, named; a frame of several censuses.
+pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
+    let col = |name: &str| {
+        df.column(name)
+            .map_err(|_| format!("not a census: no column `{name}`"))
+    };
+    let u = |name: &str| -> Result<Vec<Option<u64>>, String> {
+        let c = col(name)?
+            .cast(&DataType::UInt64)
+            .map_err(|e| format!("column `{name}`: {e}"))?;
+        let ca = c.u64().map_err(|e| format!("column `{name}`: {e}"))?;
+        Ok((0..ca.len()).map(|i| ca.get(i)).collect())
+    };
+    let s = |name: &str| -> Result<Vec<Option<String>>, String> {
+        let ca = col(name)?
+            .str()
+            .map_err(|e| format!("column `{name}`: {e}"))?;
+        Ok((0..ca.len()).map(|i| ca.get(i).map(String::from)).collect())
+    };
+    let req = |v: Option<u64>, name: &str| v.ok_or_else(|| format!("column `{name}` has a null"));
+    let ids = s("census")?;
+    let classes = u("classes")?;
+    let id = ids.first().cloned().flatten().unwrap_or_default();
+    if ids.iter().any(|x| x.as_deref() != Some(id.as_str())) {
+        return Err("the file holds rows of several censuses".into());
+    }
+    let total = classes.first().copied().flatten().unwrap_or(0);
+    let (class, item, game, members, member_list) =
+        (u("class")?, u("item")?, s("game")?, u("members")?, s("member_list")?);
+    let (status, verdict, preperiod, period) =
+        (s("status")?, s("verdict")?, u("preperiod")?, u("period")?);
+    let c = col("saltus")?
+        .cast(&DataType::Int64)
+        .map_err(|e| e.to_string())?;
+    let ca = c.i64().map_err(|e| e.to_string())?;
+    let saltus: Vec<Option<i64>> = (0..ca.len()).map(|i| ca.get(i)).collect();
+    let (certificate, n, max_grundy, max_grundy_at) =
+        (s("certificate")?, u("n")?, u("max_grundy")?, u("max_grundy_at")?);
+    let (p_positions, last_p, rare_mask, rare_count, last_rare, known) = (
+        u("p_positions")?,
+        u("last_p")?,
+        s("rare_mask")?,
+        u("rare_count")?,
+        u("last_rare")?,
+        s("known")?,
+    );
+    let ca = col("disagrees")?.bool().map_err(|e| e.to_string())?;
+    let disagrees: Vec<Option<bool>> = (0..ca.len()).map(|i| ca.get(i)).collect();
+    let seconds: Vec<Option<f64>> = match df.column("seconds") {
+        Ok(c) => {
+            let c = c.cast(&DataType::Float64).map_err(|e| e.to_string())?;
+            let ca = c.f64().map_err(|e| e.to_string())?;
+            (0..ca.len()).map(|i| ca.get(i)).collect()
+        }
+        Err(_) => vec![Some(0.0); df.height()],
+    };
+    let mut rows = Vec::with_capacity(df.height());
+    for i in 0..df.height() {
+        rows.push(CensusRow {
+            class: req(class[i], "class")?,
+            item: req(item[i], "item")?,
+            game: game[i].clone().unwrap_or_default(),
+            members: req(members[i], "members")?,
+            member_list: member_list[i].clone().unwrap_or_default(),
+            status: status[i].clone().unwrap_or_default(),
+            verdict: verdict[i].clone().unwrap_or_default(),
+            preperiod: preperiod[i],
+            period: period[i],
+            saltus: saltus[i],
+            certificate: certificate[i].clone(),
+            n: req(n[i], "n")?,
+            max_grundy: max_grundy[i],
+            max_grundy_at: max_grundy_at[i],
+            p_positions: req(p_positions[i], "p_positions")?,
+            last_p: last_p[i],
+            rare_mask: rare_mask[i].clone(),
+            rare_count: rare_count[i],
+            last_rare: last_rare[i],
+            known: known[i].clone(),
+            disagrees: disagrees[i].unwrap_or(false),
+            seconds: seconds[i].unwrap_or(0.0),
+        });
+    }
+    if total == 0 && !rows.is_empty() {
+        return Err("column `classes` is 0".into());
+    }
+    Ok(CensusPart {
+        id,
+        classes: total,
+        rows,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use heaplab_core::{CensusSpace, Silent};
+
+    fn space(games: &[&str], w: &str) -> CensusSpace {
+        let g: Vec<String> = games.iter().map(|s| s.to_string()).collect();
+        CensusSpace::parse(&g, &[], w).unwrap()
+    }
+
+    fn run(s: &CensusSpace, b: &CensusBudget) -> Vec<CensusRow> {
+        census(&s.classes().unwrap(), b, &Budget::new(1 << 32), &Silent, &|_| {}).unwrap()
+    }
+
+    #[test]
+    fn three_move_sets_are_all_certified_and_equal_analyze_alone() {
+        let s = space(&["sub{a,b,c}"], "1 <= a < b < c <= 20");
+        let rows = run(&s, &CensusBudget::default());
+        let members: u64 = rows.iter().map(|r| r.members).sum();
+        assert_eq!(members, 1140);
+        assert!(rows.len() < 1140, "deduplication merged nothing");
+        for (i, r) in rows.iter().enumerate() {
+            assert_eq!(r.class, i as u64);
+            assert_eq!(r.status, "certified", "{}: {}", r.game, r.verdict);
+            let a = analyze(
+                &Game::parse(&r.game).unwrap(),
+                r.n,
+                Sequence::Grundy,
+                &Budget::unlimited(),
+                &Silent,
+            )
+            .unwrap()
+            .analysis;
+            let p = a.periodicity.unwrap();
+            assert_eq!(
+                (r.preperiod, r.period, r.saltus, r.p_positions, r.last_p),
+                (
+                    Some(p.preperiod),
+                    Some(p.period),
+                    Some(p.saltus),
+                    a.p_positions.count,
+                    a.p_positions.largest
+                ),
+                "{}",
+                r.game
+            );
+            assert_eq!(r.max_grundy, a.grundy.map(|g| u64::from(g.max)));
+        }
+        // sub{1,2,3}: the Bachet game, period 4; sub{2,4,6} is in its class
+        let r = rows.iter().find(|r| r.game == "sub{1,2,3}").unwrap();
+        assert_eq!((r.preperiod, r.period), (Some(0), Some(4)));
+        assert!(r.member_list.contains("sub{2,4,6} (scale 2)"));
+        assert_eq!(r.verdict, "certified at N = 256");
+    }
+
+    #[test]
+    fn octal_rows_name_the_known_games_and_the_rare_values() {
+        let s = space(&["0.?7", "0.6"], "");
+        let b = CensusBudget {
+            start: 256,
+            max: 4096,
+            seconds: None,
+        };
+        let rows = run(&s, &b);
+        let kayles = rows.iter().find(|r| r.game == "0.77").unwrap();
+        assert_eq!(kayles.status, "certified");
+        assert_eq!((kayles.preperiod, kayles.period), (Some(71), Some(12)));
+        let k = kayles.known.as_deref().unwrap();
+        assert!(k.starts_with("Kayles 0.77 (") && k.ends_with("agrees"), "{k}");
+        let dawson = rows.iter().find(|r| r.game == "0.137").unwrap();
+        assert!(dawson.member_list.contains("0.07 (shift 1)"), "{}", dawson.member_list);
+        assert!(dawson.known.as_deref().unwrap().contains("Dawson's Kayles 0.07"));
+        // Officers: no period to 4096, as published
+        let officers = rows.iter().find(|r| r.game == "0.6").unwrap();
+        assert_eq!(officers.status, "none");
+        assert_eq!(officers.verdict, "none by N = 4096");
+        assert!(officers.known.as_deref().unwrap().contains("unsolved as published"));
+        assert!(officers.rare_mask.is_some() && officers.rare_count.is_some());
+        assert!(rows.iter().all(|r| !r.disagrees));
+        // a time budget: the steps stop where the estimate would pass it
+        let b = CensusBudget {
+            seconds: Some(0.0),
+            ..b
+        };
+        let officers = run(&space(&["0.6"], ""), &b).remove(0);
+        assert_eq!(officers.n, 256);
+    }
+
+    #[test]
+    fn parts_merge_idempotently_and_check_their_census() {
+        let s = space(&["sub{1,a}"], "2 <= a <= 30");
+        let b = CensusBudget::default();
+        let id = census_id(&s.describe(), &b);
+        let rows = run(&s, &b);
+        let n = rows.len() as u64;
+        let part = |k: u64| CensusPart {
+            id: id.clone(),
+            classes: n,
+            rows: rows.iter().filter(|r| r.class % 3 == k).cloned().collect(),
+        };
+        let (m, missing) = merge(vec![part(2), part(0), part(1)]).unwrap();
+        assert!(missing.is_empty());
+        assert_eq!(m.rows, rows);
+        let (again, _) = merge(vec![m.clone(), part(1)]).unwrap();
+        assert_eq!(again, m);
+        let (_, missing) = merge(vec![part(0), part(1)]).unwrap();
+        assert_eq!(missing, (0..n).filter(|c| c % 3 == 2).collect::<Vec<_>>());
+        let mut other = part(1);
+        other.id = census_id(&s.describe(), &CensusBudget { max: 99, ..b });
+        assert!(matches!(merge(vec![part(0), other]), Err(MergeError::Different(..))));
+        let mut bad = part(1);
+        bad.rows[0].period = Some(1234);
+        assert_eq!(merge(vec![part(1), bad]), Err(MergeError::Conflict(rows[1].class)));
+        // a frame and back
+        let df = census_frame(&m, true).unwrap();
+        assert_eq!(census_from_frame(&df).unwrap(), m);
+        let df = census_frame(&m, false).unwrap();
+        assert!(df.column("seconds").is_err());
+    }
+}
