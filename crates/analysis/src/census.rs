@@ -132,7 +132,10 @@ pub fn census_row(
         }
         let data = match analyze(game, n, Sequence::Grundy, mem, obs) {
             Ok(d) => d,
-            Err(e) if last.is_some() && !matches!(e, Error::Core(heaplab_core::Error::Cancelled { .. })) => {
+            Err(e)
+                if last.is_some()
+                    && !matches!(e, Error::Core(heaplab_core::Error::Cancelled { .. })) =>
+            {
                 stopped = Some(format!("N = {n} refused: {e}"));
                 break;
             }
@@ -171,7 +174,11 @@ fn row_of(class: &Class, data: &AnalysisData, stopped: Option<String>, seconds: 
     if let Some(s) = stopped {
         verdict = format!("{verdict} ({s})");
     }
-    let values = data.table.as_ref().map(|t| t.to_u32_vec()).unwrap_or_default();
+    let values = data
+        .table
+        .as_ref()
+        .map(|t| t.to_u32_vec())
+        .unwrap_or_default();
     let rare = match &class.representative {
         Game::TakeBreak(_) => rare_summary(&values),
         _ => None,
@@ -434,8 +441,13 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
         return Err("the file holds rows of several censuses".into());
     }
     let total = classes.first().copied().flatten().unwrap_or(0);
-    let (class, item, game, members, member_list) =
-        (u("class")?, u("item")?, s("game")?, u("members")?, s("member_list")?);
+    let (class, item, game, members, member_list) = (
+        u("class")?,
+        u("item")?,
+        s("game")?,
+        u("members")?,
+        s("member_list")?,
+    );
     let (status, verdict, preperiod, period) =
         (s("status")?, s("verdict")?, u("preperiod")?, u("period")?);
     let c = col("saltus")?
@@ -443,8 +455,12 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
         .map_err(|e| e.to_string())?;
     let ca = c.i64().map_err(|e| e.to_string())?;
     let saltus: Vec<Option<i64>> = (0..ca.len()).map(|i| ca.get(i)).collect();
-    let (certificate, n, max_grundy, max_grundy_at) =
-        (s("certificate")?, u("n")?, u("max_grundy")?, u("max_grundy_at")?);
+    let (certificate, n, max_grundy, max_grundy_at) = (
+        s("certificate")?,
+        u("n")?,
+        u("max_grundy")?,
+        u("max_grundy_at")?,
+    );
     let (p_positions, last_p, rare_mask, rare_count, last_rare, known) = (
         u("p_positions")?,
         u("last_p")?,
@@ -511,7 +527,14 @@ mod tests {
     }
 
     fn run(s: &CensusSpace, b: &CensusBudget) -> Vec<CensusRow> {
-        census(&s.classes().unwrap(), b, &Budget::new(1 << 32), &Silent, &|_| {}).unwrap()
+        census(
+            &s.classes().unwrap(),
+            b,
+            &Budget::new(1 << 32),
+            &Silent,
+            &|_| {},
+        )
+        .unwrap()
     }
 
     #[test]
@@ -568,15 +591,30 @@ mod tests {
         assert_eq!(kayles.status, "certified");
         assert_eq!((kayles.preperiod, kayles.period), (Some(71), Some(12)));
         let k = kayles.known.as_deref().unwrap();
-        assert!(k.starts_with("Kayles 0.77 (") && k.ends_with("agrees"), "{k}");
+        assert!(
+            k.starts_with("Kayles 0.77 (") && k.ends_with("agrees"),
+            "{k}"
+        );
         let dawson = rows.iter().find(|r| r.game == "0.137").unwrap();
-        assert!(dawson.member_list.contains("0.07 (shift 1)"), "{}", dawson.member_list);
-        assert!(dawson.known.as_deref().unwrap().contains("Dawson's Kayles 0.07"));
+        assert!(
+            dawson.member_list.contains("0.07 (shift 1)"),
+            "{}",
+            dawson.member_list
+        );
+        assert!(dawson
+            .known
+            .as_deref()
+            .unwrap()
+            .contains("Dawson's Kayles 0.07"));
         // Officers: no period to 4096, as published
         let officers = rows.iter().find(|r| r.game == "0.6").unwrap();
         assert_eq!(officers.status, "none");
         assert_eq!(officers.verdict, "none by N = 4096");
-        assert!(officers.known.as_deref().unwrap().contains("unsolved as published"));
+        assert!(officers
+            .known
+            .as_deref()
+            .unwrap()
+            .contains("unsolved as published"));
         assert!(officers.rare_mask.is_some() && officers.rare_count.is_some());
         assert!(rows.iter().all(|r| !r.disagrees));
         // a time budget: the steps stop where the estimate would pass it
@@ -609,10 +647,16 @@ mod tests {
         assert_eq!(missing, (0..n).filter(|c| c % 3 == 2).collect::<Vec<_>>());
         let mut other = part(1);
         other.id = census_id(&s.describe(), &CensusBudget { max: 99, ..b });
-        assert!(matches!(merge(vec![part(0), other]), Err(MergeError::Different(..))));
+        assert!(matches!(
+            merge(vec![part(0), other]),
+            Err(MergeError::Different(..))
+        ));
         let mut bad = part(1);
         bad.rows[0].period = Some(1234);
-        assert_eq!(merge(vec![part(1), bad]), Err(MergeError::Conflict(rows[1].class)));
+        assert_eq!(
+            merge(vec![part(1), bad]),
+            Err(MergeError::Conflict(rows[1].class))
+        );
         // a frame and back
         let df = census_frame(&m, true).unwrap();
         assert_eq!(census_from_frame(&df).unwrap(), m);

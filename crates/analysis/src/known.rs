@@ -172,7 +172,9 @@ pub fn check_known(k: &Known, game: &Game, red: &Reduction, values: &[u32]) -> K
                 )
             } else {
                 (
-                    format!("published preperiod {n0}, period {per}; not reached (needs N >= {need})"),
+                    format!(
+                        "published preperiod {n0}, period {per}; not reached (needs N >= {need})"
+                    ),
                     false,
                 )
             }
@@ -185,7 +187,10 @@ pub fn check_known(k: &Known, game: &Game, red: &Reduction, values: &[u32]) -> K
             format!("unsolved as published; {} (not proven)", got(p)),
             false,
         ),
-        (None, None) => (format!("unsolved as published; no period to N = {n}"), false),
+        (None, None) => (
+            format!("unsolved as published; no period to N = {n}"),
+            false,
+        ),
     };
     let name = if k.name.is_empty() {
         k.game.to_string()
@@ -245,7 +250,8 @@ mod tests {
         let c = check_known(&wrong, &g, &Reduction::identity(), &values("0.77", 1000));
         assert!(c.disagrees);
         assert!(
-            c.text.contains("published preperiod 70, period 12; computed preperiod 71, period 12"),
+            c.text
+                .contains("published preperiod 70, period 12; computed preperiod 71, period 12"),
             "{}",
             c.text
         );
@@ -260,6 +266,10 @@ mod tests {
             source: "a test",
         };
         let c = check_known(&open, &g, &Reduction::identity(), &values("0.77", 1000));
-        assert!(c.disagrees && c.text.contains("published as unsolved"), "{}", c.text);
+        assert!(
+            c.disagrees && c.text.contains("published as unsolved"),
+            "{}",
+            c.text
+        );
     }
 }

@@ -23,11 +23,11 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod census;
 #[cfg(feature = "polars")]
 mod check;
 #[cfg(feature = "polars")]
 mod claim;
-mod census;
 mod claim_text;
 mod compare;
 #[cfg(feature = "polars")]
@@ -42,6 +42,12 @@ mod stats;
 mod stone_check;
 mod sweep;
 
+pub use census::{
+    census, census_id, census_row, failed_row, merge as merge_census, CensusBudget, CensusPart,
+    CensusRow, MergeError,
+};
+#[cfg(feature = "polars")]
+pub use census::{census_frame, census_from_frame};
 #[cfg(feature = "polars")]
 pub use check::{check_claim, claim_schema, verify_guess, CheckReport};
 #[cfg(feature = "polars")]
@@ -50,13 +56,6 @@ pub use claim_text::{
     identifiers, plan_check, precheck_claim, prove_for_all, residue_shape, Lookup, On,
     ResidueShape, TABLE_CHECK_MAX,
 };
-#[cfg(feature = "polars")]
-pub use census::{census_frame, census_from_frame};
-pub use census::{
-    census, census_id, census_row, failed_row, merge as merge_census, CensusBudget, CensusPart,
-    CensusRow, MergeError,
-};
-pub use known::{check_known, known_checks, Known, KnownCheck, KNOWN};
 pub use compare::{compare, Comparison, Difference, DIFFERENCES_LISTED};
 #[cfg(feature = "polars")]
 pub use frames::{
@@ -68,6 +67,7 @@ pub use guess::{
     fit_quasi_polynomial, guess, guess_grundy, guess_losers, guess_outcomes, guess_sweep,
     sweep_guess_failures, ClaimOn, Family, Guess, QuasiPolynomial, SweepFailure, Target,
 };
+pub use known::{check_known, known_checks, Known, KnownCheck, KNOWN};
 pub use periodicity::{candidate, periodicity, Candidate, Periodicity, EXCEPTIONS_LISTED};
 pub use record::{
     analyze, analyze_table, check as check_analysis, Analysis, AnalysisData, Gaps, GrundyStats,

@@ -84,7 +84,9 @@ pub enum CensusError {
         template: String,
     },
     /// Too many items, or too much enumeration.
-    #[error("the space has more than {MAX_ITEMS} games (or its constraints prune too late): narrow it")]
+    #[error(
+        "the space has more than {MAX_ITEMS} games (or its constraints prune too late): narrow it"
+    )]
     TooLarge,
     /// A value of a parameter.
     #[error(transparent)]
@@ -494,7 +496,8 @@ fn bounds(
     // Σ c·x <= C
     let mut ineqs: Vec<(Vec<(i128, &str)>, i128)> = vec![];
     for r in rels {
-        let mut terms: Vec<(i128, &str)> = r.lhs.terms.iter().map(|(c, n)| (*c, n.as_str())).collect();
+        let mut terms: Vec<(i128, &str)> =
+            r.lhs.terms.iter().map(|(c, n)| (*c, n.as_str())).collect();
         terms.extend(r.rhs.terms.iter().map(|(c, n)| (-c, n.as_str())));
         let c = r.rhs.constant - r.lhs.constant;
         match r.op {
@@ -1050,7 +1053,12 @@ mod tests {
         let s = space(&["sub{b,a}"], &["a=1..2"], "1 <= b <= 2, a != b").unwrap();
         assert_eq!(specs(&s), ["sub{1,2}", "sub{2,1}"]);
         // linear forms, explicit values, `and`
-        let s = space(&["sub{1,a,b}"], &["a=2,3"], "a < b and a + b <= 7, 2*a != b").unwrap();
+        let s = space(
+            &["sub{1,a,b}"],
+            &["a=2,3"],
+            "a < b and a + b <= 7, 2*a != b",
+        )
+        .unwrap();
         assert_eq!(
             specs(&s),
             ["sub{1,2,3}", "sub{1,2,5}", "sub{1,3,4}"] // (2,4): 2a = b
@@ -1058,7 +1066,10 @@ mod tests {
         // octal patterns: 0-7 after the point, 0 or 4 before it
         let s = space(&["0.???"], &[], "").unwrap();
         let all = specs(&s);
-        assert_eq!((all.len(), &all[1][..], &all[511][..]), (512, "0.001", "0.777"));
+        assert_eq!(
+            (all.len(), &all[1][..], &all[511][..]),
+            (512, "0.001", "0.777")
+        );
         let s = space(&["?.???"], &[], "").unwrap();
         assert_eq!(s.items().unwrap().len(), 1024);
         let s = space(&["0.??", "4.?"], &[], "").unwrap();
@@ -1070,7 +1081,12 @@ mod tests {
     #[test]
     fn bad_spaces_name_the_problem() {
         for (games, params, w, says) in [
-            (&["sub{a,b}"][..], &[][..], "1 <= a < b", "`a` has no upper bound"),
+            (
+                &["sub{a,b}"][..],
+                &[][..],
+                "1 <= a < b",
+                "`a` has no upper bound",
+            ),
             (&["sub{a}"], &[], "a <= 1e9", "takes 1000000001 values"),
             (&["sub{a}"], &[], "a < 5, b < 3", "`b` is not in any game"),
             (&["sub{a}"], &["a"], "", "must look like"),
@@ -1078,7 +1094,12 @@ mod tests {
             (&["sub{a}"], &[], "a < 3 +", "sums of terms"),
             (&["sub{a}"], &[], "a", "compares nothing"),
             (&["sub{a}"], &[], "1 <= a <= 3 ; ", "unexpected `;`"),
-            (&["sub{a}", "sub{b}"], &[], "a < b <= 4, 1 <= a", "which `sub{a}` does not"),
+            (
+                &["sub{a}", "sub{b}"],
+                &[],
+                "a < b <= 4, 1 <= a",
+                "which `sub{a}` does not",
+            ),
             (&[], &[], "", "at least one"),
         ] {
             let e = space(games, params, w)
@@ -1089,13 +1110,21 @@ mod tests {
         }
         let e = space(&["sub{a}"], &[], "a <= 3").unwrap().classes();
         assert!(e.unwrap_err().to_string().contains("item 0 (`sub{0}`)"));
-        let e = space(&["sub{a,b,c,d,e,f}"], &[], "1<=a<=99,1<=b<=99,1<=c<=99,1<=d<=99,1<=e<=99,1<=f<=99")
-            .unwrap()
-            .items()
-            .unwrap_err();
+        let e = space(
+            &["sub{a,b,c,d,e,f}"],
+            &[],
+            "1<=a<=99,1<=b<=99,1<=c<=99,1<=d<=99,1<=e<=99,1<=f<=99",
+        )
+        .unwrap()
+        .items()
+        .unwrap_err();
         assert_eq!(e, CensusError::TooLarge);
         // an empty range is an empty space, not an error
-        assert!(space(&["sub{a}"], &[], "3 <= a <= 2").unwrap().items().unwrap().is_empty());
+        assert!(space(&["sub{a}"], &[], "3 <= a <= 2")
+            .unwrap()
+            .items()
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
@@ -1114,10 +1143,16 @@ mod tests {
             ("4.07", "0.737", 1),
         ] {
             let (r, red) = canonical(&Game::parse(code).unwrap());
-            assert_eq!((r.to_string(), red.shift), (rep.to_string(), shift), "{code}");
+            assert_eq!(
+                (r.to_string(), red.shift),
+                (rep.to_string(), shift),
+                "{code}"
+            );
         }
         // and they have the values: G_code(n + shift) = G_rep(n)
-        for code in ["0.07", "0.045", "0.057", "0.055", "4.0", "4.01", "4.05", "0.0401"] {
+        for code in [
+            "0.07", "0.045", "0.057", "0.055", "4.0", "4.01", "4.05", "0.0401",
+        ] {
             let (r, red) = canonical(&Game::parse(code).unwrap());
             let rep = values(&r.to_string(), 400);
             assert_eq!(red.item_values(&rep, 400), values(code, 400), "{code}");
@@ -1134,7 +1169,10 @@ mod tests {
             ("sub{3}", "sub{1}", "scale 3"),
         ] {
             let (r, d) = canonical(&Game::parse(set).unwrap());
-            assert_eq!((r.to_string(), d.to_string()), (rep.to_string(), red.to_string()));
+            assert_eq!(
+                (r.to_string(), d.to_string()),
+                (rep.to_string(), red.to_string())
+            );
         }
     }
 
@@ -1182,14 +1220,23 @@ mod tests {
                 let MoveSet::Union { finite, .. } = set else {
                     unreachable!()
                 };
-                assert_eq!(finite.iter().fold(0, |a, &b| gcd(a, b)), 1, "{}", c.representative);
+                assert_eq!(
+                    finite.iter().fold(0, |a, &b| gcd(a, b)),
+                    1,
+                    "{}",
+                    c.representative
+                );
             }
         }
         let c = classes
             .iter()
             .find(|c| c.representative.to_string() == "sub{1,2,3}")
             .unwrap();
-        assert!(c.member_list().starts_with("sub{1,2,3}; "), "{}", c.member_list());
+        assert!(
+            c.member_list().starts_with("sub{1,2,3}; "),
+            "{}",
+            c.member_list()
+        );
         assert!(c.member_list().contains("sub{2,4,6} (scale 2)"));
         let all: Vec<u64> = (1..=3)
             .flat_map(|i| shard(classes.clone(), i, 3).unwrap())

@@ -49,6 +49,7 @@ mod stone;
 mod sums;
 mod table;
 
+pub use census::{CensusError, CensusSpace, Class, Member, Reduction};
 pub use decide::{
     decide, proven_period, winning_moves, Decision, Move, ProvenPeriod, WinningMoves,
 };
@@ -78,7 +79,6 @@ pub use rule::{
     grundy_by_definition, grundy_table_of, outcome_by_definition, Rule, SubtractionRule,
 };
 pub use sets::{MoveSet, NamedSet};
-pub use census::{CensusError, CensusSpace, Class, Member, Reduction};
 pub use space::{Space, SpaceError, MAX_VALUES};
 pub use spec::{substitute_param, Bound, Game, Play, SpecError, TakeBreak, SLUG_MAX};
 pub use stone::{

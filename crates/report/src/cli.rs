@@ -203,6 +203,16 @@ pub enum Cmd {
         after_help = "Example:\n  heaplab sweep --game 'sub{1,2,k}' --param k=3..40 --max 1000 -o data/sweep.csv"
     )]
     Sweep(SweepArgs),
+    /// A census of a whole space of games: classes, adaptive certification, known results.
+    #[command(
+        after_help = "Examples:\n  heaplab census --game 'sub{a,b,c}' --where '1 <= a < b < c <= 20' -o data/sub3.parquet\n  heaplab census --game '0.???' --max 65536 -o data/octal3.parquet\n  heaplab census --game '0.???' --shard 2/4 -o data/octal3-2.parquet"
+    )]
+    Census(CensusArgs),
+    /// Merge census shards (Parquet or CSV files) into one census.
+    #[command(
+        after_help = "Example:\n  heaplab merge data/octal3-*.parquet -o data/octal3.parquet"
+    )]
+    Merge(MergeArgs),
     /// Check a conjectured closed form (a polars SQL expression) on every row.
     #[command(
         after_help = "Examples:\n  heaplab check --game 'sub{1,2,3}' --max 1e8 --claim 'win = (n % 4 <> 0)'\n  heaplab check --game divisors --max 1e8 --claim 'n = 0 OR grundy = v2(n)'"
@@ -439,6 +449,63 @@ pub struct SweepArgs {
     /// Output file (.csv or .parquet).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab census`.
+#[derive(Args, Debug)]
+pub struct CensusArgs {
+    /// A game template (repeatable): parameters by name (`sub{a,b,c}`), `?` for any octal
+    /// digit (`0.???`: 0-7 after the point, 0 or 4 before it).
+    #[arg(long, short = 'g', required = true)]
+    pub game: Vec<String>,
+    /// Explicit values of a parameter (repeatable): `k=3..40` or `k=3,5,8`.
+    #[arg(long)]
+    pub param: Vec<String>,
+    /// Constraints: chains of linear forms, comma-separated, e.g. `1 <= a < b < c <= 20, a + b != c`.
+    #[arg(long = "where", default_value = "")]
+    pub constraints: String,
+    /// The first N of each class (positions 0..=N).
+    #[arg(long, value_parser = count_arg, default_value = "256")]
+    pub start: u64,
+    /// The largest N of each class.
+    #[arg(long, short = 'n', value_parser = count_arg, default_value = "65536")]
+    pub max: u64,
+    /// Estimated seconds per class (heaplab's estimate, so every machine stops at the same N).
+    #[arg(long, allow_hyphen_values = true)]
+    pub seconds: Option<f64>,
+    /// Run only shard i of n (1-based): the classes whose index is i - 1 modulo n.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// Output file (.parquet or .csv); with --shard, required. A killed run resumes from
+    /// FILE.journal.
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
+    /// Leave out the `seconds` column, so that two runs write the same bytes.
+    #[arg(long)]
+    pub no_seconds: bool,
+    /// List the classes (and their members) without computing anything.
+    #[arg(long)]
+    pub list: bool,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Shard files written by `census --shard` (or whole censuses).
+    #[arg(required = true)]
+    pub parts: Vec<PathBuf>,
+    /// The merged census (.parquet or .csv).
+    #[arg(long, short = 'o')]
+    pub output: PathBuf,
+    /// Leave out the `seconds` column, so that merges of different runs write the same bytes.
+    #[arg(long)]
+    pub no_seconds: bool,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

@@ -9,6 +9,7 @@
 mod cleanup;
 mod cli;
 mod cmd_analyze;
+mod cmd_census;
 mod cmd_check;
 mod cmd_compare;
 mod cmd_count;
@@ -50,6 +51,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Analyze(a) => cmd_analyze::run(a),
         Cmd::Compare(a) => cmd_compare::run(a),
         Cmd::Sweep(a) => cmd_sweep::run(a),
+        Cmd::Census(a) => cmd_census::run(a),
+        Cmd::Merge(a) => cmd_census::merge(a),
         Cmd::Check(a) => cmd_check::run(a),
         Cmd::Guess(a) => cmd_guess::run(a),
         Cmd::Plot(a) => cmd_plot::run(a),

@@ -2201,3 +2201,196 @@ fn rules_beyond_the_menu_from_the_command_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not available"));
 }
+
+/// A census in 4 shards, one killed (SIGKILL) once its journal holds rows and then resumed,
+/// merged: the same bytes as the whole census run at once; bad shard arguments and foreign
+/// journals are refused.
+#[test]
+fn census_shards_killed_resumed_and_merged_equal_the_whole_run() {
+    let d = tempfile::tempdir().unwrap();
+    let space: &[&str] = &[
+        "census",
+        "--game",
+        "0.??",
+        "--game",
+        "sub{a,b,c}",
+        "--where",
+        "1 <= a < b < c <= 12",
+        "--max",
+        "8192",
+        "--no-seconds",
+    ];
+    let whole = json(
+        d.path(),
+        &[space, &["-o", "whole.parquet", "--json"]].concat(),
+    );
+    let classes = whole["classes"].as_u64().unwrap();
+    assert_eq!(whole["items"], 64 + 220);
+    assert!(classes < 64 + 220, "deduplication merged nothing");
+    // shard 2 killed once its journal has rows
+    let journal = d.path().join("s2.parquet.journal");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_heaplab"))
+        .args([space, &["--shard", "2/4", "-o", "s2.parquet"]].concat())
+        .current_dir(d.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    let lines = || {
+        std::fs::read_to_string(&journal)
+            .map(|s| s.lines().count())
+            .unwrap_or(0)
+    };
+    while lines() < 4 && t.elapsed().as_secs() < 60 && child.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let killed_with = lines();
+    eprintln!("shard 2 killed with {killed_with} journal lines");
+    // a partial last line, as a kill in mid-write leaves it
+    if killed_with > 0 {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&journal)
+            .unwrap();
+        write!(f, "{{\"class\": 12, \"ite").unwrap();
+    }
+    for i in 1..=4 {
+        let out = format!("s{i}.parquet");
+        let r = json(
+            d.path(),
+            &[space, &["--shard", &format!("{i}/4"), "-o", &out, "--json"]].concat(),
+        );
+        if i == 2 && killed_with > 1 {
+            assert!(r["resumed"].as_u64().unwrap() >= 1, "{r}");
+        }
+        assert!(!d.path().join(format!("{out}.journal")).exists());
+    }
+    let m = json(
+        d.path(),
+        &[
+            "merge",
+            "s3.parquet",
+            "s1.parquet",
+            "s4.parquet",
+            "s2.parquet",
+            "-o",
+            "merged.parquet",
+            "--no-seconds",
+            "--json",
+        ],
+    );
+    assert_eq!(m["missing"], json!([]));
+    assert_eq!(
+        std::fs::read(d.path().join("merged.parquet")).unwrap(),
+        std::fs::read(d.path().join("whole.parquet")).unwrap()
+    );
+    // idempotent: merging the merged census with a shard changes nothing
+    ok(
+        d.path(),
+        &[
+            "merge",
+            "merged.parquet",
+            "s2.parquet",
+            "-o",
+            "again.parquet",
+            "--no-seconds",
+        ],
+    );
+    assert_eq!(
+        std::fs::read(d.path().join("again.parquet")).unwrap(),
+        std::fs::read(d.path().join("whole.parquet")).unwrap()
+    );
+    // missing shards: listed, exit code 1, the partial census written
+    let o = heaplab(d.path(), &["merge", "s1.parquet", "-o", "part.parquet"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("classes missing (1, 2, 3, 5"));
+    // rows: every class once, Kayles-like rows recognised
+    let df = read_parquet(&d.path().join("whole.parquet"));
+    assert_eq!(
+        u64s(&df, "class"),
+        (0..classes).map(Some).collect::<Vec<_>>()
+    );
+    let known = df.column("known").unwrap().str().unwrap().clone();
+    let games = df.column("game").unwrap().str().unwrap().clone();
+    let kayles = (0..df.height())
+        .find(|&i| games.get(i) == Some("0.77"))
+        .unwrap();
+    assert!(known.get(kayles).unwrap().contains("Kayles 0.77"));
+    assert!(df.column("seconds").is_err());
+    // another census's shard, a foreign journal, bad shard arguments
+    ok(
+        d.path(),
+        &[
+            "census",
+            "--game",
+            "0.?",
+            "--max",
+            "300",
+            "-o",
+            "other.parquet",
+        ],
+    );
+    let o = heaplab(
+        d.path(),
+        &["merge", "s1.parquet", "other.parquet", "-o", "x.parquet"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("different censuses"));
+    assert!(!d.path().join("x.parquet").exists());
+    std::fs::write(d.path().join("s5.parquet.journal"), "{\"census\":\"x\"}\n").unwrap();
+    for (args, says) in [
+        (
+            &["census", "--game", "0.?", "--shard", "1/4"][..],
+            "--shard needs -o",
+        ),
+        (
+            &[
+                "census",
+                "--game",
+                "0.?",
+                "--shard",
+                "5/4",
+                "-o",
+                "a.parquet",
+            ],
+            "--shard must look like",
+        ),
+        (
+            &["census", "--game", "0.?", "--shard", "x", "-o", "a.parquet"],
+            "--shard must look like",
+        ),
+        (
+            &["census", "--game", "0.?", "-o", "s5.parquet"],
+            "journal of another census",
+        ),
+        (
+            &["census", "--game", "sub{a}", "--where", "a >= 1"],
+            "no upper bound",
+        ),
+        (&["census", "--game", "0.?", "--start", "0"], "at least 1"),
+        (
+            &["census", "--game", "0.?", "--seconds", "-1"],
+            "--seconds must be",
+        ),
+        (
+            &["merge", "nothere.parquet", "-o", "y.parquet"],
+            "cannot read `nothere.parquet`",
+        ),
+        (
+            &["merge", "whole.parquet", "-o", "y.txt"],
+            "use a .csv or .parquet name",
+        ),
+    ] {
+        let o = heaplab(d.path(), args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(says) && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+}

@@ -1,0 +1,352 @@
+//! `heaplab census` and `heaplab merge`: a whole space of games, class by class
+//! ([`heaplab_core::CensusSpace`], [`heaplab_analysis::census`]), optionally one shard of
+//! it, resumable from a journal, and the merge of shards.
+
+use crate::cli::{CensusArgs, MergeArgs};
+use crate::output::{print_json, secs, write_frame};
+use anyhow::{bail, Context, Result};
+use heaplab_analysis::{
+    census, census_frame, census_from_frame, census_id, merge_census, CensusBudget, CensusPart,
+    CensusRow,
+};
+use heaplab_core::{census::shard, CensusSpace, Class, Silent};
+use polars::prelude::*;
+use serde_json::json;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// `i/n` with 1 <= i <= n.
+fn parse_shard(s: &str) -> Result<(u64, u64)> {
+    let bad =
+        || anyhow::anyhow!("--shard must look like 2/4 (shard i of n, 1 <= i <= n), not `{s}`");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || n == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// The journal of a run writing `out`: `out` with `.journal` appended.
+fn journal_path(out: &Path) -> PathBuf {
+    let mut s = out.as_os_str().to_owned();
+    s.push(".journal");
+    PathBuf::from(s)
+}
+
+/// The journal's first line: which census and shard its rows belong to.
+fn journal_header(id: &str, classes: u64, shard: &str) -> serde_json::Value {
+    json!({"census": id, "classes": classes, "shard": shard})
+}
+
+/// Rows already in the journal at `p` (none when there is no journal). A last line cut
+/// short by a kill is ignored.
+fn read_journal(p: &Path, header: &serde_json::Value) -> Result<Vec<CensusRow>> {
+    let f = match std::fs::File::open(p) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
+        Err(e) => return Err(e).with_context(|| format!("cannot read `{}`", p.display())),
+    };
+    let mut lines = std::io::BufReader::new(f).lines();
+    let first = lines.next().transpose()?.unwrap_or_default();
+    let found: serde_json::Value = serde_json::from_str(&first).unwrap_or(json!(null));
+    if found.is_null() && first.trim().is_empty() {
+        return Ok(vec![]);
+    }
+    if &found != header {
+        bail!(
+            "`{}` is the journal of another census or shard ({}): remove it to start afresh",
+            p.display(),
+            found
+                .get("census")
+                .and_then(|v| v.as_str())
+                .unwrap_or("unreadable")
+        );
+    }
+    let mut rows = vec![];
+    for line in lines {
+        let line = line?;
+        match serde_json::from_str::<CensusRow>(&line) {
+            Ok(r) => rows.push(r),
+            Err(_) => break,
+        }
+    }
+    Ok(rows)
+}
+
+/// Runs `heaplab census`.
+pub fn run(a: CensusArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let space = CensusSpace::parse(&a.game, &a.param, &a.constraints)?;
+    if a.start == 0 || a.max == 0 {
+        bail!("--start and --max must be at least 1");
+    }
+    if a.start > a.max {
+        bail!("--start {} is larger than --max {}", a.start, a.max);
+    }
+    if let Some(s) = a.seconds {
+        if !s.is_finite() || s < 0.0 {
+            bail!("--seconds must be a number of seconds >= 0, not {s}");
+        }
+    }
+    let budget = CensusBudget {
+        start: a.start,
+        max: a.max,
+        seconds: a.seconds,
+    };
+    let shard_of = a.shard.as_deref().map(parse_shard).transpose()?;
+    if shard_of.is_some() && a.output.is_none() {
+        bail!("--shard needs -o FILE (the shard's Parquet file)");
+    }
+    if let Some(p) = &a.output {
+        crate::output::frame_format(p)?;
+        crate::files::AtomicFile::check(p)?;
+    }
+    let classes = space.classes()?;
+    let total = classes.len() as u64;
+    let items: usize = classes.iter().map(|c| c.members.len()).sum();
+    if a.list {
+        return list(&classes, items, a.json);
+    }
+    let id = census_id(&space.describe(), &budget);
+    let (mine, shard_text) = match shard_of {
+        Some((i, n)) => (shard(classes, i, n)?, format!("{i}/{n}")),
+        None => (classes, "1/1".to_string()),
+    };
+    // resume from the journal
+    let header = journal_header(&id, total, &shard_text);
+    let journal = a.output.as_deref().map(journal_path);
+    let mut done: Vec<CensusRow> = match &journal {
+        Some(j) => read_journal(j, &header)?,
+        None => vec![],
+    };
+    done.retain(|r| mine.iter().any(|c| c.index == r.class));
+    let resumed = done.len();
+    let todo: Vec<Class> = mine
+        .iter()
+        .filter(|c| !done.iter().any(|r| r.class == c.index))
+        .cloned()
+        .collect();
+    let writer = match &journal {
+        Some(j) => {
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .truncate(true)
+                .open(j)
+                .with_context(|| format!("cannot write `{}`", j.display()))?;
+            writeln!(f, "{header}")?;
+            for r in &done {
+                writeln!(f, "{}", serde_json::to_string(r)?)?;
+            }
+            f.flush()?;
+            Some(Mutex::new(f))
+        }
+        None => None,
+    };
+    let spinner = crate::progress::Spinner::new(format!(
+        "census of {} classes ({} to compute)",
+        mine.len(),
+        todo.len()
+    ));
+    let on_row = |r: &CensusRow| {
+        if let Some(w) = &writer {
+            if let Ok(mut f) = w.lock() {
+                // a journal line lost to a full disk is recomputed on resume
+                let _ = writeln!(f, "{}", serde_json::to_string(r).unwrap_or_default())
+                    .and_then(|_| f.flush());
+            }
+        }
+    };
+    let fresh = census(&todo, &budget, &crate::machine::budget(), &Silent, &on_row)?;
+    drop(spinner);
+    let mut rows = done;
+    rows.extend(fresh);
+    rows.sort_by_key(|r| r.class);
+    let part = CensusPart {
+        id,
+        classes: total,
+        rows,
+    };
+    let mut files = vec![];
+    if let Some(p) = &a.output {
+        let mut df = census_frame(&part, !a.no_seconds)?;
+        let written = write_frame(&mut df, p).context("writing the census")?;
+        files.push(written.display().to_string());
+        if let Some(j) = &journal {
+            let _ = std::fs::remove_file(j);
+        }
+    }
+    for r in part.rows.iter().filter(|r| r.disagrees) {
+        eprintln!(
+            "DISAGREEMENT with a published result, class {} ({}): {}",
+            r.class,
+            r.game,
+            r.known.as_deref().unwrap_or_default()
+        );
+    }
+    let count = |s: &str| part.rows.iter().filter(|r| r.status == s).count();
+    if a.json {
+        print_json(&json!({
+            "census": part.id,
+            "items": items,
+            "classes": total,
+            "shard": shard_text,
+            "resumed": resumed,
+            "rows": part.rows,
+            "files": files,
+            "seconds": secs(t0),
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{:>6} {:<16} {:>7} {:<24} {:>9} {:>7} {:>6} {:>10} {:>8}  known",
+        "class",
+        "game",
+        "members",
+        "verdict",
+        "preperiod",
+        "period",
+        "saltus",
+        "max_grundy",
+        "P-pos"
+    );
+    let opt = |x: Option<String>| x.unwrap_or_else(|| "-".into());
+    for r in &part.rows {
+        println!(
+            "{:>6} {:<16} {:>7} {:<24} {:>9} {:>7} {:>6} {:>10} {:>8}  {}",
+            r.class,
+            r.game,
+            r.members,
+            r.verdict,
+            opt(r.preperiod.map(|x| x.to_string())),
+            opt(r.period.map(|x| x.to_string())),
+            opt(r.saltus.map(|x| x.to_string())),
+            opt(r.max_grundy.map(|x| x.to_string())),
+            r.p_positions,
+            r.known.as_deref().unwrap_or("")
+        );
+    }
+    println!(
+        "{} items in {} classes{}: {} certified, {} observed, {} none, {} failed{} ({:.1} s)",
+        items,
+        total,
+        if shard_text == "1/1" {
+            String::new()
+        } else {
+            format!(", shard {shard_text} has {}", part.rows.len())
+        },
+        count("certified"),
+        count("observed"),
+        count("none"),
+        count("failed"),
+        if resumed > 0 {
+            format!("; {resumed} resumed from the journal")
+        } else {
+            String::new()
+        },
+        secs(t0)
+    );
+    if !files.is_empty() {
+        println!("wrote {}", files.join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--list`: the classes and their members.
+fn list(classes: &[Class], items: usize, as_json: bool) -> Result<ExitCode> {
+    if as_json {
+        print_json(&json!({
+            "items": items,
+            "classes": classes.iter().map(|c| json!({
+                "class": c.index,
+                "game": c.representative.to_string(),
+                "members": c.members.len(),
+                "member_list": c.member_list(),
+            })).collect::<Vec<_>>(),
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    for c in classes {
+        println!(
+            "{:>6} {:<16} {:>4}  {}",
+            c.index,
+            c.representative.to_string(),
+            c.members.len(),
+            c.member_list()
+        );
+    }
+    println!("{items} items in {} classes", classes.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A census file (Parquet or CSV) back as rows.
+fn read_part(p: &Path) -> Result<CensusPart> {
+    let format = crate::output::frame_format(p).map_err(|_| {
+        anyhow::anyhow!(
+            "cannot read `{}`: use a .parquet or .csv census",
+            p.display()
+        )
+    })?;
+    let f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+    let df = match format {
+        crate::output::Format::Parquet => ParquetReader::new(f).finish(),
+        _ => CsvReader::new(f).finish(),
+    }
+    .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", p.display()))?;
+    census_from_frame(&df).map_err(|e| anyhow::anyhow!("`{}`: {e}", p.display()))
+}
+
+/// Runs `heaplab merge`: exit code 0 for a complete census, 1 when classes are missing
+/// (the merged file is written all the same, and the missing classes are listed).
+pub fn merge(a: MergeArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    crate::output::frame_format(&a.output)?;
+    let parts = a
+        .parts
+        .iter()
+        .map(|p| read_part(p))
+        .collect::<Result<Vec<_>>>()?;
+    let (merged, missing) = merge_census(parts)?;
+    let mut df = census_frame(&merged, !a.no_seconds)?;
+    let written = write_frame(&mut df, &a.output).context("writing the merged census")?;
+    let shown: Vec<String> = missing.iter().take(20).map(u64::to_string).collect();
+    if a.json {
+        print_json(&json!({
+            "census": merged.id,
+            "classes": merged.classes,
+            "rows": merged.rows.len(),
+            "missing": missing,
+            "files": [written.display().to_string()],
+            "seconds": secs(t0),
+        }));
+    } else {
+        println!(
+            "merged {} parts: {} of {} classes; wrote {}",
+            a.parts.len(),
+            merged.rows.len(),
+            merged.classes,
+            written.display()
+        );
+    }
+    if missing.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    eprintln!(
+        "incomplete: {} classes missing ({}{})",
+        missing.len(),
+        shown.join(", "),
+        if missing.len() > shown.len() {
+            ", …"
+        } else {
+            ""
+        }
+    );
+    Ok(ExitCode::from(1))
+}
