@@ -14,12 +14,13 @@ use arrow_array::{
 };
 use arrow_buffer::{BooleanBuffer, Buffer, ScalarBuffer};
 use heaplab_analysis::{
-    analyze, plan_check, sweep, ClaimFunction, ClaimValue, Error as AnalysisError, On,
+    analyze, census, census_id, failed_row, plan_check, sweep, CensusBudget, CensusRow,
+    ClaimFunction, ClaimValue, Error as AnalysisError, On,
 };
 use heaplab_core::{
     count_sums, decide, decide_sum, grundy_table, open_stream, p_position_list, plan, solve,
-    tables, Budget, Error, Game, GrundyTable, Observer, PPositionStream, Sequence, Space, Sum,
-    Task, Variant, FAMILIES,
+    tables, Budget, CensusSpace, Class, Error, Game, GrundyTable, Observer, PPositionStream,
+    Sequence, Space, Sum, Task, Variant, FAMILIES,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyMemoryError, PyValueError};
@@ -779,6 +780,150 @@ fn sweep_table(
     ]))
 }
 
+/// The classes of a census space (`games` templates, `params` like `k=3..40`, constraints
+/// `where`): JSON `{"space": …, "items": n, "classes": [class, …]}`, each class as
+/// [`heaplab_core::Class`] serialises it.
+#[pyfunction]
+#[pyo3(signature = (games, params, r#where))]
+fn census_classes(games: Vec<String>, params: Vec<String>, r#where: &str) -> PyResult<String> {
+    let space = CensusSpace::parse(&games, &params, r#where)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let classes = space
+        .classes()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let items: usize = classes.iter().map(|c| c.members.len()).sum();
+    Ok(serde_json::json!({
+        "space": space.describe(),
+        "items": items,
+        "classes": classes,
+    })
+    .to_string())
+}
+
+/// The census budget, checked: 1 <= start <= max, seconds >= 0.
+fn census_budget(start: u64, max: u64, seconds: Option<f64>) -> PyResult<CensusBudget> {
+    if start == 0 || start > max {
+        return Err(PyValueError::new_err(format!(
+            "need 1 <= start <= max (start {start}, max {max})"
+        )));
+    }
+    if seconds.is_some_and(|s| !s.is_finite() || s < 0.0) {
+        return Err(PyValueError::new_err("seconds must be a number >= 0"));
+    }
+    Ok(CensusBudget {
+        start,
+        max,
+        seconds,
+    })
+}
+
+/// The census identity of a space description and a budget (the `census` column).
+#[pyfunction]
+#[pyo3(signature = (space, start, max, seconds=None))]
+fn census_identity(space: &str, start: u64, max: u64, seconds: Option<f64>) -> PyResult<String> {
+    Ok(census_id(space, &census_budget(start, max, seconds)?))
+}
+
+/// Census rows of the classes in `classes_json` (a JSON list of classes), computed in
+/// parallel here: a JSON list of rows. A class that fails becomes a `failed` row.
+#[pyfunction]
+#[pyo3(signature = (classes_json, start, max, seconds=None, progress=None))]
+fn census_rows(
+    py: Python<'_>,
+    classes_json: &str,
+    start: u64,
+    max: u64,
+    seconds: Option<f64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let budget = census_budget(start, max, seconds)?;
+    let classes: Vec<Class> = serde_json::from_str(classes_json)
+        .map_err(|e| PyValueError::new_err(format!("not a list of census classes: {e}")))?;
+    let rows = run(py, progress, |w| {
+        census(&classes, &budget, &self::budget(), w, &|_| {})
+    })?;
+    Ok(serde_json::to_string(&rows).expect("rows serialise"))
+}
+
+/// The `failed` row of a class (JSON) whose task failed with `message`: JSON.
+#[pyfunction]
+fn census_failed_row(class_json: &str, message: &str) -> PyResult<String> {
+    let class: Class = serde_json::from_str(class_json)
+        .map_err(|e| PyValueError::new_err(format!("not a census class: {e}")))?;
+    Ok(serde_json::to_string(&failed_row(&class, message)).expect("a row serialises"))
+}
+
+/// Census rows (a JSON list) as an Arrow table, sorted by class: the columns of the CLI's
+/// census file (`census`, `classes`, `class`, …, `seconds` when `with_seconds`).
+#[pyfunction]
+#[pyo3(signature = (rows_json, census, classes, with_seconds=true))]
+fn census_table(
+    rows_json: &str,
+    census: &str,
+    classes: u64,
+    with_seconds: bool,
+) -> PyResult<ArrowTable> {
+    let mut rows: Vec<CensusRow> = serde_json::from_str(rows_json)
+        .map_err(|e| PyValueError::new_err(format!("not a list of census rows: {e}")))?;
+    rows.sort_by_key(|r| r.class);
+    let u = |f: &dyn Fn(&CensusRow) -> Option<u64>| -> ArrayRef {
+        Arc::new(rows.iter().map(f).collect::<UInt64Array>())
+    };
+    let s = |f: &dyn Fn(&CensusRow) -> Option<String>| -> ArrayRef {
+        Arc::new(rows.iter().map(f).collect::<StringArray>())
+    };
+    let mut cols: Vec<(&str, ArrayRef)> = vec![
+        ("census", s(&|_| Some(census.to_string()))),
+        ("classes", u(&|_| Some(classes))),
+        ("class", u(&|r| Some(r.class))),
+        ("item", u(&|r| Some(r.item))),
+        ("game", s(&|r| Some(r.game.clone()))),
+        ("members", u(&|r| Some(r.members))),
+        ("member_list", s(&|r| Some(r.member_list.clone()))),
+        ("status", s(&|r| Some(r.status.clone()))),
+        ("verdict", s(&|r| Some(r.verdict.clone()))),
+        ("preperiod", u(&|r| r.preperiod)),
+        ("period", u(&|r| r.period)),
+        (
+            "saltus",
+            Arc::new(
+                rows.iter()
+                    .map(|r| r.saltus)
+                    .collect::<arrow_array::Int64Array>(),
+            ),
+        ),
+        ("certificate", s(&|r| r.certificate.clone())),
+        ("n", u(&|r| Some(r.n))),
+        ("max_grundy", u(&|r| r.max_grundy)),
+        ("max_grundy_at", u(&|r| r.max_grundy_at)),
+        ("p_positions", u(&|r| Some(r.p_positions))),
+        ("last_p", u(&|r| r.last_p)),
+        ("rare_mask", s(&|r| r.rare_mask.clone())),
+        ("rare_count", u(&|r| r.rare_count)),
+        ("last_rare", u(&|r| r.last_rare)),
+        ("known", s(&|r| r.known.clone())),
+        (
+            "disagrees",
+            Arc::new(
+                rows.iter()
+                    .map(|r| Some(r.disagrees))
+                    .collect::<BooleanArray>(),
+            ),
+        ),
+    ];
+    if with_seconds {
+        cols.push((
+            "seconds",
+            Arc::new(
+                rows.iter()
+                    .map(|r| Some(r.seconds))
+                    .collect::<arrow_array::Float64Array>(),
+            ),
+        ));
+    }
+    ArrowTable::new(RecordBatch::try_from_iter(cols))
+}
+
 /// A stone game row solved (variant 1, 2 or 3), with one optimal line when asked, or with
 /// `strategy` ("greedy") the first player's strategy against the best reply: JSON.
 #[pyfunction]
@@ -958,6 +1103,11 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(who_sum, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_table, m)?)?;
+    m.add_function(wrap_pyfunction!(census_classes, m)?)?;
+    m.add_function(wrap_pyfunction!(census_identity, m)?)?;
+    m.add_function(wrap_pyfunction!(census_rows, m)?)?;
+    m.add_function(wrap_pyfunction!(census_failed_row, m)?)?;
+    m.add_function(wrap_pyfunction!(census_table, m)?)?;
     m.add_function(wrap_pyfunction!(stone, m)?)?;
     m.add_function(wrap_pyfunction!(claim_function, m)?)?;
     m.add_function(wrap_pyfunction!(precheck_claim, m)?)?;

@@ -46,6 +46,8 @@ __all__ = [
     "who",
     "count",
     "sweep",
+    "census",
+    "census_classes",
     "check",
     "stone",
     "ArrowTable",
@@ -598,6 +600,9 @@ def sweep(spec: str, param: str, n_max: int, progress: Progress = None) -> Any:
     if not isinstance(spec, str) or not isinstance(param, str):
         raise TypeError("spec and param are str")
     return _arrow(_heaplab.sweep_table(spec, param, _size("n_max", n_max), _check_progress(progress)))
+
+
+from ._census import census, census_classes  # noqa: E402  (uses _arrow and _size above)
 
 
 def stone(variant: int, piles: Sequence[int], line: bool = False, strategy: Optional[str] = None) -> StoneResult:

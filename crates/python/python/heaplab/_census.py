@@ -1,0 +1,137 @@
+"""Censuses of whole spaces of games, in one process or on a Dask cluster.
+
+>>> import heaplab
+>>> t = heaplab.census(["sub{a,b,c}"], where="1 <= a < b < c <= 12", n_max=4096)
+>>> t.num_rows < 220          # 220 sets, scaled ones merged into their classes
+True
+
+A census enumerates the space in a fixed order (templates as given; within one, its
+parameters in order of first appearance, the last varying fastest), groups the games into
+classes by proven reductions (common factors of subtraction sets, provably redundant moves,
+octal first cousins), and computes one row per class: N doubles from ``start`` until the
+period is certified or ``n_max`` (or the estimated ``seconds``) is reached. Rows are pure
+functions of (class, budget, heaplab version) apart from the ``seconds`` column, so the rows
+are the same whichever process or machine computes them.
+
+On a cluster (``dask.distributed``; ``dask-jobqueue`` puts one on Slurm or PBS), each class
+is one task::
+
+    from dask.distributed import Client, LocalCluster
+    with LocalCluster(n_workers=2, threads_per_worker=1) as cluster, Client(cluster) as client:
+        t = heaplab.census(["0.???"], n_max=65536, client=client)
+
+Tasks that fail are retried (``retries``); a class that still fails becomes a row with
+status ``failed`` and the error as its verdict.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Optional, Sequence
+
+from . import _heaplab
+
+__all__ = ["census", "census_classes"]
+
+
+def _strings(name: str, v: Any) -> list:
+    if isinstance(v, str):
+        return [v]
+    if v is None:
+        return []
+    v = list(v)
+    if not all(isinstance(x, str) for x in v):
+        raise TypeError(f"{name} must be a str or a list of str")
+    return v
+
+
+def census_classes(games: Any, where: str = "", params: Any = None) -> dict:
+    """The classes of a space without computing anything: ``{"space", "items",
+    "classes"}``, each class a dict with ``index``, ``representative`` and ``members``
+    (each member's ``item``, ``spec`` and ``reduction``). ``games`` is one template or a
+    list (``"sub{a,b,c}"``, ``"0.???"``: ``?`` is any octal digit), ``where`` the
+    constraints (``"1 <= a < b < c <= 20, a + b != c"``), ``params`` explicit values
+    (``["k=3..40"]``). Raises ValueError naming the problem."""
+    if not isinstance(where, str):
+        raise TypeError("where must be a str")
+    return json.loads(
+        _heaplab.census_classes(_strings("games", games), _strings("params", params), where)
+    )
+
+
+def _task(class_json: str, start: int, n_max: int, seconds: Optional[float]) -> str:
+    """One class's row (JSON), computed where this runs (a Dask worker)."""
+    rows = json.loads(_heaplab.census_rows("[" + class_json + "]", start, n_max, seconds))
+    return json.dumps(rows[0])
+
+
+def census(
+    games: Any,
+    where: str = "",
+    params: Any = None,
+    n_max: int = 65536,
+    start: int = 256,
+    seconds: Optional[float] = None,
+    client: Any = None,
+    retries: int = 2,
+    with_seconds: bool = True,
+    progress: Optional[Callable[[int, int], Any]] = None,
+    _task_fn: Callable[..., str] = _task,
+) -> Any:
+    """One row per class of the space, as an Arrow table sorted by class, with the columns
+    of ``heaplab census`` (``census``, ``classes``, ``class``, ``item``, ``game``,
+    ``members``, ``member_list``, ``status``, ``verdict``, ``preperiod``, ``period``,
+    ``saltus``, ``certificate``, ``n``, ``max_grundy``, ``max_grundy_at``,
+    ``p_positions``, ``last_p``, ``rare_mask``, ``rare_count``, ``last_rare``, ``known``,
+    ``disagrees``, and ``seconds`` unless ``with_seconds`` is false).
+
+    Without ``client`` the classes run in this process on every core. With a
+    ``dask.distributed.Client`` each class is one task (``retries`` retries each); a
+    class that still fails becomes a ``failed`` row. ``seconds`` is a per-class budget in
+    heaplab's estimated seconds."""
+    from . import _arrow, _size
+
+    n_max = _size("n_max", n_max)
+    start = _size("start", start)
+    info = census_classes(games, where, params)
+    ident = _heaplab.census_identity(info["space"], start, n_max, seconds)
+    classes = info["classes"]
+    if client is None:
+        rows = _heaplab.census_rows(json.dumps(classes), start, n_max, seconds, progress)
+    else:
+        rows = json.dumps(_distributed(client, classes, start, n_max, seconds, retries, _task_fn))
+    return _arrow(_heaplab.census_table(rows, ident, len(classes), bool(with_seconds)))
+
+
+def _distributed(
+    client: Any,
+    classes: Sequence[dict],
+    start: int,
+    n_max: int,
+    seconds: Optional[float],
+    retries: int,
+    task: Callable[..., str],
+) -> list:
+    """Rows of every class from tasks on `client`, a failed task's class as a failed row."""
+    from dask.distributed import wait
+
+    payloads = [json.dumps(c) for c in classes]
+    futures = client.map(
+        task,
+        payloads,
+        start=start,
+        n_max=n_max,
+        seconds=seconds,
+        retries=int(retries),
+        pure=False,
+    )
+    wait(futures)
+    rows = []
+    for payload, f in zip(payloads, futures):
+        if f.status == "finished":
+            rows.append(json.loads(f.result()))
+        else:
+            err = f.exception()
+            msg = f"task failed after {retries} retries: {type(err).__name__}: {err}"
+            rows.append(json.loads(_heaplab.census_failed_row(payload, msg)))
+    return rows

@@ -1,0 +1,100 @@
+"""Censuses from Python: one process, and a real two-worker Dask LocalCluster."""
+
+import json
+
+import pyarrow as pa
+import pytest
+from dask.distributed import Client, LocalCluster
+
+import heaplab
+
+SPACE = dict(games=["0.??", "sub{a,b,c}"], where="1 <= a < b < c <= 12", n_max=4096)
+
+
+def mex(s):
+    m = 0
+    while m in s:
+        m += 1
+    return m
+
+
+def subtraction_values(moves, n):
+    g = []
+    for x in range(n + 1):
+        g.append(mex({g[x - s] for s in moves if s <= x}))
+    return g
+
+
+@pytest.fixture(scope="module")
+def single():
+    return heaplab.census(**SPACE, with_seconds=False)
+
+
+def test_single_process_rows(single):
+    assert isinstance(single, pa.Table)
+    rows = single.to_pylist()
+    info = heaplab.census_classes(SPACE["games"], SPACE["where"])
+    assert info["items"] == 64 + 220
+    assert len(rows) == len(info["classes"]) < 64 + 220
+    assert [r["class"] for r in rows] == list(range(len(rows)))
+    assert sum(r["members"] for r in rows) == 284
+    assert "seconds" not in single.column_names
+    by_game = {r["game"]: r for r in rows}
+    # every three-move set certified; sub{2,4,6} is sub{1,2,3} scaled; values by brute force
+    for r in rows:
+        if r["game"].startswith("sub"):
+            assert r["status"] == "certified", r
+    r = by_game["sub{1,2,3}"]
+    assert (r["preperiod"], r["period"]) == (0, 4)
+    assert "sub{2,4,6} (scale 2)" in r["member_list"]
+    g = subtraction_values([1, 3, 4], 40)
+    r = by_game["sub{1,3,4}"]
+    assert r["period"] == 7 and g[:14] == g[7:21]
+    assert r["max_grundy"] == max(g)
+    # Kayles and Dawson's Kayles recognised
+    assert by_game["0.77"]["known"].startswith("Kayles 0.77")
+    assert "0.07 (shift 1)" in by_game["0.137"]["member_list"]
+    assert not any(r["disagrees"] for r in rows)
+    # with seconds: the same rows plus the column
+    # (sub{1,3} and sub{1,5} are sub{1}: the odd move is provably redundant)
+    t = heaplab.census(["sub{1,a}"], where="2 <= a <= 5")
+    assert t.column_names[-1] == "seconds" and t.num_rows == 3
+    assert t.column("member_list").to_pylist()[1] == "sub{1,3} (less {3}); sub{1,5} (less {5})"
+
+
+def test_two_worker_cluster_equals_one_process(single):
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster, Client(cluster) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        dist = heaplab.census(**SPACE, client=client, with_seconds=False)
+        assert dist.equals(single)
+        assert dist.to_pylist() == single.to_pylist()
+
+        # a task that keeps failing: retried, then reported as its class's row
+        def flaky(class_json, start, n_max, seconds):
+            if json.loads(class_json)["index"] == 3:
+                raise RuntimeError("worker lost")
+            return heaplab._census._task(class_json, start, n_max, seconds)
+
+        t = heaplab.census(
+            ["sub{1,a}"], where="2 <= a <= 6", client=client, retries=1, _task_fn=flaky
+        ).to_pylist()
+        assert [r["status"] for r in t] == ["certified"] * 3 + ["failed"]
+        assert "RuntimeError: worker lost" in t[3]["verdict"]
+        assert t[3]["game"] == "sub{1,6}"
+
+
+def test_bad_spaces_raise():
+    with pytest.raises(ValueError, match="has no upper bound"):
+        heaplab.census("sub{a,b}", where="1 <= a < b")
+    with pytest.raises(ValueError, match="not in any game"):
+        heaplab.census_classes("sub{a}", where="a < 3, b < 2")
+    with pytest.raises(ValueError, match="start <= max"):
+        heaplab.census("0.?", n_max=10, start=20)
+    with pytest.raises(ValueError, match="seconds"):
+        heaplab.census("0.?", seconds=-1.0)
+    with pytest.raises(TypeError):
+        heaplab.census([1, 2])
+    with pytest.raises(ValueError):
+        heaplab.census("0.?", n_max=-5)
