@@ -98,6 +98,12 @@ pub struct CensusRow {
     pub known: Option<String>,
     /// Some known result disagrees with the computed values.
     pub disagrees: bool,
+    /// FNV-1a hash (16 hex digits) of the Grundy values at 0..=start, the N every class
+    /// reaches: classes with the same fingerprint have the same first values.
+    pub fingerprint: Option<String>,
+    /// The first class whose values at 0..=start are the same ([`link_same_values`]):
+    /// observed, not proven — a hint at an equivalence the classes do not prove.
+    pub same_values_as: Option<u64>,
     /// Wall time of the row, in seconds (the only column that differs between runs).
     pub seconds: f64,
 }
@@ -158,11 +164,23 @@ pub fn census_row(
         n = next.min(max);
     }
     let data = last.expect("the first step ran");
-    Ok(row_of(class, &data, stopped, t0.elapsed().as_secs_f64()))
+    Ok(row_of(
+        class,
+        &data,
+        stopped,
+        budget.start.clamp(1, max),
+        t0.elapsed().as_secs_f64(),
+    ))
 }
 
 /// The row of `class` from the analysis of its representative at the N reached.
-fn row_of(class: &Class, data: &AnalysisData, stopped: Option<String>, seconds: f64) -> CensusRow {
+fn row_of(
+    class: &Class,
+    data: &AnalysisData,
+    stopped: Option<String>,
+    start: u64,
+    seconds: f64,
+) -> CensusRow {
     let a = &data.analysis;
     let n = a.max;
     let p = a.periodicity.as_ref();
@@ -214,7 +232,42 @@ fn row_of(class: &Class, data: &AnalysisData, stopped: Option<String>, seconds: 
                 .join(" | ")
         }),
         disagrees: checks.iter().any(|c| c.disagrees),
+        fingerprint: Some(fingerprint(&values[..values.len().min(start as usize + 1)])),
+        same_values_as: None,
         seconds,
+    }
+}
+
+/// FNV-1a (64 bits) of the values, as 16 hex digits.
+fn fingerprint(values: &[u32]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for v in values {
+        for b in v.to_le_bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{h:016x}")
+}
+
+/// Sets each row's `same_values_as` to the smallest other class with the same
+/// fingerprint (values at 0..=start), or None. Rows of several shards are linked by
+/// [`merge`]; a census written in one run is linked before it is written.
+pub fn link_same_values(rows: &mut [CensusRow]) {
+    let mut first: std::collections::HashMap<String, u64> = Default::default();
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by_key(|&i| rows[i].class);
+    for &i in &order {
+        if let Some(f) = &rows[i].fingerprint {
+            first.entry(f.clone()).or_insert(rows[i].class);
+        }
+    }
+    for r in rows.iter_mut() {
+        r.same_values_as = r
+            .fingerprint
+            .as_ref()
+            .and_then(|f| first.get(f).copied())
+            .filter(|&c| c != r.class);
     }
 }
 
@@ -242,6 +295,8 @@ pub fn failed_row(class: &Class, error: &str) -> CensusRow {
         last_rare: None,
         known: None,
         disagrees: false,
+        fingerprint: None,
+        same_values_as: None,
         seconds: 0.0,
     }
 }
@@ -332,6 +387,7 @@ pub fn merge(parts: Vec<CensusPart>) -> Result<(CensusPart, Vec<u64>), MergeErro
                 Some(old) => {
                     let same = CensusRow {
                         seconds: old.seconds,
+                        same_values_as: old.same_values_as,
                         ..r.clone()
                     };
                     if same != *old {
@@ -345,14 +401,9 @@ pub fn merge(parts: Vec<CensusPart>) -> Result<(CensusPart, Vec<u64>), MergeErro
         }
     }
     let missing = (0..classes).filter(|c| !rows.contains_key(c)).collect();
-    Ok((
-        CensusPart {
-            id,
-            classes,
-            rows: rows.into_values().collect(),
-        },
-        missing,
-    ))
+    let mut rows: Vec<CensusRow> = rows.into_values().collect();
+    link_same_values(&mut rows);
+    Ok((CensusPart { id, classes, rows }, missing))
 }
 
 #[cfg(feature = "polars")]
@@ -400,6 +451,8 @@ pub fn census_frame(part: &CensusPart, seconds: bool) -> PolarsResult<DataFrame>
             "disagrees".into(),
             rows.iter().map(|r| r.disagrees).collect::<Vec<_>>(),
         ),
+        s("fingerprint", &|r| r.fingerprint.clone()),
+        u("same_values_as", &|r| r.same_values_as),
     ];
     if seconds {
         cols.push(Column::new(
@@ -469,6 +522,7 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
         u("last_rare")?,
         s("known")?,
     );
+    let (fingerprint, same_values_as) = (s("fingerprint")?, u("same_values_as")?);
     let ca = col("disagrees")?.bool().map_err(|e| e.to_string())?;
     let disagrees: Vec<Option<bool>> = (0..ca.len()).map(|i| ca.get(i)).collect();
     let seconds: Vec<Option<f64>> = match df.column("seconds") {
@@ -503,6 +557,8 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
             last_rare: last_rare[i],
             known: known[i].clone(),
             disagrees: disagrees[i].unwrap_or(false),
+            fingerprint: fingerprint[i].clone(),
+            same_values_as: same_values_as[i],
             seconds: seconds[i].unwrap_or(0.0),
         });
     }
@@ -624,6 +680,34 @@ mod tests {
         };
         let officers = run(&space(&["0.6"], ""), &b).remove(0);
         assert_eq!(officers.n, 256);
+    }
+
+    #[test]
+    fn classes_with_the_same_first_values_are_linked() {
+        // 0.161 and 0.36 agree to heap 518 (Flammenkamp's tables had them equal; they
+        // differ at 519): at start = 256 they share a fingerprint, linked as observed only
+        let s = space(&["0.161", "0.36", "0.77"], "");
+        let b = CensusBudget {
+            start: 256,
+            max: 256,
+            seconds: None,
+        };
+        let mut rows = run(&s, &b);
+        link_same_values(&mut rows);
+        assert_eq!(rows[0].fingerprint, rows[1].fingerprint);
+        assert_ne!(rows[0].fingerprint, rows[2].fingerprint);
+        assert_eq!(
+            rows.iter().map(|r| r.same_values_as).collect::<Vec<_>>(),
+            [None, Some(0), None]
+        );
+        let b = CensusBudget {
+            start: 600,
+            max: 600,
+            ..b
+        };
+        let mut rows = run(&s, &b);
+        link_same_values(&mut rows);
+        assert!(rows.iter().all(|r| r.same_values_as.is_none()));
     }
 
     #[test]

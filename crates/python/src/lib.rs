@@ -14,8 +14,8 @@ use arrow_array::{
 };
 use arrow_buffer::{BooleanBuffer, Buffer, ScalarBuffer};
 use heaplab_analysis::{
-    analyze, census, census_id, failed_row, plan_check, sweep, CensusBudget, CensusRow,
-    ClaimFunction, ClaimValue, Error as AnalysisError, On,
+    analyze, census, census_id, failed_row, link_same_values, plan_check, sweep, CensusBudget,
+    CensusRow, ClaimFunction, ClaimValue, Error as AnalysisError, On,
 };
 use heaplab_core::{
     count_sums, decide, decide_sum, grundy_table, open_stream, p_position_list, plan, solve,
@@ -866,6 +866,7 @@ fn census_table(
     let mut rows: Vec<CensusRow> = serde_json::from_str(rows_json)
         .map_err(|e| PyValueError::new_err(format!("not a list of census rows: {e}")))?;
     rows.sort_by_key(|r| r.class);
+    link_same_values(&mut rows);
     let u = |f: &dyn Fn(&CensusRow) -> Option<u64>| -> ArrayRef {
         Arc::new(rows.iter().map(f).collect::<UInt64Array>())
     };
@@ -910,6 +911,8 @@ fn census_table(
                     .collect::<BooleanArray>(),
             ),
         ),
+        ("fingerprint", s(&|r| r.fingerprint.clone())),
+        ("same_values_as", u(&|r| r.same_values_as)),
     ];
     if with_seconds {
         cols.push((

@@ -169,6 +169,7 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
     let mut rows = done;
     rows.extend(fresh);
     rows.sort_by_key(|r| r.class);
+    heaplab_analysis::link_same_values(&mut rows);
     let part = CensusPart {
         id,
         classes: total,
@@ -230,7 +231,11 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
             opt(r.saltus.map(|x| x.to_string())),
             opt(r.max_grundy.map(|x| x.to_string())),
             r.p_positions,
-            r.known.as_deref().unwrap_or("")
+            match (r.same_values_as, r.known.as_deref()) {
+                (Some(c), Some(k)) => format!("{k} [first values as class {c}]"),
+                (Some(c), None) => format!("[first values as class {c}]"),
+                (None, k) => k.unwrap_or("").to_string(),
+            }
         );
     }
     println!(
