@@ -523,8 +523,16 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
         s("known")?,
     );
     let (fingerprint, same_values_as) = (s("fingerprint")?, u("same_values_as")?);
-    let ca = col("disagrees")?.bool().map_err(|e| e.to_string())?;
-    let disagrees: Vec<Option<bool>> = (0..ca.len()).map(|i| ca.get(i)).collect();
+    let d = col("disagrees")?;
+    let disagrees: Vec<Option<bool>> = if d.dtype() == &DataType::String {
+        s("disagrees")?
+            .into_iter()
+            .map(|x| x.map(|t| t == "true"))
+            .collect()
+    } else {
+        let ca = d.bool().map_err(|e| e.to_string())?;
+        (0..ca.len()).map(|i| ca.get(i)).collect()
+    };
     let seconds: Vec<Option<f64>> = match df.column("seconds") {
         Ok(c) => {
             let c = c.cast(&DataType::Float64).map_err(|e| e.to_string())?;

@@ -412,17 +412,27 @@ impl CensusSpace {
     /// # Errors
     /// As [`CensusSpace::items`]; an item whose spec does not parse.
     pub fn classes(&self) -> Result<Vec<Class>, CensusError> {
+        use rayon::prelude::*;
         let items = self.items()?;
+        // parsed and reduced in parallel (a redundancy proof computes a table), grouped in
+        // item order
+        let reduced: Vec<(Item, Game, Reduction)> = items
+            .into_par_iter()
+            .map(|it| {
+                let game = Game::parse(&it.spec).map_err(|error| CensusError::Spec {
+                    item: it.index,
+                    spec: it.spec.clone(),
+                    error,
+                })?;
+                let (rep, reduction) = canonical(&game);
+                let spec = game.to_string();
+                Ok((Item { spec, ..it }, rep, reduction))
+            })
+            .collect::<Result<_, CensusError>>()?;
         let mut classes: Vec<Class> = vec![];
         let mut index: HashMap<String, usize> = HashMap::new();
-        for it in items {
-            let game = Game::parse(&it.spec).map_err(|error| CensusError::Spec {
-                item: it.index,
-                spec: it.spec.clone(),
-                error,
-            })?;
-            let spec = game.to_string();
-            let (rep, reduction) = canonical(&game);
+        for (it, rep, reduction) in reduced {
+            let spec = it.spec;
             let key = rep.to_string();
             let member = Member {
                 item: it.index,

@@ -126,11 +126,16 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
         Some(j) => read_journal(j, &header)?,
         None => vec![],
     };
-    done.retain(|r| mine.iter().any(|c| c.index == r.class));
+    // rows of this shard's classes, not failed (a failure may be passing: computed again)
+    let ours: std::collections::HashSet<u64> = mine.iter().map(|c| c.index).collect();
+    done.retain(|r| ours.contains(&r.class) && r.status != "failed");
+    done.sort_by_key(|r| r.class);
+    done.dedup_by_key(|r| r.class);
     let resumed = done.len();
+    let have: std::collections::HashSet<u64> = done.iter().map(|r| r.class).collect();
     let todo: Vec<Class> = mine
         .iter()
-        .filter(|c| !done.iter().any(|r| r.class == c.index))
+        .filter(|c| !have.contains(&c.index))
         .cloned()
         .collect();
     let writer = match &journal {
@@ -300,9 +305,13 @@ fn read_part(p: &Path) -> Result<CensusPart> {
         )
     })?;
     let f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+    // CSV: every column read as text (a game like 0.77 is no number), converted by name
     let df = match format {
         crate::output::Format::Parquet => ParquetReader::new(f).finish(),
-        _ => CsvReader::new(f).finish(),
+        _ => CsvReadOptions::default()
+            .with_infer_schema_length(Some(0))
+            .into_reader_with_file_handle(f)
+            .finish(),
     }
     .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", p.display()))?;
     census_from_frame(&df).map_err(|e| anyhow::anyhow!("`{}`: {e}", p.display()))
