@@ -406,61 +406,83 @@ pub fn merge(parts: Vec<CensusPart>) -> Result<(CensusPart, Vec<u64>), MergeErro
     Ok((CensusPart { id, classes, rows }, missing))
 }
 
+/// One column of a census table, in the type every front end writes it with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CensusColumn {
+    /// Unsigned integers (null: none).
+    U64(Vec<Option<u64>>),
+    /// Signed integers (the saltus).
+    I64(Vec<Option<i64>>),
+    /// Text.
+    Str(Vec<Option<String>>),
+    /// Flags.
+    Bool(Vec<bool>),
+    /// Seconds.
+    F64(Vec<f64>),
+}
+
+/// The columns of a census table, in order: `census` (its identity), `classes`, then
+/// every [`CensusRow`] field (`seconds` last, left out when `seconds` is false so that
+/// two runs give the same bytes). The CLI's files and the Python tables are both built
+/// from this list.
+pub fn census_columns(part: &CensusPart, seconds: bool) -> Vec<(&'static str, CensusColumn)> {
+    use CensusColumn::*;
+    let rows = &part.rows;
+    let u = |f: &dyn Fn(&CensusRow) -> Option<u64>| U64(rows.iter().map(f).collect());
+    let s = |f: &dyn Fn(&CensusRow) -> Option<String>| Str(rows.iter().map(f).collect());
+    let mut cols = vec![
+        ("census", s(&|_| Some(part.id.clone()))),
+        ("classes", u(&|_| Some(part.classes))),
+        ("class", u(&|r| Some(r.class))),
+        ("item", u(&|r| Some(r.item))),
+        ("game", s(&|r| Some(r.game.clone()))),
+        ("members", u(&|r| Some(r.members))),
+        ("member_list", s(&|r| Some(r.member_list.clone()))),
+        ("status", s(&|r| Some(r.status.clone()))),
+        ("verdict", s(&|r| Some(r.verdict.clone()))),
+        ("preperiod", u(&|r| r.preperiod)),
+        ("period", u(&|r| r.period)),
+        ("saltus", I64(rows.iter().map(|r| r.saltus).collect())),
+        ("certificate", s(&|r| r.certificate.clone())),
+        ("n", u(&|r| Some(r.n))),
+        ("max_grundy", u(&|r| r.max_grundy)),
+        ("max_grundy_at", u(&|r| r.max_grundy_at)),
+        ("p_positions", u(&|r| Some(r.p_positions))),
+        ("last_p", u(&|r| r.last_p)),
+        ("rare_mask", s(&|r| r.rare_mask.clone())),
+        ("rare_count", u(&|r| r.rare_count)),
+        ("last_rare", u(&|r| r.last_rare)),
+        ("known", s(&|r| r.known.clone())),
+        (
+            "disagrees",
+            Bool(rows.iter().map(|r| r.disagrees).collect()),
+        ),
+        ("fingerprint", s(&|r| r.fingerprint.clone())),
+        ("same_values_as", u(&|r| r.same_values_as)),
+    ];
+    if seconds {
+        cols.push(("seconds", F64(rows.iter().map(|r| r.seconds).collect())));
+    }
+    cols
+}
+
 #[cfg(feature = "polars")]
-/// A census as a frame: `census` (its identity), `classes`, then every [`CensusRow`] field
-/// in order (`seconds` last, left out when `seconds` is false so that two runs give the
-/// same bytes).
+/// A census as a frame: the columns of [`census_columns`].
 ///
 /// # Errors
 /// From polars.
 pub fn census_frame(part: &CensusPart, seconds: bool) -> PolarsResult<DataFrame> {
-    let rows = &part.rows;
-    let u = |name: &str, f: &dyn Fn(&CensusRow) -> Option<u64>| {
-        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
-    };
-    let s = |name: &str, f: &dyn Fn(&CensusRow) -> Option<String>| {
-        Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
-    };
-    let mut cols = vec![
-        s("census", &|_| Some(part.id.clone())),
-        u("classes", &|_| Some(part.classes)),
-        u("class", &|r| Some(r.class)),
-        u("item", &|r| Some(r.item)),
-        s("game", &|r| Some(r.game.clone())),
-        u("members", &|r| Some(r.members)),
-        s("member_list", &|r| Some(r.member_list.clone())),
-        s("status", &|r| Some(r.status.clone())),
-        s("verdict", &|r| Some(r.verdict.clone())),
-        u("preperiod", &|r| r.preperiod),
-        u("period", &|r| r.period),
-        Column::new(
-            "saltus".into(),
-            rows.iter().map(|r| r.saltus).collect::<Vec<_>>(),
-        ),
-        s("certificate", &|r| r.certificate.clone()),
-        u("n", &|r| Some(r.n)),
-        u("max_grundy", &|r| r.max_grundy),
-        u("max_grundy_at", &|r| r.max_grundy_at),
-        u("p_positions", &|r| Some(r.p_positions)),
-        u("last_p", &|r| r.last_p),
-        s("rare_mask", &|r| r.rare_mask.clone()),
-        u("rare_count", &|r| r.rare_count),
-        u("last_rare", &|r| r.last_rare),
-        s("known", &|r| r.known.clone()),
-        Column::new(
-            "disagrees".into(),
-            rows.iter().map(|r| r.disagrees).collect::<Vec<_>>(),
-        ),
-        s("fingerprint", &|r| r.fingerprint.clone()),
-        u("same_values_as", &|r| r.same_values_as),
-    ];
-    if seconds {
-        cols.push(Column::new(
-            "seconds".into(),
-            rows.iter().map(|r| r.seconds).collect::<Vec<_>>(),
-        ));
-    }
-    DataFrame::new(rows.len(), cols)
+    let cols = census_columns(part, seconds)
+        .into_iter()
+        .map(|(name, c)| match c {
+            CensusColumn::U64(v) => Column::new(name.into(), v),
+            CensusColumn::I64(v) => Column::new(name.into(), v),
+            CensusColumn::Str(v) => Column::new(name.into(), v),
+            CensusColumn::Bool(v) => Column::new(name.into(), v),
+            CensusColumn::F64(v) => Column::new(name.into(), v),
+        })
+        .collect();
+    DataFrame::new(part.rows.len(), cols)
 }
 
 #[cfg(feature = "polars")]

@@ -43,8 +43,8 @@ mod stone_check;
 mod sweep;
 
 pub use census::{
-    census, census_id, census_row, failed_row, link_same_values, merge as merge_census,
-    CensusBudget, CensusPart, CensusRow, MergeError,
+    census, census_columns, census_id, census_row, failed_row, link_same_values,
+    merge as merge_census, CensusBudget, CensusColumn, CensusPart, CensusRow, MergeError,
 };
 #[cfg(feature = "polars")]
 pub use census::{census_frame, census_from_frame};

@@ -14,8 +14,9 @@ use arrow_array::{
 };
 use arrow_buffer::{BooleanBuffer, Buffer, ScalarBuffer};
 use heaplab_analysis::{
-    analyze, census, census_id, failed_row, link_same_values, plan_check, sweep, CensusBudget,
-    CensusRow, ClaimFunction, ClaimValue, Error as AnalysisError, On,
+    analyze, census, census_columns, census_id, failed_row, link_same_values, plan_check, sweep,
+    CensusBudget, CensusColumn, CensusPart, CensusRow, ClaimFunction, ClaimValue,
+    Error as AnalysisError, On,
 };
 use heaplab_core::{
     count_sums, decide, decide_sum, grundy_table, open_stream, p_position_list, plan, solve,
@@ -867,63 +868,24 @@ fn census_table(
         .map_err(|e| PyValueError::new_err(format!("not a list of census rows: {e}")))?;
     rows.sort_by_key(|r| r.class);
     link_same_values(&mut rows);
-    let u = |f: &dyn Fn(&CensusRow) -> Option<u64>| -> ArrayRef {
-        Arc::new(rows.iter().map(f).collect::<UInt64Array>())
+    let part = CensusPart {
+        id: census.to_string(),
+        classes,
+        rows,
     };
-    let s = |f: &dyn Fn(&CensusRow) -> Option<String>| -> ArrayRef {
-        Arc::new(rows.iter().map(f).collect::<StringArray>())
-    };
-    let mut cols: Vec<(&str, ArrayRef)> = vec![
-        ("census", s(&|_| Some(census.to_string()))),
-        ("classes", u(&|_| Some(classes))),
-        ("class", u(&|r| Some(r.class))),
-        ("item", u(&|r| Some(r.item))),
-        ("game", s(&|r| Some(r.game.clone()))),
-        ("members", u(&|r| Some(r.members))),
-        ("member_list", s(&|r| Some(r.member_list.clone()))),
-        ("status", s(&|r| Some(r.status.clone()))),
-        ("verdict", s(&|r| Some(r.verdict.clone()))),
-        ("preperiod", u(&|r| r.preperiod)),
-        ("period", u(&|r| r.period)),
-        (
-            "saltus",
-            Arc::new(
-                rows.iter()
-                    .map(|r| r.saltus)
-                    .collect::<arrow_array::Int64Array>(),
-            ),
-        ),
-        ("certificate", s(&|r| r.certificate.clone())),
-        ("n", u(&|r| Some(r.n))),
-        ("max_grundy", u(&|r| r.max_grundy)),
-        ("max_grundy_at", u(&|r| r.max_grundy_at)),
-        ("p_positions", u(&|r| Some(r.p_positions))),
-        ("last_p", u(&|r| r.last_p)),
-        ("rare_mask", s(&|r| r.rare_mask.clone())),
-        ("rare_count", u(&|r| r.rare_count)),
-        ("last_rare", u(&|r| r.last_rare)),
-        ("known", s(&|r| r.known.clone())),
-        (
-            "disagrees",
-            Arc::new(
-                rows.iter()
-                    .map(|r| Some(r.disagrees))
-                    .collect::<BooleanArray>(),
-            ),
-        ),
-        ("fingerprint", s(&|r| r.fingerprint.clone())),
-        ("same_values_as", u(&|r| r.same_values_as)),
-    ];
-    if with_seconds {
-        cols.push((
-            "seconds",
-            Arc::new(
-                rows.iter()
-                    .map(|r| Some(r.seconds))
-                    .collect::<arrow_array::Float64Array>(),
-            ),
-        ));
-    }
+    let cols: Vec<(&str, ArrayRef)> = census_columns(&part, with_seconds)
+        .into_iter()
+        .map(|(name, c)| {
+            let a: ArrayRef = match c {
+                CensusColumn::U64(v) => Arc::new(UInt64Array::from(v)),
+                CensusColumn::I64(v) => Arc::new(arrow_array::Int64Array::from(v)),
+                CensusColumn::Str(v) => Arc::new(StringArray::from(v)),
+                CensusColumn::Bool(v) => Arc::new(BooleanArray::from(v)),
+                CensusColumn::F64(v) => Arc::new(arrow_array::Float64Array::from(v)),
+            };
+            (name, a)
+        })
+        .collect();
     ArrowTable::new(RecordBatch::try_from_iter(cols))
 }
 
