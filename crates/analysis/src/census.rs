@@ -42,6 +42,31 @@ impl Default for CensusBudget {
 }
 
 impl CensusBudget {
+    /// Checks the budget: 1 <= start <= max <= [`crate::ANALYSIS_MAX`], seconds a finite
+    /// number >= 0.
+    ///
+    /// # Errors
+    /// A one-line description of the first problem.
+    pub fn check(&self) -> Result<(), String> {
+        if self.start == 0 || self.start > self.max {
+            return Err(format!(
+                "need 1 <= start <= max (start {}, max {})",
+                self.start, self.max
+            ));
+        }
+        if self.max > crate::ANALYSIS_MAX {
+            return Err(format!(
+                "max {} is too large for an analysis in memory (at most {})",
+                self.max,
+                crate::ANALYSIS_MAX
+            ));
+        }
+        if self.seconds.is_some_and(|s| !s.is_finite() || s < 0.0) {
+            return Err("seconds must be a finite number >= 0".into());
+        }
+        Ok(())
+    }
+
     /// One line for the census's identity: `N 256..65536` (and `, 30 s`).
     pub fn describe(&self) -> String {
         match self.seconds {
@@ -98,11 +123,11 @@ pub struct CensusRow {
     pub known: Option<String>,
     /// Some known result disagrees with the computed values.
     pub disagrees: bool,
-    /// FNV-1a hash (16 hex digits) of the Grundy values at 0..=start, the N every class
-    /// reaches: classes with the same fingerprint have the same first values.
+    /// FNV-1a hash (16 hex digits) of the Grundy values at 0..=n.
     pub fingerprint: Option<String>,
-    /// The first class whose values at 0..=start are the same ([`link_same_values`]):
-    /// observed, not proven — a hint at an equivalence the classes do not prove.
+    /// The first class computed to the same N with the same values at 0..=N
+    /// ([`link_same_values`]): observed, not proven — a hint at an equivalence the
+    /// reductions do not prove.
     pub same_values_as: Option<u64>,
     /// Wall time of the row, in seconds (the only column that differs between runs).
     pub seconds: f64,
@@ -133,6 +158,9 @@ pub fn census_row(
         let est = time_estimate(game, Task::Grundy, n);
         if let (Some(limit), Some(_)) = (budget.seconds, &last) {
             if spent + est > limit {
+                stopped = Some(format!(
+                    "N = {n} would pass the budget of {limit} estimated seconds"
+                ));
                 break;
             }
         }
@@ -164,23 +192,11 @@ pub fn census_row(
         n = next.min(max);
     }
     let data = last.expect("the first step ran");
-    Ok(row_of(
-        class,
-        &data,
-        stopped,
-        budget.start.clamp(1, max),
-        t0.elapsed().as_secs_f64(),
-    ))
+    Ok(row_of(class, &data, stopped, t0.elapsed().as_secs_f64()))
 }
 
 /// The row of `class` from the analysis of its representative at the N reached.
-fn row_of(
-    class: &Class,
-    data: &AnalysisData,
-    stopped: Option<String>,
-    start: u64,
-    seconds: f64,
-) -> CensusRow {
+fn row_of(class: &Class, data: &AnalysisData, stopped: Option<String>, seconds: f64) -> CensusRow {
     let a = &data.analysis;
     let n = a.max;
     let p = a.periodicity.as_ref();
@@ -232,14 +248,15 @@ fn row_of(
                 .join(" | ")
         }),
         disagrees: checks.iter().any(|c| c.disagrees),
-        fingerprint: Some(fingerprint(&values[..values.len().min(start as usize + 1)])),
+        // (the analysed sequence: Grundy values, or outcomes for games that have only those)
+        fingerprint: Some(fingerprint(&data.values_i64())),
         same_values_as: None,
         seconds,
     }
 }
 
 /// FNV-1a (64 bits) of the values, as 16 hex digits.
-fn fingerprint(values: &[u32]) -> String {
+fn fingerprint(values: &[i64]) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for v in values {
         for b in v.to_le_bytes() {
@@ -250,23 +267,24 @@ fn fingerprint(values: &[u32]) -> String {
     format!("{h:016x}")
 }
 
-/// Sets each row's `same_values_as` to the smallest other class with the same
-/// fingerprint (values at 0..=start), or None. Rows of several shards are linked by
-/// [`merge`]; a census written in one run is linked before it is written.
+/// Sets each row's `same_values_as` to the smallest other class computed to the same N
+/// with the same fingerprint (the same values at 0..=N, up to a 64-bit hash collision),
+/// or None. Rows of several shards are linked by [`merge`]; a census written in one run
+/// is linked before it is written.
 pub fn link_same_values(rows: &mut [CensusRow]) {
-    let mut first: std::collections::HashMap<String, u64> = Default::default();
+    let mut first: std::collections::HashMap<(u64, String), u64> = Default::default();
     let mut order: Vec<usize> = (0..rows.len()).collect();
     order.sort_by_key(|&i| rows[i].class);
     for &i in &order {
         if let Some(f) = &rows[i].fingerprint {
-            first.entry(f.clone()).or_insert(rows[i].class);
+            first.entry((rows[i].n, f.clone())).or_insert(rows[i].class);
         }
     }
     for r in rows.iter_mut() {
         r.same_values_as = r
             .fingerprint
             .as_ref()
-            .and_then(|f| first.get(f).copied())
+            .and_then(|f| first.get(&(r.n, f.clone())).copied())
             .filter(|&c| c != r.class);
     }
 }
@@ -341,8 +359,14 @@ pub enum MergeError {
     #[error("the parts belong to different censuses:\n  {0}\n  {1}")]
     Different(String, String),
     /// Two parts disagree on a class's row.
-    #[error("two parts disagree on class {0}")]
-    Conflict(u64),
+    #[error("two parts disagree on class {0} (column `{1}`)")]
+    Conflict(u64, String),
+    /// Two parts of one census with different class counts.
+    #[error("the parts disagree on the census's number of classes ({0} and {1})")]
+    Classes(u64, u64),
+    /// A row of a class the census does not have.
+    #[error("a row of class {0}, but the census has {1} classes")]
+    NoSuchClass(u64, u64),
     /// Nothing to merge.
     #[error("no census rows to merge")]
     Empty,
@@ -355,6 +379,9 @@ pub struct CensusPart {
     pub id: String,
     /// How many classes the whole census has.
     pub classes: u64,
+    /// Whether the rows' `seconds` were measured (false for a file written without the
+    /// column: its rows read 0).
+    pub timed: bool,
     /// The rows.
     pub rows: Vec<CensusRow>,
 }
@@ -375,14 +402,23 @@ pub fn census_id(space: &str, budget: &CensusBudget) -> String {
 /// # Errors
 /// [`MergeError`] for parts of different censuses, conflicting rows, or no parts.
 pub fn merge(parts: Vec<CensusPart>) -> Result<(CensusPart, Vec<u64>), MergeError> {
+    // parts without rows (an empty shard) belong to any census
+    let timed = parts.iter().all(|p| p.timed);
+    let parts: Vec<CensusPart> = parts.into_iter().filter(|p| !p.rows.is_empty()).collect();
     let first = parts.first().ok_or(MergeError::Empty)?;
     let (id, classes) = (first.id.clone(), first.classes);
     let mut rows: std::collections::BTreeMap<u64, CensusRow> = Default::default();
     for p in parts {
-        if p.id != id || p.classes != classes {
+        if p.id != id {
             return Err(MergeError::Different(id, p.id));
         }
+        if p.classes != classes {
+            return Err(MergeError::Classes(classes, p.classes));
+        }
         for r in p.rows {
+            if r.class >= classes {
+                return Err(MergeError::NoSuchClass(r.class, classes));
+            }
             match rows.get(&r.class) {
                 Some(old) => {
                     let same = CensusRow {
@@ -391,7 +427,7 @@ pub fn merge(parts: Vec<CensusPart>) -> Result<(CensusPart, Vec<u64>), MergeErro
                         ..r.clone()
                     };
                     if same != *old {
-                        return Err(MergeError::Conflict(r.class));
+                        return Err(MergeError::Conflict(r.class, first_difference(old, &same)));
                     }
                 }
                 None => {
@@ -403,7 +439,66 @@ pub fn merge(parts: Vec<CensusPart>) -> Result<(CensusPart, Vec<u64>), MergeErro
     let missing = (0..classes).filter(|c| !rows.contains_key(c)).collect();
     let mut rows: Vec<CensusRow> = rows.into_values().collect();
     link_same_values(&mut rows);
-    Ok((CensusPart { id, classes, rows }, missing))
+    Ok((
+        CensusPart {
+            id,
+            classes,
+            timed,
+            rows,
+        },
+        missing,
+    ))
+}
+
+/// The first field in which two rows differ.
+fn first_difference(a: &CensusRow, b: &CensusRow) -> String {
+    let (a, b) = (
+        serde_json::to_value(a).unwrap_or_default(),
+        serde_json::to_value(b).unwrap_or_default(),
+    );
+    a.as_object()
+        .and_then(|a| {
+            a.iter()
+                .find(|(k, v)| b.get(k.as_str()) != Some(*v))
+                .map(|(k, _)| k.clone())
+        })
+        .unwrap_or_default()
+}
+
+impl CensusRow {
+    /// Checks a row read back from a file or a journal: a known status; the game, the
+    /// members and (unless failed) the fingerprint present; a period with preperiod and
+    /// saltus exactly when one was found.
+    ///
+    /// # Errors
+    /// The first problem, in a few words.
+    pub fn validate(&self) -> Result<(), String> {
+        let bad = |what: &str| Err(format!("class {}: {what}", self.class));
+        if !["certified", "observed", "none", "failed"].contains(&self.status.as_str()) {
+            return bad(&format!("unknown status `{}`", self.status));
+        }
+        if self.game.is_empty() || self.member_list.is_empty() || self.members == 0 {
+            return bad("no game or no members");
+        }
+        if self.status == "failed" {
+            return Ok(());
+        }
+        if self.fingerprint.as_deref().is_none_or(|f| f.len() != 16) {
+            return bad("no fingerprint (a cut or edited row?)");
+        }
+        let periodic = self.status != "none";
+        if periodic != (self.period.is_some() && self.preperiod.is_some() && self.saltus.is_some())
+        {
+            return bad(&format!(
+                "status `{}` with a period missing or extra",
+                self.status
+            ));
+        }
+        if self.period == Some(0) || self.n == 0 {
+            return bad("period or N of 0");
+        }
+        Ok(())
+    }
 }
 
 /// One column of a census table, in the type every front end writes it with.
@@ -508,7 +603,9 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
             .map_err(|e| format!("column `{name}`: {e}"))?;
         Ok((0..ca.len()).map(|i| ca.get(i).map(String::from)).collect())
     };
-    let req = |v: Option<u64>, name: &str| v.ok_or_else(|| format!("column `{name}` has a null"));
+    let req = |v: Option<u64>, name: &str| {
+        v.ok_or_else(|| format!("column `{name}` has a value that is not a count"))
+    };
     let ids = s("census")?;
     let classes = u("classes")?;
     let id = ids.first().cloned().flatten().unwrap_or_default();
@@ -516,6 +613,18 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
         return Err("the file holds rows of several censuses".into());
     }
     let total = classes.first().copied().flatten().unwrap_or(0);
+    if classes.iter().any(|c| *c != Some(total)) {
+        return Err("column `classes` differs between rows".into());
+    }
+    if df.height() > 0 && id.is_empty() {
+        return Err("column `census` is empty".into());
+    }
+    if total > heaplab_core::census::MAX_ITEMS {
+        return Err(format!(
+            "column `classes` says {total}, more than a census can have ({})",
+            heaplab_core::census::MAX_ITEMS
+        ));
+    }
     let (class, item, game, members, member_list) = (
         u("class")?,
         u("item")?,
@@ -555,6 +664,7 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
         let ca = d.bool().map_err(|e| e.to_string())?;
         (0..ca.len()).map(|i| ca.get(i)).collect()
     };
+    let timed = df.column("seconds").is_ok();
     let seconds: Vec<Option<f64>> = match df.column("seconds") {
         Ok(c) => {
             let c = c.cast(&DataType::Float64).map_err(|e| e.to_string())?;
@@ -592,12 +702,19 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
             seconds: seconds[i].unwrap_or(0.0),
         });
     }
-    if total == 0 && !rows.is_empty() {
-        return Err("column `classes` is 0".into());
+    for r in &rows {
+        if r.class >= total {
+            return Err(format!(
+                "a row of class {}, but `classes` is {total}",
+                r.class
+            ));
+        }
+        r.validate()?;
     }
     Ok(CensusPart {
         id,
         classes: total,
+        timed,
         rows,
     })
 }
@@ -710,12 +827,19 @@ mod tests {
         };
         let officers = run(&space(&["0.6"], ""), &b).remove(0);
         assert_eq!(officers.n, 256);
+        assert!(
+            officers
+                .verdict
+                .starts_with("none by N = 256 (N = 513 would pass the budget"),
+            "{}",
+            officers.verdict
+        );
     }
 
     #[test]
     fn classes_with_the_same_first_values_are_linked() {
         // 0.161 and 0.36 agree to heap 518 (Flammenkamp's tables had them equal; they
-        // differ at 519): at start = 256 they share a fingerprint, linked as observed only
+        // differ at 519): to N = 256 they share a fingerprint, linked as observed only
         let s = space(&["0.161", "0.36", "0.77"], "");
         let b = CensusBudget {
             start: 256,
@@ -730,6 +854,10 @@ mod tests {
             rows.iter().map(|r| r.same_values_as).collect::<Vec<_>>(),
             [None, Some(0), None]
         );
+        // games with outcomes only are fingerprinted by their outcomes
+        let mut rows = run(&space(&["seed(sub{1,a}; NN)"], "2 <= a <= 4"), &b);
+        link_same_values(&mut rows);
+        assert!(rows.iter().all(|r| r.same_values_as.is_none()), "{rows:?}");
         let b = CensusBudget {
             start: 600,
             max: 600,
@@ -750,6 +878,7 @@ mod tests {
         let part = |k: u64| CensusPart {
             id: id.clone(),
             classes: n,
+            timed: true,
             rows: rows.iter().filter(|r| r.class % 3 == k).cloned().collect(),
         };
         let (m, missing) = merge(vec![part(2), part(0), part(1)]).unwrap();
@@ -769,8 +898,37 @@ mod tests {
         bad.rows[0].period = Some(1234);
         assert_eq!(
             merge(vec![part(1), bad]),
-            Err(MergeError::Conflict(rows[1].class))
+            Err(MergeError::Conflict(rows[1].class, "period".into()))
         );
+        let mut more = part(2);
+        more.classes += 1;
+        assert_eq!(
+            merge(vec![part(1), more]),
+            Err(MergeError::Classes(n, n + 1))
+        );
+        let empty = CensusPart {
+            id: String::new(),
+            classes: 0,
+            timed: true,
+            rows: vec![],
+        };
+        assert_eq!(
+            merge(vec![empty.clone(), part(0)]).unwrap().0.rows.len(),
+            part(0).rows.len()
+        );
+        assert_eq!(merge(vec![empty]), Err(MergeError::Empty));
+        for r in &rows {
+            r.validate().unwrap();
+        }
+        let mut cut = rows[0].clone();
+        cut.fingerprint = None;
+        assert!(cut.validate().unwrap_err().contains("no fingerprint"));
+        cut = rows[0].clone();
+        cut.status = "banana".into();
+        assert!(cut.validate().unwrap_err().contains("unknown status"));
+        cut = rows[0].clone();
+        cut.period = None;
+        assert!(cut.validate().unwrap_err().contains("period missing"));
         // a frame and back
         let df = census_frame(&m, true).unwrap();
         assert_eq!(census_from_frame(&df).unwrap(), m);

@@ -92,7 +92,7 @@ pub enum CensusError {
     #[error(transparent)]
     Value(#[from] CountError),
     /// An item whose spec does not parse.
-    #[error("item {item} (`{spec}`): {error}")]
+    #[error("item {item} (`{spec}`): {error}{hint}")]
     Spec {
         /// The item's index.
         item: u64,
@@ -100,6 +100,9 @@ pub enum CensusError {
         spec: String,
         /// Why it does not parse.
         error: SpecError,
+        /// What in the space may cause it (parameters starting at 0, a template without
+        /// parameters), or "".
+        hint: String,
     },
 }
 
@@ -191,19 +194,37 @@ impl CensusSpace {
         if games.is_empty() {
             return Err(CensusError::NoGames);
         }
-        let mut explicit = vec![];
+        for t in games {
+            let code_like =
+                t.contains('.') && !t.contains(['{', '}', '(', ')', '|', ',', ':', '+']);
+            if t.contains('?') && !code_like {
+                return Err(CensusError::Syntax(format!(
+                    "`?` stands for an octal digit of a code such as 0.??? or 4.??, not in `{t}`: \
+                     name a parameter instead"
+                )));
+            }
+        }
+        let mut explicit: Vec<(String, Vec<u64>)> = vec![];
         for p in params {
             let s = crate::Space::parse_values(p).map_err(|e| match e {
                 crate::SpaceError::Value(v) => CensusError::Value(v),
                 other => CensusError::Syntax(other.to_string()),
             })?;
+            if explicit.iter().any(|(n, _)| *n == s.0) {
+                return Err(CensusError::Syntax(format!(
+                    "parameter `{}` is given twice: give its values once (k=1..5 or k=1,3,5)",
+                    s.0
+                )));
+            }
             explicit.push(s);
         }
         let rels = parse_constraints(constraints)?;
+        // the space's text without spaces, so that `1<=a` and `1 <= a` are one census
+        let squeeze = |t: &str| t.split_whitespace().collect::<String>();
         let space = CensusSpace {
-            games: games.to_vec(),
-            params: params.to_vec(),
-            constraints: constraints.trim().to_string(),
+            games: games.iter().map(|g| squeeze(g)).collect(),
+            params: params.iter().map(|p| squeeze(p)).collect(),
+            constraints: squeeze(&and_to_commas(constraints)),
             rels,
             explicit,
         };
@@ -330,7 +351,7 @@ impl CensusSpace {
                 Var::Named(n) => match self.explicit.iter().find(|(m, _)| m == n) {
                     Some((_, vals)) => vals.clone(),
                     None => {
-                        let (lo, hi) = bounds(n, &self.rels, &self.explicit)?;
+                        let (lo, hi, _) = bounds(n, &self.rels, &self.explicit)?;
                         let _ = i;
                         (lo..=hi).collect()
                     }
@@ -380,10 +401,17 @@ impl CensusSpace {
                 stack.push(0);
                 continue;
             }
-            // a full assignment
-            let mut spec = String::with_capacity(template.len());
+            // a full assignment: named parameters first (`0.?a`: the `a` next to a `?` is
+            // a word of its own only while the `?` is there), then the digits
+            let mut named = template.to_string();
+            for (i, (v, _)) in vars.iter().enumerate() {
+                if let Var::Named(n) = v {
+                    named = substitute_param(&named, n, assign[i]);
+                }
+            }
+            let mut spec = String::with_capacity(named.len());
             let mut digit = 0;
-            for c in template.chars() {
+            for c in named.chars() {
                 if c == '?' {
                     let i = vars
                         .iter()
@@ -393,11 +421,6 @@ impl CensusSpace {
                     digit += 1;
                 } else {
                     spec.push(c);
-                }
-            }
-            for (i, (v, _)) in vars.iter().enumerate() {
-                if let Var::Named(n) = v {
-                    spec = substitute_param(&spec, n, assign[i]);
                 }
             }
             push_item(items, spec)?;
@@ -423,6 +446,7 @@ impl CensusSpace {
                     item: it.index,
                     spec: it.spec.clone(),
                     error,
+                    hint: self.hint(),
                 })?;
                 let (rep, reduction) = canonical(&game);
                 let spec = game.to_string();
@@ -452,6 +476,48 @@ impl CensusSpace {
             }
         }
         Ok(classes)
+    }
+}
+
+impl CensusSpace {
+    /// Why an item may not parse: the parameters that no constraint bounds from below (they
+    /// start at 0), or templates without any parameter.
+    fn hint(&self) -> String {
+        let mut names: Vec<&str> = self.rels.iter().flat_map(|r| r.names()).collect();
+        names.sort_unstable();
+        names.dedup();
+        let free: Vec<&str> = names
+            .into_iter()
+            .filter(|n| !self.explicit.iter().any(|(m, _)| m == n))
+            .filter(|n| matches!(bounds(n, &self.rels, &self.explicit), Ok((_, _, false))))
+            .collect();
+        if let Some(n) = free.first() {
+            return format!(
+                " (parameter `{n}` has no lower bound and starts at 0: add one in --where, e.g. \
+                 `1 <= {n}`)"
+            );
+        }
+        let bare: Vec<&str> = self
+            .games
+            .iter()
+            .filter(|t| {
+                !t.contains('?')
+                    && !self.explicit.iter().any(|(n, _)| mentions(t, n))
+                    && !self
+                        .rels
+                        .iter()
+                        .flat_map(|r| r.names())
+                        .any(|n| mentions(t, n))
+            })
+            .map(String::as_str)
+            .collect();
+        match bare.first() {
+            Some(t) => format!(
+                " (`{t}` has no parameters: name them in --where or --param, or use ? for an \
+                 octal digit)"
+            ),
+            None => String::new(),
+        }
     }
 }
 
@@ -494,7 +560,7 @@ fn bounds(
     name: &str,
     rels: &[Rel],
     explicit: &[(String, Vec<u64>)],
-) -> Result<(u64, u64), CensusError> {
+) -> Result<(u64, u64, bool), CensusError> {
     let mut lo: HashMap<&str, i128> = HashMap::new();
     let mut hi: HashMap<&str, i128> = HashMap::new();
     for (n, v) in explicit {
@@ -564,6 +630,7 @@ fn bounds(
             break;
         }
     }
+    let has_lower = lo.contains_key(name);
     let l = lo.get(name).copied().unwrap_or(0).max(0);
     let Some(&h) = hi.get(name) else {
         return Err(CensusError::Unbounded {
@@ -573,7 +640,7 @@ fn bounds(
         });
     };
     if h < l {
-        return Ok((1, 0));
+        return Ok((1, 0, has_lower));
     }
     let count = (h - l + 1) as u128;
     if count > u128::from(MAX_RANGE) || h > i128::from(u64::MAX) {
@@ -582,14 +649,26 @@ fn bounds(
             count,
         });
     }
-    Ok((l as u64, h as u64))
+    Ok((l as u64, h as u64, has_lower))
+}
+
+/// `text` with the word `and` (any case, between spaces) as a comma.
+fn and_to_commas(text: &str) -> String {
+    let mut out = vec![];
+    for w in text.split(' ') {
+        if w.eq_ignore_ascii_case("and") {
+            out.push(",");
+        } else {
+            out.push(w);
+        }
+    }
+    out.join(" ")
 }
 
 /// Splits `text` into chains (`,` or the word `and`), each into relations.
 fn parse_constraints(text: &str) -> Result<Vec<Rel>, CensusError> {
     let mut rels = vec![];
-    let lowered = text.replace(" AND ", ",").replace(" and ", ",");
-    for chain in lowered.split(',') {
+    for chain in and_to_commas(text).split(',') {
         let chain = chain.trim();
         if chain.is_empty() {
             continue;
@@ -654,7 +733,7 @@ fn tokens(s: &str) -> Result<Vec<Tok>, CensusError> {
             b' ' | b'\t' => i += 1,
             b'0'..=b'9' => {
                 let start = i;
-                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'^') {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b"^_".contains(&b[i])) {
                     i += 1;
                 }
                 let v = parse_count(&s[start..i])?;
@@ -1086,6 +1165,21 @@ mod tests {
         let all = specs(&s);
         assert_eq!((all.len(), &all[64][..], &all[71][..]), (72, "4.0", "4.7"));
         assert!(s.describe().contains("0.?? ; 4.?"));
+        // a parameter next to a `?`
+        let s = space(&["0.?a"], &[], "1 <= a <= 3").unwrap();
+        let all = specs(&s);
+        assert_eq!(
+            (all.len(), &all[..3]),
+            (24, &["0.01".to_string(), "0.02".into(), "0.03".into()][..])
+        );
+        // spaces and `and` do not change the space's identity
+        let a = space(&["sub{1,a}"], &[], "1<a and a<=9").unwrap();
+        let b = space(&["sub{1,a}"], &[], " 1 < a, a <= 9 ").unwrap();
+        assert_eq!(a.describe(), b.describe());
+        assert_eq!(
+            specs(&space(&["sub{a}"], &[], "1 <= a <= 1_000").unwrap()).len(),
+            1000
+        );
     }
 
     #[test]
@@ -1111,6 +1205,9 @@ mod tests {
                 "which `sub{a}` does not",
             ),
             (&[], &[], "", "at least one"),
+            (&["sub{1?}"], &[], "", "`?` stands for an octal digit"),
+            (&["rule{k <= ?}"], &[], "", "`?` stands for an octal digit"),
+            (&["sub{a}"], &["a=1..2", "a=3..4"], "", "`a` is given twice"),
         ] {
             let e = space(games, params, w)
                 .and_then(|s| s.items())
@@ -1119,7 +1216,20 @@ mod tests {
             assert!(e.contains(says), "{games:?} {w}: {e}");
         }
         let e = space(&["sub{a}"], &[], "a <= 3").unwrap().classes();
-        assert!(e.unwrap_err().to_string().contains("item 0 (`sub{0}`)"));
+        let e = e.unwrap_err().to_string();
+        assert!(e.contains("item 0 (`sub{0}`)"), "{e}");
+        assert!(
+            e.contains("parameter `a` has no lower bound and starts at 0"),
+            "{e}"
+        );
+        let e = space(&["sub{1,2,k}"], &[], "")
+            .unwrap()
+            .classes()
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("`sub{1,2,k}` has no parameters"),
+            "{e}"
+        );
         let e = space(
             &["sub{a,b,c,d,e,f}"],
             &[],

@@ -782,8 +782,9 @@ fn sweep_table(
 }
 
 /// The classes of a census space (`games` templates, `params` like `k=3..40`, constraints
-/// `where`): JSON `{"space": …, "items": n, "classes": [class, …]}`, each class as
-/// [`heaplab_core::Class`] serialises it.
+/// `where`): JSON `{"space", "items", "classes", "payloads"}`: each class as `index`,
+/// `game`, `member_list` and `members` (`item`, `spec`, `reduction`), and the same classes
+/// serialised whole (the tasks' input).
 #[pyfunction]
 #[pyo3(signature = (games, params, r#where))]
 fn census_classes(games: Vec<String>, params: Vec<String>, r#where: &str) -> PyResult<String> {
@@ -793,29 +794,43 @@ fn census_classes(games: Vec<String>, params: Vec<String>, r#where: &str) -> PyR
         .classes()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let items: usize = classes.iter().map(|c| c.members.len()).sum();
+    let shown: Vec<serde_json::Value> = classes
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "index": c.index,
+                "game": c.representative.to_string(),
+                "member_list": c.member_list(),
+                "members": c.members.iter().map(|m| serde_json::json!({
+                    "item": m.item,
+                    "spec": m.spec,
+                    "reduction": m.reduction.to_string(),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let payloads: Vec<String> = classes
+        .iter()
+        .map(|c| serde_json::to_string(c).expect("a class serialises"))
+        .collect();
     Ok(serde_json::json!({
         "space": space.describe(),
         "items": items,
-        "classes": classes,
+        "classes": shown,
+        "payloads": payloads,
     })
     .to_string())
 }
 
-/// The census budget, checked: 1 <= start <= max, seconds >= 0.
+/// The census budget, checked ([`CensusBudget::check`]).
 fn census_budget(start: u64, max: u64, seconds: Option<f64>) -> PyResult<CensusBudget> {
-    if start == 0 || start > max {
-        return Err(PyValueError::new_err(format!(
-            "need 1 <= start <= max (start {start}, max {max})"
-        )));
-    }
-    if seconds.is_some_and(|s| !s.is_finite() || s < 0.0) {
-        return Err(PyValueError::new_err("seconds must be a number >= 0"));
-    }
-    Ok(CensusBudget {
+    let b = CensusBudget {
         start,
         max,
         seconds,
-    })
+    };
+    b.check().map_err(PyValueError::new_err)?;
+    Ok(b)
 }
 
 /// The census identity of a space description and a budget (the `census` column).
@@ -840,10 +855,35 @@ fn census_rows(
     let budget = census_budget(start, max, seconds)?;
     let classes: Vec<Class> = serde_json::from_str(classes_json)
         .map_err(|e| PyValueError::new_err(format!("not a list of census classes: {e}")))?;
+    let total = classes.len() as u64;
     let rows = run(py, progress, |w| {
-        census(&classes, &budget, &self::budget(), w, &|_| {})
+        let count = ClassCount {
+            watch: w,
+            done: AtomicU64::new(0),
+            total,
+        };
+        let _ = count.observe(0, total);
+        census(&classes, &budget, &self::budget(), &count, &|_| {
+            let done = count.done.fetch_add(1, Ordering::Relaxed) + 1;
+            let _ = count.watch.observe(done, total);
+        })
     })?;
     Ok(serde_json::to_string(&rows).expect("rows serialise"))
+}
+
+/// The progress of a census in classes finished (the engines' positions are not passed
+/// on), and the watch's stop (Ctrl-C) passed to every engine.
+struct ClassCount<'a> {
+    watch: &'a PyWatch,
+    done: AtomicU64,
+    total: u64,
+}
+
+impl Observer for ClassCount<'_> {
+    fn observe(&self, _done: u64, _total: u64) -> ControlFlow<()> {
+        self.watch
+            .observe(self.done.load(Ordering::Relaxed), self.total)
+    }
 }
 
 /// The `failed` row of a class (JSON) whose task failed with `message`: JSON.
@@ -871,6 +911,7 @@ fn census_table(
     let part = CensusPart {
         id: census.to_string(),
         classes,
+        timed: with_seconds,
         rows,
     };
     let cols: Vec<(&str, ArrayRef)> = census_columns(&part, with_seconds)
@@ -886,7 +927,10 @@ fn census_table(
             (name, a)
         })
         .collect();
-    ArrowTable::new(RecordBatch::try_from_iter(cols))
+    // every column nullable, as in the CLI's files: the schema never depends on the data
+    ArrowTable::new(RecordBatch::try_from_iter_with_nullable(
+        cols.into_iter().map(|(n, a)| (n, a, true)),
+    ))
 }
 
 /// A stone game row solved (variant 1, 2 or 3), with one optimal line when asked, or with

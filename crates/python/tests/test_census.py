@@ -98,3 +98,23 @@ def test_bad_spaces_raise():
         heaplab.census([1, 2])
     with pytest.raises(ValueError):
         heaplab.census("0.?", n_max=-5)
+    with pytest.raises(TypeError):
+        heaplab.census({"0.?", "4.?"})  # a set has no order
+    with pytest.raises(ValueError, match="retries"):
+        heaplab.census("0.?", retries=-1)
+    with pytest.raises(ValueError, match="too large for an analysis"):
+        heaplab.census("0.?", start=10**12, n_max=10**12)
+    with pytest.raises(ValueError, match="octal digit"):
+        heaplab.census("sub{1?}")
+
+
+def test_classes_and_progress_count_classes():
+    info = heaplab.census_classes("sub{a,b}", where="1 <= a < b <= 4")
+    assert info["items"] == 6
+    games = [c["game"] for c in info["classes"]]
+    assert games == ["sub{1,2}", "sub{1}", "sub{1,4}", "sub{2,3}", "sub{3,4}"]
+    assert info["classes"][0]["members"][1] == {"item": 4, "spec": "sub{2,4}", "reduction": "scale 2"}
+    seen = []
+    heaplab.census("sub{a,b}", where="1 <= a < b <= 4", progress=lambda d, t: seen.append((d, t)))
+    assert seen[-1] == (5, 5)
+    assert all(t == 5 for _, t in seen) and [d for d, _ in seen] == sorted(d for d, _ in seen)

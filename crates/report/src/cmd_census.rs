@@ -12,7 +12,7 @@ use heaplab_analysis::{
 use heaplab_core::{census::shard, CensusSpace, Class, Silent};
 use polars::prelude::*;
 use serde_json::json;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -48,13 +48,20 @@ fn journal_header(id: &str, classes: u64, shard: &str) -> serde_json::Value {
 /// Rows already in the journal at `p` (none when there is no journal). A last line cut
 /// short by a kill is ignored.
 fn read_journal(p: &Path, header: &serde_json::Value) -> Result<Vec<CensusRow>> {
-    let f = match std::fs::File::open(p) {
-        Ok(f) => f,
+    let cannot = || format!("cannot read the journal `{}`", p.display());
+    match std::fs::metadata(p) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
-        Err(e) => return Err(e).with_context(|| format!("cannot read `{}`", p.display())),
-    };
+        Err(e) => return Err(e).with_context(cannot),
+        Ok(m) if !m.is_file() => bail!("the journal `{}` is not a file", p.display()),
+        Ok(_) => {}
+    }
+    let f = std::fs::File::open(p).with_context(cannot)?;
     let mut lines = std::io::BufReader::new(f).lines();
-    let first = lines.next().transpose()?.unwrap_or_default();
+    let first = lines
+        .next()
+        .transpose()
+        .with_context(cannot)?
+        .unwrap_or_default();
     let found: serde_json::Value = serde_json::from_str(&first).unwrap_or(json!(null));
     if found.is_null() && first.trim().is_empty() {
         return Ok(vec![]);
@@ -71,7 +78,7 @@ fn read_journal(p: &Path, header: &serde_json::Value) -> Result<Vec<CensusRow>> 
     }
     let mut rows = vec![];
     for line in lines {
-        let line = line?;
+        let line = line.with_context(cannot)?;
         match serde_json::from_str::<CensusRow>(&line) {
             Ok(r) => rows.push(r),
             Err(_) => break,
@@ -84,22 +91,14 @@ fn read_journal(p: &Path, header: &serde_json::Value) -> Result<Vec<CensusRow>> 
 pub fn run(a: CensusArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let space = CensusSpace::parse(&a.game, &a.param, &a.constraints)?;
-    if a.start == 0 || a.max == 0 {
-        bail!("--start and --max must be at least 1");
-    }
-    if a.start > a.max {
-        bail!("--start {} is larger than --max {}", a.start, a.max);
-    }
-    if let Some(s) = a.seconds {
-        if !s.is_finite() || s < 0.0 {
-            bail!("--seconds must be a number of seconds >= 0, not {s}");
-        }
-    }
     let budget = CensusBudget {
         start: a.start,
         max: a.max,
         seconds: a.seconds,
     };
+    budget
+        .check()
+        .map_err(|e| anyhow::anyhow!("--start, --max, --seconds: {e}"))?;
     let shard_of = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard_of.is_some() && a.output.is_none() {
         bail!("--shard needs -o FILE (the shard's Parquet file)");
@@ -111,24 +110,37 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
     let classes = space.classes()?;
     let total = classes.len() as u64;
     let items: usize = classes.iter().map(|c| c.members.len()).sum();
-    if a.list {
-        return list(&classes, items, a.json);
-    }
     let id = census_id(&space.describe(), &budget);
     let (mine, shard_text) = match shard_of {
         Some((i, n)) => (shard(classes, i, n)?, format!("{i}/{n}")),
         None => (classes, "1/1".to_string()),
     };
+    if a.list {
+        return list(&mine, items, a.json);
+    }
     // resume from the journal
     let header = journal_header(&id, total, &shard_text);
     let journal = a.output.as_deref().map(journal_path);
+    // one run at a time writes a journal
+    let _lock = journal
+        .as_deref()
+        .map(crate::sink::CheckpointLock::take)
+        .transpose()?;
     let mut done: Vec<CensusRow> = match &journal {
         Some(j) => read_journal(j, &header)?,
         None => vec![],
     };
-    // rows of this shard's classes, not failed (a failure may be passing: computed again)
-    let ours: std::collections::HashSet<u64> = mine.iter().map(|c| c.index).collect();
-    done.retain(|r| ours.contains(&r.class) && r.status != "failed");
+    // rows of this shard's classes that fit their class and read well, not failed (a
+    // failure may be passing): the others are computed again
+    let ours: std::collections::HashMap<u64, &Class> = mine.iter().map(|c| (c.index, c)).collect();
+    done.retain(|r| {
+        ours.get(&r.class).is_some_and(|c| {
+            c.representative.to_string() == r.game
+                && c.member_list() == r.member_list
+                && c.members.first().map(|m| m.item) == Some(r.item)
+        }) && r.status != "failed"
+            && r.validate().is_ok()
+    });
     done.sort_by_key(|r| r.class);
     done.dedup_by_key(|r| r.class);
     let resumed = done.len();
@@ -178,6 +190,7 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
     let part = CensusPart {
         id,
         classes: total,
+        timed: true,
         rows,
     };
     let mut files = vec![];
@@ -305,6 +318,24 @@ fn read_part(p: &Path) -> Result<CensusPart> {
         )
     })?;
     let f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+    if format == crate::output::Format::Csv {
+        // a CSV cut short (a copy that stopped) must not pass for a census
+        use std::io::{Seek, SeekFrom};
+        let mut last = [0u8; 1];
+        let mut g = f.try_clone()?;
+        let len = g.seek(SeekFrom::End(0))?;
+        if len > 0 {
+            g.seek(SeekFrom::End(-1))?;
+            g.read_exact(&mut last)?;
+        }
+        if len > 0 && last[0] != b'\n' {
+            bail!(
+                "`{}` does not end with a line break: it looks cut short",
+                p.display()
+            );
+        }
+        g.seek(SeekFrom::Start(0))?;
+    }
     // CSV: every column read as text (a game like 0.77 is no number), converted by name
     let df = match format {
         crate::output::Format::Parquet => ParquetReader::new(f).finish(),
@@ -328,7 +359,8 @@ pub fn merge(a: MergeArgs) -> Result<ExitCode> {
         .map(|p| read_part(p))
         .collect::<Result<Vec<_>>>()?;
     let (merged, missing) = merge_census(parts)?;
-    let mut df = census_frame(&merged, !a.no_seconds)?;
+    // (parts written without `seconds` have none to merge)
+    let mut df = census_frame(&merged, !a.no_seconds && merged.timed)?;
     let written = write_frame(&mut df, &a.output).context("writing the merged census")?;
     let shown: Vec<String> = missing.iter().take(20).map(u64::to_string).collect();
     if a.json {

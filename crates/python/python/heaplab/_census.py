@@ -39,24 +39,31 @@ def _strings(name: str, v: Any) -> list:
         return [v]
     if v is None:
         return []
-    v = list(v)
-    if not all(isinstance(x, str) for x in v):
+    # a list or tuple keeps the order the space is enumerated in (a set would not)
+    if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
         raise TypeError(f"{name} must be a str or a list of str")
-    return v
+    return list(v)
 
 
-def census_classes(games: Any, where: str = "", params: Any = None) -> dict:
-    """The classes of a space without computing anything: ``{"space", "items",
-    "classes"}``, each class a dict with ``index``, ``representative`` and ``members``
-    (each member's ``item``, ``spec`` and ``reduction``). ``games`` is one template or a
-    list (``"sub{a,b,c}"``, ``"0.???"``: ``?`` is any octal digit), ``where`` the
-    constraints (``"1 <= a < b < c <= 20, a + b != c"``), ``params`` explicit values
-    (``["k=3..40"]``). Raises ValueError naming the problem."""
+def _classes(games: Any, where: str, params: Any) -> dict:
     if not isinstance(where, str):
         raise TypeError("where must be a str")
     return json.loads(
         _heaplab.census_classes(_strings("games", games), _strings("params", params), where)
     )
+
+
+def census_classes(games: Any, where: str = "", params: Any = None) -> dict:
+    """The classes of a space without computing anything: ``{"space", "items",
+    "classes"}``, each class a dict with ``index``, ``game`` (the representative's spec),
+    ``member_list`` and ``members`` (each member's ``item``, ``spec`` and ``reduction``,
+    e.g. ``"scale 2"``). ``games`` is one template or a list (``"sub{a,b,c}"``,
+    ``"0.???"``: ``?`` is any octal digit), ``where`` the constraints (``"1 <= a < b < c
+    <= 20, a + b != c"``), ``params`` explicit values (``["k=3..40"]``). Raises ValueError
+    naming the problem."""
+    info = _classes(games, where, params)
+    del info["payloads"]
+    return info
 
 
 def _task(class_json: str, start: int, n_max: int, seconds: Optional[float]) -> str:
@@ -83,39 +90,53 @@ def census(
     ``members``, ``member_list``, ``status``, ``verdict``, ``preperiod``, ``period``,
     ``saltus``, ``certificate``, ``n``, ``max_grundy``, ``max_grundy_at``,
     ``p_positions``, ``last_p``, ``rare_mask``, ``rare_count``, ``last_rare``, ``known``,
-    ``disagrees``, and ``seconds`` unless ``with_seconds`` is false).
+    ``disagrees``, ``fingerprint``, ``same_values_as``, and ``seconds`` unless
+    ``with_seconds`` is false).
 
     Without ``client`` the classes run in this process on every core. With a
     ``dask.distributed.Client`` each class is one task (``retries`` retries each); a
     class that still fails becomes a ``failed`` row. ``seconds`` is a per-class budget in
-    heaplab's estimated seconds."""
+    heaplab's estimated seconds. ``progress(done, total)`` is called with the number of
+    classes finished."""
     from . import _arrow, _size
 
     n_max = _size("n_max", n_max)
     start = _size("start", start)
-    info = census_classes(games, where, params)
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be callable(done, total)")
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise TypeError("seconds must be a number or None")
+        seconds = float(seconds)
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise ValueError("retries must be an int >= 0")
+    if not isinstance(with_seconds, bool):
+        raise TypeError("with_seconds must be True or False")
+    info = _classes(games, where, params)
     ident = _heaplab.census_identity(info["space"], start, n_max, seconds)
-    classes = info["classes"]
+    payloads = info["payloads"]
     if client is None:
-        rows = _heaplab.census_rows(json.dumps(classes), start, n_max, seconds, progress)
+        rows = _heaplab.census_rows("[" + ",".join(payloads) + "]", start, n_max, seconds, progress)
     else:
-        rows = json.dumps(_distributed(client, classes, start, n_max, seconds, retries, _task_fn))
-    return _arrow(_heaplab.census_table(rows, ident, len(classes), bool(with_seconds)))
+        rows = json.dumps(
+            _distributed(client, payloads, start, n_max, seconds, retries, _task_fn, progress)
+        )
+    return _arrow(_heaplab.census_table(rows, ident, len(payloads), bool(with_seconds)))
 
 
 def _distributed(
     client: Any,
-    classes: Sequence[dict],
+    payloads: Sequence[str],
     start: int,
     n_max: int,
     seconds: Optional[float],
     retries: int,
     task: Callable[..., str],
+    progress: Optional[Callable[[int, int], Any]],
 ) -> list:
     """Rows of every class from tasks on `client`, a failed task's class as a failed row."""
-    from dask.distributed import wait
+    from dask.distributed import as_completed
 
-    payloads = [json.dumps(c) for c in classes]
     futures = client.map(
         task,
         payloads,
@@ -125,13 +146,16 @@ def _distributed(
         retries=int(retries),
         pure=False,
     )
-    wait(futures)
+    for done, _ in enumerate(as_completed(futures), 1):
+        if progress is not None:
+            progress(done, len(futures))
     rows = []
     for payload, f in zip(payloads, futures):
         if f.status == "finished":
             rows.append(json.loads(f.result()))
         else:
             err = f.exception()
-            msg = f"task failed after {retries} retries: {type(err).__name__}: {err}"
+            text = " ".join(str(err).split())
+            msg = f"task failed after {retries} retries: {type(err).__name__}: {text}"
             rows.append(json.loads(_heaplab.census_failed_row(payload, msg)))
     return rows
