@@ -356,7 +356,7 @@ pub fn census(
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MergeError {
     /// Two parts of different censuses (space, budget or version).
-    #[error("the parts belong to different censuses:\n  {0}\n  {1}")]
+    #[error("the parts belong to different censuses: `{0}` and `{1}`")]
     Different(String, String),
     /// Two parts disagree on a class's row.
     #[error("two parts disagree on class {0} (column `{1}`)")]
@@ -466,6 +466,28 @@ fn first_difference(a: &CensusRow, b: &CensusRow) -> String {
 }
 
 impl CensusRow {
+    /// The row's check: FNV-1a (16 hex digits) of the census identity, its class count and
+    /// the row (as JSON, without `seconds` and `same_values_as`, which differ between runs
+    /// and shards). Files and journals carry it, so a row changed after it was written is
+    /// found when it is read back.
+    pub fn check(&self, census: &str, classes: u64) -> String {
+        let bare = CensusRow {
+            seconds: 0.0,
+            same_values_as: None,
+            ..self.clone()
+        };
+        let text = format!(
+            "{census}\n{classes}\n{}",
+            serde_json::to_string(&bare).unwrap_or_default()
+        );
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in text.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
     /// Checks a row read back from a file or a journal: a known status; the game, the
     /// members and (unless failed) the fingerprint present; a period with preperiod and
     /// saltus exactly when one was found.
@@ -554,6 +576,7 @@ pub fn census_columns(part: &CensusPart, seconds: bool) -> Vec<(&'static str, Ce
         ),
         ("fingerprint", s(&|r| r.fingerprint.clone())),
         ("same_values_as", u(&|r| r.same_values_as)),
+        ("check", s(&|r| Some(r.check(&part.id, part.classes)))),
     ];
     if seconds {
         cols.push(("seconds", F64(rows.iter().map(|r| r.seconds).collect())));
@@ -702,7 +725,8 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
             seconds: seconds[i].unwrap_or(0.0),
         });
     }
-    for r in &rows {
+    let checks = s("check")?;
+    for (r, c) in rows.iter().zip(&checks) {
         if r.class >= total {
             return Err(format!(
                 "a row of class {}, but `classes` is {total}",
@@ -710,6 +734,13 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
             ));
         }
         r.validate()?;
+        if c.as_deref() != Some(r.check(&id, total).as_str()) {
+            return Err(format!(
+                "the row of class {} was changed after it was written (its `check` does not \
+                 match)",
+                r.class
+            ));
+        }
     }
     Ok(CensusPart {
         id,
@@ -934,5 +965,18 @@ mod tests {
         assert_eq!(census_from_frame(&df).unwrap(), m);
         let df = census_frame(&m, false).unwrap();
         assert!(df.column("seconds").is_err());
+        // a row changed after it was written is found by its check
+        let mut edited = df.clone();
+        let period: Vec<Option<u64>> = (0..edited.height())
+            .map(|i| if i == 1 { Some(99) } else { m.rows[i].period })
+            .collect();
+        edited
+            .replace("period", Column::new("period".into(), period))
+            .unwrap();
+        let e = census_from_frame(&edited).unwrap_err();
+        assert!(
+            e.contains("class 1 was changed after it was written"),
+            "{e}"
+        );
     }
 }

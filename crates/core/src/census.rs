@@ -83,6 +83,22 @@ pub enum CensusError {
         /// The template.
         template: String,
     },
+    /// No game at all.
+    #[error("the space has no games: its constraints exclude every value")]
+    Empty,
+    /// A named parameter of a code whose value is not one digit.
+    #[error(
+        "parameter `{name}` = {value} in the code `{template}`: a value in a code must be one \
+         digit (0-9); use ? for any octal digit"
+    )]
+    Digit {
+        /// The parameter.
+        name: String,
+        /// Its value.
+        value: u64,
+        /// The template.
+        template: String,
+    },
     /// Too many items, or too much enumeration.
     #[error(
         "the space has more than {MAX_ITEMS} games (or its constraints prune too late): narrow it"
@@ -404,8 +420,16 @@ impl CensusSpace {
             // a full assignment: named parameters first (`0.?a`: the `a` next to a `?` is
             // a word of its own only while the `?` is there), then the digits
             let mut named = template.to_string();
+            let code_like = template.contains('.') && !template.contains(['{', '(', '|']);
             for (i, (v, _)) in vars.iter().enumerate() {
                 if let Var::Named(n) = v {
+                    if code_like && assign[i] > 9 {
+                        return Err(CensusError::Digit {
+                            name: n.clone(),
+                            value: assign[i],
+                            template: template.to_string(),
+                        });
+                    }
                     named = substitute_param(&named, n, assign[i]);
                 }
             }
@@ -437,6 +461,9 @@ impl CensusSpace {
     pub fn classes(&self) -> Result<Vec<Class>, CensusError> {
         use rayon::prelude::*;
         let items = self.items()?;
+        if items.is_empty() {
+            return Err(CensusError::Empty);
+        }
         // parsed and reduced in parallel (a redundancy proof computes a table), grouped in
         // item order
         let reduced: Vec<(Item, Game, Reduction)> = items
@@ -1239,12 +1266,22 @@ mod tests {
         .items()
         .unwrap_err();
         assert_eq!(e, CensusError::TooLarge);
-        // an empty range is an empty space, not an error
+        // an empty range is an empty list of items, and no classes to run
         assert!(space(&["sub{a}"], &[], "3 <= a <= 2")
             .unwrap()
             .items()
             .unwrap()
             .is_empty());
+        let e = space(&["sub{a}"], &[], "3 <= a <= 2")
+            .unwrap()
+            .classes()
+            .unwrap_err();
+        assert_eq!(e, CensusError::Empty);
+        let e = space(&["0.a"], &[], "9 <= a <= 11")
+            .unwrap()
+            .items()
+            .unwrap_err();
+        assert!(e.to_string().contains("`a` = 10 in the code `0.a`"), "{e}");
     }
 
     #[test]

@@ -102,6 +102,12 @@ def test_bad_spaces_raise():
         heaplab.census({"0.?", "4.?"})  # a set has no order
     with pytest.raises(ValueError, match="retries"):
         heaplab.census("0.?", retries=-1)
+    with pytest.raises(TypeError, match="retries"):
+        heaplab.census("0.?", retries=1.5)
+    with pytest.raises(TypeError, match="Client"):
+        heaplab.census("0.?", client="x")
+    with pytest.raises(ValueError, match="no games"):
+        heaplab.census("sub{a}", where="3 <= a <= 2")
     with pytest.raises(ValueError, match="too large for an analysis"):
         heaplab.census("0.?", start=10**12, n_max=10**12)
     with pytest.raises(ValueError, match="octal digit"):

@@ -40,6 +40,15 @@ fn journal_path(out: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// One row of a journal: its check ([`CensusRow::check`]), a space, the row as JSON.
+fn journal_line(r: &CensusRow, id: &str, classes: u64) -> String {
+    format!(
+        "{} {}",
+        r.check(id, classes),
+        serde_json::to_string(r).unwrap_or_default()
+    )
+}
+
 /// The journal's first line: which census and shard its rows belong to.
 fn journal_header(id: &str, classes: u64, shard: &str) -> serde_json::Value {
     json!({"census": id, "classes": classes, "shard": shard})
@@ -56,7 +65,10 @@ fn read_journal(p: &Path, header: &serde_json::Value) -> Result<Vec<CensusRow>> 
         Ok(_) => {}
     }
     let f = std::fs::File::open(p).with_context(cannot)?;
-    let mut lines = std::io::BufReader::new(f).lines();
+    // lines as bytes: a line cut inside a character is a cut line, not an unreadable file
+    let mut lines = std::io::BufReader::new(f)
+        .split(b'\n')
+        .map(|l| l.map(|b| String::from_utf8(b).unwrap_or_default()));
     let first = lines
         .next()
         .transpose()
@@ -76,11 +88,18 @@ fn read_journal(p: &Path, header: &serde_json::Value) -> Result<Vec<CensusRow>> 
                 .unwrap_or("unreadable")
         );
     }
+    let id = header["census"].as_str().unwrap_or_default();
+    let classes = header["classes"].as_u64().unwrap_or_default();
     let mut rows = vec![];
     for line in lines {
         let line = line.with_context(cannot)?;
-        match serde_json::from_str::<CensusRow>(&line) {
-            Ok(r) => rows.push(r),
+        // `CHECK JSON`: a row whose check fails (cut, or edited) is computed again
+        let Some((check, json)) = line.split_once(' ') else {
+            break;
+        };
+        match serde_json::from_str::<CensusRow>(json) {
+            Ok(r) if r.check(id, classes) == check => rows.push(r),
+            Ok(_) => continue,
             Err(_) => break,
         }
     }
@@ -124,7 +143,7 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
     // one run at a time writes a journal
     let _lock = journal
         .as_deref()
-        .map(crate::sink::CheckpointLock::take)
+        .map(|j| crate::sink::CheckpointLock::take_named(j, "journal"))
         .transpose()?;
     let mut done: Vec<CensusRow> = match &journal {
         Some(j) => read_journal(j, &header)?,
@@ -160,7 +179,7 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
                 .with_context(|| format!("cannot write `{}`", j.display()))?;
             writeln!(f, "{header}")?;
             for r in &done {
-                writeln!(f, "{}", serde_json::to_string(r)?)?;
+                writeln!(f, "{}", journal_line(r, &id, total))?;
             }
             f.flush()?;
             Some(Mutex::new(f))
@@ -176,8 +195,7 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
         if let Some(w) = &writer {
             if let Ok(mut f) = w.lock() {
                 // a journal line lost to a full disk is recomputed on resume
-                let _ = writeln!(f, "{}", serde_json::to_string(r).unwrap_or_default())
-                    .and_then(|_| f.flush());
+                let _ = writeln!(f, "{}", journal_line(r, &id, total)).and_then(|_| f.flush());
             }
         }
     };

@@ -155,21 +155,34 @@ pub struct CheckpointLock {
 impl CheckpointLock {
     /// Takes the lock of checkpoint `cp`, or fails when another run holds it.
     pub fn take(cp: &Path) -> Result<CheckpointLock> {
+        CheckpointLock::take_named(cp, "checkpoint")
+    }
+
+    /// [`CheckpointLock::take`] for a file called `what` in messages (a census journal).
+    /// The lock file `FILE.lock` must be a regular file or absent (a FIFO would block).
+    pub fn take_named(cp: &Path, what: &str) -> Result<CheckpointLock> {
         let path = side_path(cp, ".lock");
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+            bail!(
+                "cannot lock {what} `{}`: `{}` is not a file",
+                cp.display(),
+                path.display()
+            );
+        }
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .open(&path)
-            .with_context(|| format!("cannot write checkpoint `{}`", cp.display()))?;
+            .with_context(|| format!("cannot lock {what} `{}`", cp.display()))?;
         match file.try_lock() {
             Ok(()) => Ok(CheckpointLock { _file: file, path }),
             Err(std::fs::TryLockError::WouldBlock) => bail!(
-                "checkpoint `{}` is in use by another heaplab run; wait for it to end or pick another file",
+                "{what} `{}` is in use by another heaplab run; wait for it to end or pick another file",
                 cp.display()
             ),
             Err(std::fs::TryLockError::Error(e)) => {
-                bail!("cannot lock checkpoint `{}`: {e}", cp.display())
+                bail!("cannot lock {what} `{}`: {e}", cp.display())
             }
         }
     }

@@ -108,8 +108,12 @@ def census(
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
             raise TypeError("seconds must be a number or None")
         seconds = float(seconds)
-    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
-        raise ValueError("retries must be an int >= 0")
+    if isinstance(retries, bool) or not isinstance(retries, int):
+        raise TypeError("retries must be an int")
+    if retries < 0:
+        raise ValueError("retries must be >= 0")
+    if client is not None and not callable(getattr(client, "map", None)):
+        raise TypeError("client must be a dask.distributed.Client")
     if not isinstance(with_seconds, bool):
         raise TypeError("with_seconds must be True or False")
     info = _classes(games, where, params)
