@@ -255,14 +255,17 @@ fn row_of(class: &Class, data: &AnalysisData, stopped: Option<String>, seconds: 
     }
 }
 
-/// FNV-1a (64 bits) of the values, as 16 hex digits.
+/// FNV-1a (64 bits) of the values (little-endian bytes), as 16 hex digits.
 fn fingerprint(values: &[i64]) -> String {
+    fnv1a(values.iter().flat_map(|v| v.to_le_bytes()))
+}
+
+/// FNV-1a, 64 bits (Fowler, Noll, Vo), of `bytes`, as 16 hex digits.
+fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for v in values {
-        for b in v.to_le_bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+    for b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
     }
     format!("{h:016x}")
 }
@@ -480,12 +483,7 @@ impl CensusRow {
             "{census}\n{classes}\n{}",
             serde_json::to_string(&bare).unwrap_or_default()
         );
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in text.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        format!("{h:016x}")
+        fnv1a(text.bytes())
     }
 
     /// Checks a row read back from a file or a journal: a known status; the game, the
