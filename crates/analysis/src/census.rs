@@ -10,8 +10,7 @@
 use crate::known::known_checks;
 use crate::record::{analyze, AnalysisData};
 use crate::Error;
-use heaplab_core::engines::rare_summary;
-use heaplab_core::{time_estimate, Budget, Class, Game, Observer, Sequence, Task};
+use heaplab_core::{time_estimate, Budget, Class, Observer, Sequence, Task};
 #[cfg(feature = "polars")]
 use polars::prelude::*;
 use rayon::prelude::*;
@@ -213,10 +212,7 @@ fn row_of(class: &Class, data: &AnalysisData, stopped: Option<String>, seconds: 
         .as_ref()
         .map(|t| t.to_u32_vec())
         .unwrap_or_default();
-    let rare = match &class.representative {
-        Game::TakeBreak(_) => rare_summary(&values),
-        _ => None,
-    };
+    let rare = a.rare.as_ref();
     let checks = known_checks(&class.representative, &values);
     let g = a.grundy.as_ref();
     let max_grundy = g.map(|g| u64::from(g.max));
@@ -237,7 +233,7 @@ fn row_of(class: &Class, data: &AnalysisData, stopped: Option<String>, seconds: 
         max_grundy_at: g.and_then(|g| g.first_occurrence.get(g.max as usize).copied().flatten()),
         p_positions: a.p_positions.count,
         last_p: a.p_positions.largest,
-        rare_mask: rare.map(|r| r.mask.to_string()),
+        rare_mask: rare.map(|r| r.mask.clone()),
         rare_count: rare.map(|r| r.count),
         last_rare: rare.and_then(|r| r.last),
         known: (!checks.is_empty()).then(|| {
@@ -751,7 +747,7 @@ pub fn census_from_frame(df: &DataFrame) -> Result<CensusPart, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use heaplab_core::{CensusSpace, Silent};
+    use heaplab_core::{CensusSpace, Game, Silent};
 
     fn space(games: &[&str], w: &str) -> CensusSpace {
         let g: Vec<String> = games.iter().map(|s| s.to_string()).collect();
@@ -848,6 +844,26 @@ mod tests {
             .unwrap()
             .contains("unsolved as published"));
         assert!(officers.rare_mask.is_some() && officers.rare_count.is_some());
+        // the rare count follows from the mask as the README states it
+        let mask = officers.rare_mask.clone().unwrap();
+        let bits = u32::from_str_radix(
+            mask.split("0x").nth(1).unwrap().split(',').next().unwrap(),
+            16,
+        )
+        .unwrap();
+        let class = u32::from(mask.ends_with('1'));
+        let domain = mask.starts_with("domain");
+        let g = heaplab_core::grundy_table(&Game::parse("0.6").unwrap(), officers.n, &Silent)
+            .unwrap()
+            .to_u32_vec();
+        let rare: Vec<u64> = (1..g.len())
+            .filter(|&n| {
+                ((g[n] & bits).count_ones() & 1) ^ if domain { (n & 1) as u32 } else { 0 } == class
+            })
+            .map(|n| n as u64)
+            .collect();
+        assert_eq!(officers.rare_count, Some(rare.len() as u64));
+        assert_eq!(officers.last_rare, rare.last().copied());
         assert!(rows.iter().all(|r| !r.disagrees));
         // a time budget: the steps stop where the estimate would pass it
         let b = CensusBudget {

@@ -93,6 +93,26 @@ pub struct Analysis {
     /// Misère play of a one-heap game (with `values` `grundy`): the genera.
     #[serde(default)]
     pub genus: Option<GenusStats>,
+    /// Octal take-and-break codes: the sparse-space classification of the Grundy values.
+    #[serde(default)]
+    pub rare: Option<RareStats>,
+}
+
+/// The rare positions of an octal game's Grundy values under the sparse-space mask that
+/// leaves the fewest of them over the second half of the table (Flammenkamp's sparse-space
+/// method; [`heaplab_core::engines::rare_summary`]): position n >= 1 is rare when
+/// popcount(g(n) & mask) is even (rare class 0) or odd (class 1), the domain type adding the
+/// parity of n.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RareStats {
+    /// The mask: `range mask 0x…, rare class c` or `domain mask …`.
+    pub mask: String,
+    /// Rare positions n >= 1 in 0..=N.
+    pub count: u64,
+    /// The last of them.
+    pub last: Option<u64>,
+    /// Its Grundy value.
+    pub last_value: Option<u32>,
 }
 
 /// An [`Analysis`] with the data it was drawn from.
@@ -273,6 +293,18 @@ fn summarise(data: &mut AnalysisData, rule: CertRule) {
         max: p.max_gap,
         max_at: p.max_gap_at,
     };
+    a.rare = match (rule, &data.table) {
+        (CertRule::Octal { .. }, Some(t)) => {
+            let g = t.to_u32_vec();
+            heaplab_core::engines::rare_summary(&g).map(|r| RareStats {
+                mask: r.mask.to_string(),
+                count: r.count,
+                last: r.last,
+                last_value: r.last.map(|n| g[n as usize]),
+            })
+        }
+        _ => None,
+    };
     a.grundy = data.grundy.as_ref().map(|g| GrundyStats {
         max: g.max,
         first_occurrence: g.first_occurrence.clone(),
@@ -322,6 +354,7 @@ impl AnalysisData {
                 gaps: Gaps::default(),
                 grundy: None,
                 genus: None,
+                rare: None,
             },
             ps: vec![],
             table: None,
@@ -455,6 +488,18 @@ impl Analysis {
         }
         if let (Some(g), Some(at)) = (self.gaps.max, self.gaps.max_at) {
             s.push_str(&format!("  largest gap: {g} (ending at P-position {at})\n"));
+        }
+        if let Some(r) = &self.rare {
+            s.push_str(&format!(
+                "  rare values (sparse space): {}: {} rare positions in 1..={}{}\n",
+                r.mask,
+                r.count,
+                self.max,
+                match (r.last, r.last_value) {
+                    (Some(n), Some(v)) => format!(", the last at n = {n} (value {v})"),
+                    _ => String::new(),
+                }
+            ));
         }
         if let Some(g) = &self.grundy {
             let firsts: Vec<String> = g

@@ -795,10 +795,19 @@ struct Pilot {
 /// the last two runs — kept between 1 and 3. Once a pilot proves a period (Guy–Smith) the rest is copied, about 2 ns a
 /// position. Pilots are run once per game and process.
 fn sparse_seconds(game: &Game, max: u64) -> f64 {
-    // small tables need no pilot: even the plain scan's n²/2 pairs take under a second
+    // small tables need no pilot: the plain scan's worst case, n²/2 pairs for each digit
+    // that splits (two heaps; three heaps cost a factor n more), at 1e9 pairs a second
     if max <= SPARSE_NO_PILOT {
+        let (splits, three) = match game {
+            Game::TakeBreak(code) => (
+                code.digits.iter().filter(|&&d| d & 12 != 0).count(),
+                code.digits.iter().any(|&d| d & 8 != 0),
+            ),
+            _ => (1, false),
+        };
         let m = max as f64;
-        return m * m * 1e-9;
+        let pairs = m * m / 2.0 * (splits.max(1) as f64) * if three { m / 6.0 } else { 1.0 };
+        return pairs * 1e-9;
     }
     static PILOTS: Pilots<Pilot> = std::sync::Mutex::new(Vec::new());
     let p = pilot_once(&PILOTS, game, || sparse_pilot(game));

@@ -114,6 +114,17 @@ def test_bad_spaces_raise():
         heaplab.census("sub{1?}")
 
 
+def test_analysis_reports_rare_values_of_octal_codes():
+    a = heaplab.Game("0.6").analyze(2000)
+    bits = int(a.rare.mask.split("0x")[1].split(",")[0], 16)
+    cls = int(a.rare.mask[-1])
+    g = heaplab.Game("0.6").grundy(2000).tolist()
+    rare = [n for n in range(1, 2001) if (bin(g[n] & bits).count("1") & 1) ^ (
+        n & 1 if a.rare.mask.startswith("domain") else 0) == cls]
+    assert (a.rare.count, a.rare.last, a.rare.last_value) == (len(rare), rare[-1], g[rare[-1]])
+    assert heaplab.Game("sub{1,2,3}").analyze(100).rare is None
+
+
 def test_classes_and_progress_count_classes():
     info = heaplab.census_classes("sub{a,b}", where="1 <= a < b <= 4")
     assert info["items"] == 6

@@ -70,6 +70,7 @@ __all__ = [
     "Gaps",
     "GrundyStats",
     "GenusStats",
+    "RareStats",
     "MisereHeap",
     "MisereSum",
     "Analysis",
@@ -305,6 +306,19 @@ class Analysis:
     grundy: Optional[GrundyStats]
     candidate: Optional[Candidate] = None
     genus: Optional["GenusStats"] = None
+    rare: Optional["RareStats"] = None
+
+
+@dataclass(frozen=True)
+class RareStats:
+    """Octal codes: the sparse-space mask of the Grundy values (``range mask 0x…, rare
+    class c``: n >= 1 is rare when popcount(g(n) & mask) has parity c; ``domain``: plus the
+    parity of n), how many positions are rare, the last and its value."""
+
+    mask: str
+    count: int
+    last: Optional[int]
+    last_value: Optional[int]
 
 
 @dataclass(frozen=True)
@@ -499,6 +513,7 @@ class Game:
             gaps=_build(Gaps, d["gaps"]),
             grundy=_build(GrundyStats, d["grundy"]),
             genus=_genus(d.get("genus")),
+            rare=_build(RareStats, d.get("rare")),
         )
 
     def table(self, n_max: int, grundy: bool = True, progress: Progress = None) -> Any:
