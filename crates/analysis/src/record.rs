@@ -272,10 +272,9 @@ fn summarise(data: &mut AnalysisData, rule: CertRule) {
         let d = crate::guess::gcd(c.into(), q.into()).max(1) as u64;
         [c / d, q / d]
     });
-    data.grundy = data
-        .table
-        .as_ref()
-        .map(|g| stats::grundy_summary(&g.to_u32_vec()));
+    // the table's values, copied once for the Grundy summary and the rare values
+    let g32 = data.table.as_ref().map(|t| t.to_u32_vec());
+    data.grundy = g32.as_deref().map(stats::grundy_summary);
     let a = &mut data.analysis;
     a.periodicity = per;
     a.candidate = cand;
@@ -293,10 +292,9 @@ fn summarise(data: &mut AnalysisData, rule: CertRule) {
         max: p.max_gap,
         max_at: p.max_gap_at,
     };
-    a.rare = match (rule, &data.table) {
-        (CertRule::Octal { .. }, Some(t)) => {
-            let g = t.to_u32_vec();
-            heaplab_core::engines::rare_summary(&g).map(|r| RareStats {
+    a.rare = match (rule, &g32) {
+        (CertRule::Octal { .. }, Some(g)) => {
+            heaplab_core::engines::rare_summary(g).map(|r| RareStats {
                 mask: r.mask.to_string(),
                 count: r.count,
                 last: r.last,

@@ -1075,9 +1075,17 @@ fn redundant(set: &[u64], i: usize) -> bool {
         .map(|(_, &x)| x)
         .collect();
     let k = *rest.iter().max().expect("at least one move is left");
+    let game = Game::Subtraction {
+        set: MoveSet::finite(rest),
+        leave1: false,
+    };
     let mut len = 1024usize;
     loop {
-        let g = small_subtraction_values(&rest, len);
+        // the project's engine for the set without s (an error proves nothing)
+        let Ok(t) = crate::grundy_table(&game, len as u64 - 1, &crate::Silent) else {
+            return false;
+        };
+        let g = t.to_u32_vec();
         let seq: Vec<i64> = g.iter().map(|&v| i64::from(v)).collect();
         if let Some(p) = find_period(&seq, false) {
             let (proven, _) = CertRule::FiniteSubtraction { largest_move: k }.certify(&p);
@@ -1098,26 +1106,6 @@ fn redundant(set: &[u64], i: usize) -> bool {
         }
         len *= 2;
     }
-}
-
-/// Grundy values 0..len of a small finite subtraction set, by the definition.
-fn small_subtraction_values(set: &[u64], len: usize) -> Vec<u32> {
-    let mut g = vec![0u32; len];
-    let mut seen: Vec<bool> = vec![];
-    for n in 0..len {
-        seen.clear();
-        seen.resize(set.len() + 1, false);
-        for &s in set {
-            if s as usize <= n {
-                let v = g[n - s as usize] as usize;
-                if v < seen.len() {
-                    seen[v] = true;
-                }
-            }
-        }
-        g[n] = seen.iter().position(|&b| !b).unwrap_or(seen.len()) as u32;
-    }
-    g
 }
 
 /// The classes of shard `i` of `n` (1-based): those whose index is ≡ i - 1 (mod n).
