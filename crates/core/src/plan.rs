@@ -823,8 +823,6 @@ fn sparse_seconds(game: &Game, max: u64) -> f64 {
 
 /// Tables of take-and-break games up to this N are estimated without a pilot run.
 const SPARSE_NO_PILOT: u64 = 1 << 14;
-/// Seconds after which one pilot run of [`sparse_seconds`] is stopped.
-const PILOT_DEADLINE: f64 = 1.0;
 
 /// The pilot runs of [`sparse_seconds`].
 fn sparse_pilot(game: &Game) -> Pilot {
@@ -849,32 +847,11 @@ fn sparse_pilot(game: &Game) -> Pilot {
     };
     // (n, seconds, rare positions, largest value, mask in use)
     let mut prev: Option<(u64, f64, u64, u32, bool)> = None;
-    // the growth exponent of the last complete run against the one before
-    let mut last_alpha: Option<f64> = None;
     let mut n = 1024u64;
     loop {
         let t = std::time::Instant::now();
-        // a run that passes the deadline is stopped (0.143 ran 0.2 s to 2^19, then 9 s to
-        // 2^20): its own rate, at the growth the complete runs showed, is the estimate
-        let deadline = |_: u64, _: u64| {
-            if t.elapsed().as_secs_f64() > PILOT_DEADLINE {
-                std::ops::ControlFlow::Break(())
-            } else {
-                std::ops::ControlFlow::Continue(())
-            }
-        };
-        let mut watch = Watch::start(&deadline, n + 1).expect("the deadline is ahead");
-        let (g, stats) = match take_break_grundy(&br, n, &mut watch) {
-            Ok(r) => r,
-            Err(stopped) => {
-                return Pilot {
-                    n: stopped.done.max(2),
-                    secs: t.elapsed().as_secs_f64().max(1e-6),
-                    alpha: last_alpha.unwrap_or(1.5),
-                    periodic: false,
-                };
-            }
-        };
+        let mut watch = Watch::start(&crate::observe::Silent, n + 1).expect("never stops");
+        let (g, stats) = take_break_grundy(&br, n, &mut watch).expect("never stops");
         let secs = t.elapsed().as_secs_f64().max(1e-6);
         if stats.period.is_some() {
             return Pilot {
@@ -886,39 +863,36 @@ fn sparse_pilot(game: &Game) -> Pilot {
         }
         let maxv = g.iter().copied().max().unwrap_or(0);
         let now = (n, secs, stats.rare, maxv, stats.mask.is_some());
-        let alpha = prev.map_or(1.0, |(pn, ps, pr, pv, _)| {
-            let grow = |a: f64, b: f64| {
-                ((b.max(1.0) / a.max(1.0)).ln() / (n as f64 / pn as f64).ln()).clamp(0.0, 1.0)
-            };
-            // values far below n (most games: a few hundred) cost nothing that grows
-            let values = if u64::from(maxv) >= n / 16 {
-                grow(f64::from(pv), f64::from(maxv))
-            } else {
-                0.0
-            };
-            let per_position = if now.4 {
-                grow(pr as f64, now.2 as f64)
-            } else {
-                1.0
-            };
-            // each alone can overstate the growth (the timings in a transient, the
-            // structure where the bulk pipeline absorbs it): the smaller one counts
-            let timed = (secs / ps).ln() / (n as f64 / pn as f64).ln();
-            timed.min(1.0 + per_position + values).clamp(1.0, 3.0)
-        });
         // the next run would take about secs² / (the previous run's): stop before it
         // passes a second
         let next = prev.map_or(0.0, |p| secs * secs / p.1);
         if secs >= 0.25 || next > 1.0 || n >= 1 << 20 {
+            let alpha = prev.map_or(1.0, |(pn, ps, pr, pv, _)| {
+                let grow = |a: f64, b: f64| {
+                    ((b.max(1.0) / a.max(1.0)).ln() / (n as f64 / pn as f64).ln()).clamp(0.0, 1.0)
+                };
+                // values far below n (most games: a few hundred) cost nothing that grows
+                let values = if u64::from(maxv) >= n / 16 {
+                    grow(f64::from(pv), f64::from(maxv))
+                } else {
+                    0.0
+                };
+                let per_position = if now.4 {
+                    grow(pr as f64, now.2 as f64)
+                } else {
+                    1.0
+                };
+                // each alone can overstate the growth (the timings in a transient, the
+                // structure where the bulk pipeline absorbs it): the smaller one counts
+                let timed = (secs / ps).ln() / (n as f64 / pn as f64).ln();
+                timed.min(1.0 + per_position + values).clamp(1.0, 3.0)
+            });
             return Pilot {
                 n,
                 secs,
                 alpha,
                 periodic: false,
             };
-        }
-        if prev.is_some() {
-            last_alpha = Some(alpha);
         }
         prev = Some(now);
         n *= 2;
