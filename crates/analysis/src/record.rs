@@ -96,6 +96,11 @@ pub struct Analysis {
     /// Octal take-and-break codes: the sparse-space classification of the Grundy values.
     #[serde(default)]
     pub rare: Option<RareStats>,
+    /// Take-and-break codes in normal play with no period accepted: the eventual periods
+    /// the P-positions rule out ([`heaplab_core::excluded_periods`], whose doc comment
+    /// states and proves the condition).
+    #[serde(default)]
+    pub excluded_periods: Option<heaplab_core::ExcludedPeriods>,
 }
 
 /// The rare positions of an octal game's Grundy values under the sparse-space mask that
@@ -218,7 +223,7 @@ pub(crate) fn analyze_unchecked(
             data.outcomes = Some(o);
         }
     }
-    summarise(&mut data, CertRule::of(game, values));
+    summarise(&mut data, CertRule::of(game, values), Some(game));
     if game.play() == Play::Misere && values == Sequence::Grundy {
         data.genus = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
         data.analysis.genus = data.genus.as_ref().map(|t| genus_stats(game, t));
@@ -243,13 +248,13 @@ pub fn analyze_table(
     let mut data = AnalysisData::empty(name.to_string(), max, Sequence::Grundy);
     data.ps = table.outcomes().p_positions().collect();
     data.table = Some(table);
-    summarise(&mut data, rule);
+    summarise(&mut data, rule, None);
     Ok(data)
 }
 
 /// Everything [`analyze`] derives from the sequence in `data` (its table or outcomes and
 /// P-positions): periodicity under `rule`, P-position and gap statistics, Grundy summary.
-fn summarise(data: &mut AnalysisData, rule: CertRule) {
+fn summarise(data: &mut AnalysisData, rule: CertRule, game: Option<&Game>) {
     let max = data.analysis.max;
     let seq = data.values_i64();
     let per = periodicity(&seq, rule);
@@ -292,14 +297,20 @@ fn summarise(data: &mut AnalysisData, rule: CertRule) {
         max: p.max_gap,
         max_at: p.max_gap_at,
     };
-    a.rare = match (rule, &g32) {
-        (CertRule::Octal { .. }, Some(g)) => {
-            heaplab_core::engines::rare_summary(g).map(|r| RareStats {
+    a.rare = match (rule, &g32, game) {
+        (CertRule::Octal { .. }, Some(g), Some(game)) => {
+            heaplab_core::engines::rare_summary(game, g).map(|r| RareStats {
                 mask: r.mask.to_string(),
                 count: r.count,
                 last: r.last,
                 last_value: r.last.map(|n| g[n as usize]),
             })
+        }
+        _ => None,
+    };
+    a.excluded_periods = match (rule, game) {
+        (CertRule::Octal { .. }, Some(game)) if a.periodicity.is_none() => {
+            heaplab_core::excluded_periods(game, &data.ps)
         }
         _ => None,
     };
@@ -353,6 +364,7 @@ impl AnalysisData {
                 grundy: None,
                 genus: None,
                 rare: None,
+                excluded_periods: None,
             },
             ps: vec![],
             table: None,
@@ -497,6 +509,22 @@ impl Analysis {
                     (Some(n), Some(v)) => format!(", the last at n = {n} (value {v})"),
                     _ => String::new(),
                 }
+            ));
+        }
+        if let Some(e) = &self.excluded_periods {
+            let list = |v: &[u64]| {
+                let mut s: Vec<String> = v.iter().take(12).map(|x| x.to_string()).collect();
+                if v.len() > 12 {
+                    s.push(format!("… ({} in all)", v.len()));
+                }
+                s.join(", ")
+            };
+            s.push_str(&format!(
+                "  periods excluded: an eventual period whose preperiod is at most {} (the last P-position) divides none of b + t (P-positions b >= 1, split moves taking t = {}): {}; so it is none of {}\n",
+                e.preperiod_at_most,
+                list(&e.takes),
+                list(&e.sums),
+                list(&e.periods)
             ));
         }
         if let Some(g) = &self.grundy {

@@ -61,7 +61,7 @@ pub use games::finite::{
 };
 pub use games::interval::IntervalGame;
 pub use games::predicate::{MovePredicate, PredicateError};
-pub use games::takebreak::{guy_smith_bound, Breaker};
+pub use games::takebreak::{excluded_periods, guy_smith_bound, Breaker, ExcludedPeriods};
 pub use games::{CertRule, Family, PCount, Sequence, FAMILIES};
 pub use mex::{first_gap, mex, MexCounter, ValueSet};
 pub use num::{
@@ -71,9 +71,10 @@ pub use num::{
 pub use observe::{ControlFlow, Observer, Silent};
 pub use period::{best_candidate, exceptions, find_period, z_function, Period};
 pub use plan::{
-    count_p_positions, feasible_max, grundy_table, memory_estimate, open_stream, outcome_table,
-    p_count_estimate, p_position_list, plan, resume_stream, square_segment_bits, tables,
-    time_estimate, Budget, Checkpoint, Engine, PPositionStream, Plan, Task, TIME_LIMIT,
+    count_p_positions, feasible_max, grundy_resumable, grundy_table, grundy_table_after,
+    memory_estimate, open_stream, outcome_table, p_count_estimate, p_position_list, plan,
+    resume_stream, square_segment_bits, tables, time_estimate, Budget, Checkpoint, Engine,
+    PPositionStream, Plan, Task, TIME_LIMIT,
 };
 pub use rule::{
     grundy_by_definition, grundy_table_of, outcome_by_definition, Rule, SubtractionRule,

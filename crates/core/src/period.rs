@@ -106,6 +106,42 @@ fn accepted(z: &[usize], len: usize, allow_saltus: bool) -> Option<(usize, usize
     }
 }
 
+/// The period [`find_period`] accepts for `a` (saltus 0) — when it is the smallest period of
+/// the last half of `a` — as (preperiod, period), with memory for half of `a` in `u32`s
+/// and no copy of it (the take-and-break engine checks its tables of 2^31 values this
+/// way). The least accepted period is always a period of the last ceil(len/2) values (it
+/// repeats over at least that much), so when their least period p0 (Knuth–Morris–Pratt
+/// failure function, read backwards) is not accepted, None is returned even though a
+/// multiple of p0 might be: callers may only lose a proof, never get a wrong one.
+pub(crate) fn last_half_period(a: &[u32]) -> Option<(u64, u64)> {
+    let len = a.len();
+    if len < 2 || len > u32::MAX as usize {
+        return None;
+    }
+    let need = len.div_ceil(2);
+    // w[i] = a[len - 1 - i], i < need; fail[i] = longest proper border of w[..=i]
+    let w = |i: usize| a[len - 1 - i];
+    let mut fail = vec![0u32; need];
+    for i in 1..need {
+        let mut k = fail[i - 1] as usize;
+        while k > 0 && w(i) != w(k) {
+            k = fail[k - 1] as usize;
+        }
+        if w(i) == w(k) {
+            k += 1;
+        }
+        fail[i] = k as u32;
+    }
+    let p = need - fail[need - 1] as usize;
+    drop(fail);
+    if p >= len {
+        return None;
+    }
+    // z[p]: how far the reversed sequence agrees with itself shifted by p
+    let z = (0..len - p).take_while(|&i| w(i) == w(i + p)).count();
+    (z >= need).then_some(((len - p - z) as u64, p as u64))
+}
+
 /// The [`Period`] p from n0 of `a`, its saltus read off the values.
 fn period_at(a: &[i64], n0: usize, p: usize, allow_saltus: bool) -> Period {
     let saltus = if allow_saltus {
@@ -181,6 +217,50 @@ pub fn exceptions(a: &[i64], per: &Period, limit: usize) -> (Vec<u64>, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The lean check of the take-and-break engine finds what `find_period` finds
+        /// whenever it finds anything, and finds it on eventually periodic sequences.
+        #[test]
+        fn last_half_period_agrees_with_find_period(
+            head in proptest::collection::vec(0u32..4, 0..40),
+            cycle in proptest::collection::vec(0u32..3, 1..12),
+            reps in 0usize..12,
+            noise in proptest::collection::vec(0u32..3, 0..60),
+        ) {
+            let mut a = head.clone();
+            for _ in 0..reps {
+                a.extend(&cycle);
+            }
+            for a in [a.clone(), [a, noise].concat()] {
+                let wide: Vec<i64> = a.iter().map(|&x| x as i64).collect();
+                let full = find_period(&wide, false).map(|p| (p.preperiod, p.period));
+                let lean = last_half_period(&a);
+                if lean.is_some() {
+                    proptest::prop_assert_eq!(lean, full);
+                }
+                // with a long periodic tail the least period of the last half is accepted
+                if let Some((n0, p)) = full {
+                    if p <= (a.len() as u64) / 4 {
+                        proptest::prop_assert_eq!(lean, Some((n0, p)));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn last_half_period_of_kayles_tail() {
+        // Kayles' period (12) behind 72 values off it: accepted once N + 1 >= 2·72 + 2·12.
+        let cycle = [4u32, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7];
+        let mut a: Vec<u32> = (0..72).map(|i| 100 + i).collect();
+        while a.len() < 168 {
+            a.push(cycle[a.len() % 12]);
+        }
+        assert_eq!(last_half_period(&a), Some((72, 12)));
+        a.pop();
+        assert_eq!(last_half_period(&a), None);
+    }
 
     fn naive(a: &[i64], allow_saltus: bool) -> Option<Period> {
         let len = a.len() as u64;

@@ -16,13 +16,15 @@
 //! beforehand which one it is and refuses what the budget does not allow; [`tables`] does
 //! both for a whole table.
 
-use crate::engines::blocked::blocked_mex_grundy;
-use crate::engines::mex::{finite_set_grundy, list_mex_grundy};
+use crate::engines::blocked::{blocked_mex_grundy, blocked_mex_grundy_after};
+use crate::engines::mex::{
+    finite_set_grundy, finite_set_grundy_after, list_mex_grundy, list_mex_grundy_after,
+};
 use crate::engines::pull::{divisor_grundy, DivisorStream};
 use crate::engines::sieve::{
     p_positions, ListMoves, SetSieve, SquareMoves, DEFAULT_SEGMENT_BITS, MAX_SIEVE_N,
 };
-use crate::engines::sparse::take_break_grundy;
+use crate::engines::sparse::{take_break_grundy, take_break_grundy_continue};
 use crate::engines::stream::{JumpStream, ListStream, PStream, SieveStream, StreamState};
 use crate::engines::window::WindowStream;
 use crate::error::{Error, Refusal};
@@ -885,7 +887,10 @@ fn sparse_pilot(game: &Game) -> Pilot {
                 // each alone can overstate the growth (the timings in a transient, the
                 // structure where the bulk pipeline absorbs it): the smaller one counts
                 let timed = (secs / ps).ln() / (n as f64 / pn as f64).ln();
-                timed.min(1.0 + per_position + values).clamp(1.0, 3.0)
+                // the plain scan (no mask) reads about n/2 pairs a position: quadratic
+                // at least, whatever small runs' overheads suggest
+                let floor = if now.4 { 1.0 } else { 2.0 };
+                timed.min(1.0 + per_position + values).clamp(floor, 3.0)
             });
             return Pilot {
                 n,
@@ -1057,6 +1062,85 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
                 heaps.iter().map(|h| h.misere_value).collect()
             }
         },
+    };
+    Ok(GrundyTable::from_u32(g))
+}
+
+/// Can [`grundy_table_after`] continue a Grundy table of `game`? True for take-and-break
+/// codes, Grundy's game and subtraction games with a finite or named (not all-but) move
+/// set, in normal play: the games whose engines extend a table of values.
+pub fn grundy_resumable(game: &Game) -> bool {
+    match &*game.normalized() {
+        Game::TakeBreak(_) | Game::GrundyGame => true,
+        Game::Subtraction { set, .. } => !matches!(set, MoveSet::AllBut { .. }),
+        _ => false,
+    }
+}
+
+/// The Grundy table 0..=max of `game` continuing `done`, its values 0..done.len() as an
+/// earlier [`grundy_table`] or [`grundy_table_after`] left them (a long run computed in
+/// segments, saved between them, resumed after a restart). Equal to [`grundy_table`]
+/// when `done` is right; the caller vouches for it (a saved table it checked).
+///
+/// # Errors
+/// [`Error::Unsupported`] when `game` is not [`grundy_resumable`]; the errors of
+/// [`grundy_table`] (size, memory, a stop by `obs`).
+pub fn grundy_table_after(
+    game: &Game,
+    done: GrundyTable,
+    max: u64,
+    obs: &dyn Observer,
+) -> Result<GrundyTable, Error> {
+    let game = &*game.normalized();
+    if !grundy_resumable(game) {
+        return Err(Error::Unsupported {
+            what: format!("continuing a saved Grundy table of {game} (take-and-break and subtraction games can)"),
+        });
+    }
+    if max > GRUNDY_MAX {
+        return Err(Error::TooLarge {
+            what: "a Grundy table",
+            n: max,
+            limit: GRUNDY_MAX,
+        });
+    }
+    let bytes = memory_estimate(game, Task::Grundy, max);
+    if !crate::engines::mem::can_allocate(bytes) {
+        return Err(Error::OutOfMemory {
+            what: "a Grundy table",
+            bytes,
+        });
+    }
+    // (positions are reported as they are numbered: the run looks like one from 0)
+    let watch = &mut Watch::start(obs, max + 1)?;
+    let g = match game {
+        Game::TakeBreak(code) => {
+            take_break_grundy_continue(&Breaker::from_code(code), done.to_u32_vec(), max, watch)?.0
+        }
+        Game::GrundyGame => {
+            take_break_grundy_continue(&Breaker::grundy_game(), done.to_u32_vec(), max, watch)?.0
+        }
+        Game::Subtraction { set, leave1 } => {
+            let moves = set.elements_upto(max);
+            if set.is_finite() {
+                finite_set_grundy_after(&moves, *leave1, done.to_u32_vec(), max, watch)?
+            } else {
+                let narrow: Option<Vec<u16>> = match &done {
+                    GrundyTable::U8(v) => Some(v.iter().map(|&x| u16::from(x)).collect()),
+                    GrundyTable::U16(v) => Some(v.clone()),
+                    GrundyTable::U32(_) => None,
+                };
+                let fast = match narrow {
+                    Some(v) => blocked_mex_grundy_after(&moves, *leave1, &v, max, watch)?,
+                    None => None,
+                };
+                match fast {
+                    Some(g) => return Ok(GrundyTable::from_u16(g)),
+                    None => list_mex_grundy_after(&moves, *leave1, done.to_u32_vec(), max, watch)?,
+                }
+            }
+        }
+        _ => unreachable!("checked by grundy_resumable"),
     };
     Ok(GrundyTable::from_u32(g))
 }

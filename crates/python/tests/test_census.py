@@ -135,3 +135,15 @@ def test_classes_and_progress_count_classes():
     heaplab.census("sub{a,b}", where="1 <= a < b <= 4", progress=lambda d, t: seen.append((d, t)))
     assert seen[-1] == (5, 5)
     assert all(t == 5 for _, t in seen) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_analysis_lists_the_periods_officers_p_positions_exclude():
+    a = heaplab.Game("0.6").analyze(4096)
+    e = a.excluded_periods
+    assert a.periodicity is None and e.takes == [1]
+    ps = [n for n, v in enumerate(heaplab.Game("0.6").grundy(4096).tolist()) if v == 0]
+    assert e.preperiod_at_most == ps[-1] == 408
+    assert e.sums == sorted({b + 1 for b in ps if b >= 1})
+    assert e.periods == sorted({d for m in e.sums for d in range(1, m + 1) if m % d == 0})
+    # a game with a period found lists none
+    assert heaplab.Game("0.77").analyze(2000).excluded_periods is None

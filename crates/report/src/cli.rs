@@ -289,6 +289,18 @@ pub struct TableArgs {
     /// Print one JSON summary on stdout (instead of the rows when there is no -o).
     #[arg(long)]
     pub json: bool,
+    /// With --grundy: save the values so far to FILE every few minutes; rerunning the same
+    /// command resumes from it (take-and-break codes, Grundy's game, subtraction games).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Most seconds between checkpoints (the first comes after 10 s, then at doubling
+    /// intervals up to this; 0: after every segment).
+    #[arg(long, default_value_t = 300.0, value_parser = seconds_arg)]
+    pub checkpoint_every: f64,
+    /// With --grundy: write the value frequencies over 0..=2^k to DIR/freq-2^k.txt for every
+    /// 2^k from 2^10 to --max, as the run passes it.
+    #[arg(long, value_name = "DIR")]
+    pub snapshots: Option<PathBuf>,
 }
 
 /// `heaplab losers`.

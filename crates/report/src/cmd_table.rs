@@ -10,6 +10,51 @@ use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Refuses a `--checkpoint` or `--snapshots` run that cannot be made: no --grundy, a
+/// game whose engine cannot continue a table, a checkpoint that is the output, a
+/// snapshot path that is not a folder.
+fn check_segmented(a: &TableArgs, game: &heaplab_core::Game) -> Result<()> {
+    let flag = if a.checkpoint.is_some() {
+        "--checkpoint"
+    } else {
+        "--snapshots"
+    };
+    if !a.grundy {
+        bail!("{flag} saves Grundy values: add --grundy");
+    }
+    if !heaplab_core::grundy_resumable(game) {
+        bail!("{flag} works for take-and-break codes, Grundy's game and subtraction games (finite or named sets) in normal play, not {game}");
+    }
+    if let (Some(cp), Some(out)) = (&a.checkpoint, &a.output) {
+        if crate::files::same_file_key(cp) == crate::files::same_file_key(out) {
+            bail!("--checkpoint must be another file than -o");
+        }
+    }
+    if let Some(cp) = &a.checkpoint {
+        if cp.is_dir() {
+            bail!(
+                "--checkpoint `{}` is a folder; pick a file path",
+                cp.display()
+            );
+        }
+    }
+    if let Some(dir) = &a.snapshots {
+        crate::segments::prepare_snapshots(dir)?;
+    }
+    Ok(())
+}
+
+/// `11 value-frequency snapshots (2^10..2^20) in DIR`.
+fn snapshot_note(a: &TableArgs, count: usize) -> String {
+    format!(
+        "{count} value-frequency snapshots (2^10..2^{}) in {}",
+        9 + count,
+        a.snapshots
+            .as_ref()
+            .map_or(String::new(), |d| d.display().to_string())
+    )
+}
+
 /// Runs the command.
 pub fn run(a: TableArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
@@ -27,10 +72,44 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             crate::output::refuse_binary_terminal()?;
         }
     }
+    let segmented = a.checkpoint.is_some() || a.snapshots.is_some();
+    if segmented {
+        check_segmented(&a, &game)?;
+    }
+    let _lock = a
+        .checkpoint
+        .as_deref()
+        .map(crate::sink::CheckpointLock::take)
+        .transpose()?;
     let dest = a.output.as_deref().map(AtomicFile::create).transpose()?;
     let progress = Progress::new(&format!("{game} to {max}"), max.saturating_add(1));
     let budget = crate::machine::budget();
-    let (out, g) = tables(&game, max, a.grundy, &budget, &progress)?;
+    let mut snapshots = vec![];
+    let (out, g) = if segmented {
+        // A run that saves its state may take longer than a day: only memory is budgeted.
+        let long = heaplab_core::Budget {
+            seconds: f64::INFINITY,
+            ..budget
+        };
+        let p = heaplab_core::plan(&game, heaplab_core::Task::Grundy, max, &long)?;
+        long.check_memory(
+            || format!("a table of {} positions", max as u128 + 1),
+            p.memory.saturating_add(max / 8 + 1),
+        )?;
+        heaplab_core::Observer::planned(&progress, &p);
+        let s = crate::segments::Segmented {
+            game: &game,
+            max,
+            checkpoint: a.checkpoint.as_deref(),
+            every: a.checkpoint_every,
+            snapshots: a.snapshots.as_deref(),
+        };
+        let (g, snaps) = crate::segments::run(&s, &progress)?;
+        snapshots = snaps;
+        (g.outcomes(), Some(g))
+    } else {
+        tables(&game, max, a.grundy, &budget, &progress)?
+    };
     // misère play of a one-heap game: the genus and phylum of every heap with the values
     let genus = match (game.play(), a.grundy) {
         (Play::Misere, true) => heaplab_core::misere::genera(&game, max, &budget, &progress)?,
@@ -64,6 +143,14 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         }
         None => {}
     }
+    if let Some(cp) = &a.checkpoint {
+        // the run is complete: its checkpoint goes
+        if cp.exists() {
+            std::fs::remove_file(cp)
+                .with_context(|| format!("cannot remove checkpoint `{}`", cp.display()))?;
+        }
+    }
+    let snaps: Vec<String> = snapshots.iter().map(|p| p.display().to_string()).collect();
     let count = out.count_p();
     let largest = out.last_p().map(|p| p + a.shift);
     let max_g = g.as_ref().map(|g| g.max_value());
@@ -76,9 +163,16 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             "largest_p": largest,
             "max_grundy": max_g,
             "files": files,
+            "snapshots": snaps,
             "seconds": secs(t0),
         }));
+    } else if a.output.is_none() && !snaps.is_empty() && !crate::progress::quiet() {
+        // rows on stdout: the note goes to stderr
+        eprintln!("{game}: wrote {}", snapshot_note(&a, snaps.len()));
     } else if !files.is_empty() {
+        if !snaps.is_empty() {
+            files.push(snapshot_note(&a, snaps.len()));
+        }
         let line = format!(
             "{game}: {count} P-positions in {}..={shown_max} (largest {}){}; wrote {} in {:.2} s",
             a.shift,

@@ -30,6 +30,7 @@ mod plot;
 mod plots;
 mod progress;
 mod report_dir;
+mod segments;
 mod sink;
 
 use cli::{Cli, Cmd};

@@ -536,3 +536,168 @@ fn attack_pass_reproductions_are_fixed() {
         );
     }
 }
+
+/// `table --grundy --checkpoint`: a run killed after a checkpoint resumes to a table
+/// byte-identical to an uninterrupted one, with the same frequency snapshots; checkpoints
+/// of another game or damaged are refused, and games whose engines
+/// cannot continue a table are refused up front.
+#[test]
+fn grundy_table_checkpoints_resume_to_identical_tables() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    for (game, max) in [("0.6", "2^19"), ("primes", "2e6"), ("sub{2,5,7}", "2e6")] {
+        let full = ["table", "--grundy", "--game", game, "--max", max];
+        let o = heaplab(
+            p,
+            &[&full[..], &["-o", "ref.csv", "--snapshots", "ref"]].concat(),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let args = [
+            &full[..],
+            &[
+                "-o",
+                "run.csv",
+                "--snapshots",
+                "run",
+                "--checkpoint",
+                "t.ckpt",
+            ],
+            &["--checkpoint-every", "0"],
+        ]
+        .concat();
+        kill_after_checkpoint(p, &args, &p.join("t.ckpt"));
+        assert!(!p.join("run.csv").exists(), "no table before the end");
+        let o = heaplab(p, &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            std::fs::read(p.join("run.csv")).unwrap(),
+            std::fs::read(p.join("ref.csv")).unwrap(),
+            "{game}"
+        );
+        assert!(
+            !p.join("t.ckpt").exists(),
+            "a finished run removes its checkpoint"
+        );
+        let names = |dir: &str| {
+            let mut v: Vec<_> = std::fs::read_dir(p.join(dir))
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(names("run"), names("ref"));
+        for f in names("ref") {
+            assert_eq!(
+                std::fs::read(p.join("run").join(&f)).unwrap(),
+                std::fs::read(p.join("ref").join(&f)).unwrap()
+            );
+        }
+        std::fs::remove_dir_all(p.join("run")).unwrap();
+        std::fs::remove_dir_all(p.join("ref")).unwrap();
+    }
+    // 0.6 to 2^10: 1025 values, and its snapshot has them all
+    let o = heaplab(
+        p,
+        &[
+            "table",
+            "--grundy",
+            "--game",
+            "0.6",
+            "--max",
+            "1024",
+            "--snapshots",
+            "s",
+        ],
+    );
+    assert!(o.status.success());
+    let snap = std::fs::read_to_string(p.join("s/freq-2^10.txt")).unwrap();
+    let total: u64 = snap
+        .lines()
+        .skip(1)
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(total, 1025);
+    assert!(snap.starts_with("# Grundy value frequencies of 0.6 over 0 <= n <= 2^10"));
+    // a checkpoint of another game, damaged, of another version
+    let args = |game: &str| {
+        [
+            "table",
+            "--grundy",
+            "--game",
+            game,
+            "--max",
+            "2^19",
+            "-o",
+            "x.csv",
+            "--checkpoint",
+            "o.ckpt",
+            "--checkpoint-every",
+            "0",
+        ]
+        .map(String::from)
+    };
+    let a6: Vec<String> = args("0.6").to_vec();
+    let a6: Vec<&str> = a6.iter().map(|s| s.as_str()).collect();
+    kill_after_checkpoint(p, &a6, &p.join("o.ckpt"));
+    let other: Vec<String> = args("0.16").to_vec();
+    let other: Vec<&str> = other.iter().map(|s| s.as_str()).collect();
+    refused(&heaplab(p, &other), "belongs to game 0.6, not 0.16");
+    let mut bytes = std::fs::read(p.join("o.ckpt")).unwrap();
+    let keep = bytes.clone();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 1;
+    std::fs::write(p.join("o.ckpt"), &bytes).unwrap();
+    refused(&heaplab(p, &a6), "is damaged");
+    // (another version: the unit tests of `segments`)
+    std::fs::write(p.join("o.ckpt"), &keep).unwrap();
+    assert!(heaplab(p, &a6).status.success());
+    // what cannot be continued, or is not asked for right
+    refused(
+        &heaplab(
+            p,
+            &[
+                "table",
+                "--grundy",
+                "--game",
+                "allbut{1,2}",
+                "--max",
+                "100",
+                "--checkpoint",
+                "a.ckpt",
+            ],
+        ),
+        "--checkpoint works for take-and-break codes",
+    );
+    refused(
+        &heaplab(
+            p,
+            &[
+                "table",
+                "--game",
+                "0.6",
+                "--max",
+                "100",
+                "--checkpoint",
+                "a.ckpt",
+            ],
+        ),
+        "add --grundy",
+    );
+    refused(
+        &heaplab(
+            p,
+            &[
+                "table",
+                "--grundy",
+                "--game",
+                "0.6",
+                "--max",
+                "100",
+                "--snapshots",
+                "x.csv",
+            ],
+        ),
+        "is not a folder",
+    );
+}

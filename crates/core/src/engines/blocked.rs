@@ -62,19 +62,42 @@ pub(crate) fn blocked_mex_grundy(
     max: u64,
     watch: &mut Watch,
 ) -> Result<Option<Vec<u16>>, Stopped> {
-    blocked_mex_with(moves, leave1, max, super::crew::helpers_here(), watch)
+    blocked_mex_with(moves, leave1, &[], max, super::crew::helpers_here(), watch)
+}
+
+/// [`blocked_mex_grundy`] after the values `prefix` of positions 0..prefix.len() (as an
+/// earlier run left them): the table 0..=max with them at its start. None as there.
+///
+/// # Errors
+/// As [`blocked_mex_grundy`].
+pub(crate) fn blocked_mex_grundy_after(
+    moves: &[u64],
+    leave1: bool,
+    prefix: &[u16],
+    max: u64,
+    watch: &mut Watch,
+) -> Result<Option<Vec<u16>>, Stopped> {
+    blocked_mex_with(
+        moves,
+        leave1,
+        prefix,
+        max,
+        super::crew::helpers_here(),
+        watch,
+    )
 }
 
 /// [`blocked_mex_grundy`] with `helpers` helper threads.
 fn blocked_mex_with(
     moves: &[u64],
     leave1: bool,
+    prefix: &[u16],
     max: u64,
     helpers: usize,
     watch: &mut Watch,
 ) -> Result<Option<Vec<u16>>, Stopped> {
     Crew::run(helpers, |crew| {
-        blocked_mex_crew(crew, helpers + 1, moves, leave1, max, watch)
+        blocked_mex_crew(crew, helpers + 1, moves, leave1, prefix, max, watch)
     })
 }
 
@@ -387,13 +410,16 @@ fn blocked_mex_crew(
     threads: usize,
     moves: &[u64],
     leave1: bool,
+    prefix: &[u16],
     max: u64,
     watch: &mut Watch,
 ) -> Result<Option<Vec<u16>>, Stopped> {
     let first = u64::from(leave1); // least position that can be an option
     let len = max as usize + 1;
     let mut g: Vec<u16> = super::mem::huge_zeroed(len);
-    let mut maxv: u32 = 0;
+    let start = prefix.len().min(len);
+    g[..start].copy_from_slice(&prefix[..start]);
+    let mut maxv: u32 = prefix[..start].iter().copied().max().map_or(0, u32::from);
     // Moves below `near` are made lane by lane; the rest in bulk.
     let near = (2 * BLOCK) as u64;
     let split = moves.partition_point(|&s| s < near);
@@ -401,14 +427,21 @@ fn blocked_mex_crew(
     // Rows per share: the far moves are split between them, the sets OR-ed after.
     let copies = Accumulators::new(threads);
     let ww_for = |maxv: u32| (maxv as usize + 2).div_ceil(64);
-    // The first block has no far moves: empty rows.
+    // The first block's far moves (none at 0; after a prefix, made here).
+    let mut n0 = start;
     let mut cur = Rows {
-        bits: vec![0; BLOCK.min(len)],
-        ww: 1,
+        bits: vec![0; BLOCK.min(len - n0.min(len)) * ww_for(maxv)],
+        ww: ww_for(maxv),
     };
+    if n0 < len {
+        let b = BLOCK.min(len - n0);
+        let top = (n0 + b - 1) as u64;
+        let ms = &far_moves[..far_moves.partition_point(|&s| s + first <= top)];
+        // SAFETY: every value so far is at most maxv, below 64·ww_for(maxv).
+        unsafe { mark_outside(&g[..n0], ms, first, n0, b, cur.ww, &mut cur.bits) };
+    }
     // The next block's rows, made while the current block is finished.
     let mut spare: Vec<u64> = Vec::new();
-    let mut n0 = 0usize;
     while n0 < len {
         watch.at(n0 as u64)?;
         let b = BLOCK.min(len - n0);
@@ -632,8 +665,9 @@ mod tests {
         let m = crate::sets::NamedSet::Squares.elements_upto(200_000);
         let slow = slow(&m, false, 200_000);
         for helpers in [0, 1, 2] {
-            let fast =
-                as_u32(blocked_mex_with(&m, false, 200_000, helpers, &mut Watch::quiet()).unwrap());
+            let fast = as_u32(
+                blocked_mex_with(&m, false, &[], 200_000, helpers, &mut Watch::quiet()).unwrap(),
+            );
             assert_eq!(fast, slow, "squares with {helpers} helper threads");
         }
     }

@@ -14,11 +14,23 @@ pub(crate) fn finite_set_grundy(
     max: u64,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, Stopped> {
+    finite_set_grundy_after(moves, leave1, Vec::new(), max, watch)
+}
+
+/// [`finite_set_grundy`] after the values `g` of positions 0..g.len() (as an earlier run
+/// left them): positions g.len()..=max are added.
+pub(crate) fn finite_set_grundy_after(
+    moves: &[u64],
+    leave1: bool,
+    mut g: Vec<u32>,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<Vec<u32>, Stopped> {
     if moves.len() >= 64 {
-        return list_mex_grundy(moves, leave1, max, watch);
+        return list_mex_grundy_after(moves, leave1, g, max, watch);
     }
-    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
-    for n in 0..=max {
+    g.reserve((max as usize + 1).saturating_sub(g.len()));
+    for n in g.len() as u64..=max {
         watch.at(n)?;
         let top = if leave1 { n.saturating_sub(1) } else { n };
         let mut seen = 0u64;
@@ -42,9 +54,21 @@ pub(crate) fn list_mex_grundy(
     max: u64,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, Stopped> {
-    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
+    list_mex_grundy_after(moves, leave1, Vec::new(), max, watch)
+}
+
+/// [`list_mex_grundy`] after the values `g` of positions 0..g.len(): positions
+/// g.len()..=max are added.
+pub(crate) fn list_mex_grundy_after(
+    moves: &[u64],
+    leave1: bool,
+    mut g: Vec<u32>,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<Vec<u32>, Stopped> {
+    g.reserve((max as usize + 1).saturating_sub(g.len()));
     let mut seen = ValueSet::default();
-    for n in 0..=max {
+    for n in g.len() as u64..=max {
         watch.at(n)?;
         let top = if leave1 { n.saturating_sub(1) } else { n };
         seen.clear();

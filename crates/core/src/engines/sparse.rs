@@ -171,13 +171,19 @@ pub struct RareSummary {
     pub last: Option<u64>,
 }
 
-/// The sparse-space classification of `g` (Grundy values 0..=N of a take-and-break game):
-/// the mask (bits, range or domain type, rare class) leaving the fewest rare positions
-/// over the second half of the table, as the engine picks it (Flammenkamp's sparse-space
-/// method); None when no mask leaves fewer than a quarter of them rare, or the values
-/// are all 0.
-pub fn rare_summary(g: &[u32]) -> Option<RareSummary> {
-    let (mask, _) = choose_mask(g, g.len() / 2)?;
+/// The sparse-space classification of `g`, the Grundy values 0..=N of `game`: the mask
+/// (bits, range or domain type, rare class) leaving the fewest rare positions over the
+/// second half of the table, among those the engine may pick (Flammenkamp's sparse-space
+/// method: range type with rare class 0; domain type only when every splitting move
+/// removes tokens of one parity t, with rare class t mod 2). None when `game` is not a
+/// take-and-break game that splits heaps in two (and never in three), when no mask leaves
+/// fewer than a quarter of the positions rare, or when the values are all 0.
+pub fn rare_summary(game: &crate::Game, g: &[u32]) -> Option<RareSummary> {
+    let br = Breaker::of(game)?;
+    if !sparse_applies(&br) {
+        return None;
+    }
+    let (mask, _) = choose_mask(g, g.len() / 2, br.domain_rare())?;
     let mut count = 0;
     let mut last = None;
     for (x, &v) in g.iter().enumerate().skip(1) {
@@ -225,6 +231,22 @@ pub(crate) fn take_break_grundy(
     take_break_grundy_from(br, max, PREFIX, None, watch)
 }
 
+/// [`take_break_grundy`] continuing `g`, the values 0..g.len() of the same rule (as an
+/// earlier run left them): positions g.len()..=max are computed, with the same checks
+/// (mask, period) at the same powers of two as an uninterrupted run. The values are those
+/// of an uninterrupted run whatever `g` holds only when `g` is right: the caller checks it.
+///
+/// # Errors
+/// [`Stopped`] when the observer behind `watch` stops the run.
+pub(crate) fn take_break_grundy_continue(
+    br: &Breaker,
+    g: Vec<u32>,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<(Vec<u32>, OctalStats), Stopped> {
+    take_break_grundy_with(br, g, max, PREFIX, None, watch)
+}
+
 /// [`take_break_grundy`] with the plain-scan prefix given (tests use short ones so the
 /// sparse-space path runs on small heaps too) and the block engine's helper threads (None:
 /// [`helpers_here`]).
@@ -235,25 +257,38 @@ pub(crate) fn take_break_grundy_from(
     helpers: Option<usize>,
     watch: &mut Watch,
 ) -> Result<(Vec<u32>, OctalStats), Stopped> {
-    let mut g: Vec<u32> = Vec::with_capacity(max as usize + 1);
+    take_break_grundy_with(br, Vec::new(), max, prefix, helpers, watch)
+}
+
+/// The engine behind [`take_break_grundy_from`] and [`take_break_grundy_continue`]: values
+/// g.len()..=max after the given ones (none beyond max).
+fn take_break_grundy_with(
+    br: &Breaker,
+    mut g: Vec<u32>,
+    max: u64,
+    prefix: u64,
+    helpers: Option<usize>,
+    watch: &mut Watch,
+) -> Result<(Vec<u32>, OctalStats), Stopped> {
+    g.truncate(max.saturating_add(1) as usize);
+    g.reserve((max as usize + 1).saturating_sub(g.len()));
     let mut stats = OctalStats::default();
     let mut seen = ValueSet::default();
     let mut three = ThreeHeaps::default();
     let prefix = max.min(prefix);
-    for n in 0..=prefix {
+    for n in g.len() as u64..=prefix {
         watch.at(n)?;
         seen.clear();
         plain_options(br, &g, n, &mut seen, &mut three);
         g.push(seen.mex());
+        stats.plain += 1;
     }
-    stats.plain = prefix + 1;
-    if prefix == max {
+    if g.len() as u64 > max {
         return Ok((g, stats));
     }
-    let has_two = br.digits.iter().any(|d| d.two);
-    let sparse_ok = !br.has_three() && has_two;
+    let sparse_ok = sparse_applies(br);
     let mut mask = if sparse_ok {
-        choose_mask(&g, g.len() / 2).map(|m| m.0)
+        choose_mask(&g, g.len() / 2, br.domain_rare()).map(|m| m.0)
     } else {
         None
     };
@@ -276,12 +311,13 @@ pub(crate) fn take_break_grundy_from(
     let mut maxv = g.iter().copied().max().unwrap_or(0);
     // Guy–Smith applies to octal rules: at most two heaps, any pair of parts allowed.
     let (t, octal) = (br.last_take(), br.is_octal());
-    let mut next_check = (prefix + 1).next_power_of_two().max(1 << 12);
+    // (the powers of two at which an uninterrupted run checks, after the values so far)
+    let mut next_check = (g.len() as u64).next_power_of_two().max(1 << 12);
     let mut blocks = Blocks {
         helpers,
         ..Blocks::default()
     };
-    let mut n = prefix + 1;
+    let mut n = g.len() as u64;
     while n <= max {
         // Positions n..=to with the same mask; checks come after `to`.
         let to = next_check.min(max);
@@ -312,7 +348,7 @@ pub(crate) fn take_break_grundy_from(
             // later), and switch when it leaves clearly fewer rare positions.
             if sparse_ok {
                 let from = g.len() / 2;
-                if let Some((m, count)) = choose_mask(&g, from) {
+                if let Some((m, count)) = choose_mask(&g, from, br.domain_rare()) {
                     let now = match mask {
                         Some(cur) => (from..g.len())
                             .filter(|&x| cur.is_rare(x as u64, g[x]))
@@ -327,10 +363,9 @@ pub(crate) fn take_break_grundy_from(
                 }
             }
             if octal {
-                let a: Vec<i64> = g.iter().map(|&x| x as i64).collect();
-                if let Some(per) = crate::period::find_period(&a, false) {
-                    if to >= guy_smith_bound(per.preperiod, per.period, t) {
-                        stats.period = Some((per.preperiod, per.period));
+                if let Some((n0, p)) = crate::period::last_half_period(&g) {
+                    if to >= guy_smith_bound(n0, p, t) {
+                        stats.period = Some((n0, p));
                         // the rest by the period, a block of 2^20 at a time between
                         // looks at the observer
                         let mut m = to + 1;
@@ -338,7 +373,7 @@ pub(crate) fn take_break_grundy_from(
                             watch.at(m)?;
                             let end = max.min(m + (1 << 20) - 1);
                             for x in m..=end {
-                                let src = per.preperiod + (x - per.preperiod) % per.period;
+                                let src = n0 + (x - n0) % p;
                                 g.push(g[src as usize]);
                             }
                             m = end + 1;
@@ -354,10 +389,15 @@ pub(crate) fn take_break_grundy_from(
     Ok((g, stats))
 }
 
+/// The sparse-space method needs two-heap splits and no three-heap ones.
+fn sparse_applies(br: &Breaker) -> bool {
+    !br.has_three() && br.digits.iter().any(|d| d.two)
+}
+
 /// Picks the mask (bits, type, rare class) leaving the fewest rare positions among
 /// `g[from..]`, by a histogram of (value, position parity); with it, how many that is.
 /// None when even the best leaves a quarter of them rare.
-fn choose_mask(g: &[u32], from: usize) -> Option<(Mask, usize)> {
+fn choose_mask(g: &[u32], from: usize, domain_rare: Option<u32>) -> Option<(Mask, usize)> {
     let window = &g[from..];
     let maxv = window.iter().copied().max().unwrap_or(0);
     let bits = (32 - maxv.leading_zeros()).min(12);
@@ -379,6 +419,17 @@ fn choose_mask(g: &[u32], from: usize) -> Option<(Mask, usize)> {
         }
         for domain in [false, true] {
             for rare in [0u32, 1] {
+                // Only a consistent structure speeds anything up: the mex of a common
+                // position must be a scarce-class value (listed exactly), not an abundant
+                // one (common ^ common), or every position needs a full sweep.
+                let consistent = if domain {
+                    domain_rare == Some(rare)
+                } else {
+                    rare == 0
+                };
+                if !consistent {
+                    continue;
+                }
                 let mask = Mask {
                     bits: m,
                     domain,
@@ -900,7 +951,11 @@ impl Blocks {
         }
         let mut e = self.ends.clone();
         e.sort_unstable();
-        let q = e[e.len() * 3 / 4];
+        let qn: usize = std::env::var("HL_Q")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(12);
+        let q = e[(e.len() * qn / 16).min(e.len() - 1)];
         if q <= SMALL {
             SMALL
         } else {

@@ -5,6 +5,7 @@
 //! uses), and [`guy_smith_bound`] says when a period of an octal game is proven.
 
 use crate::spec::{Game, TakeBreak};
+use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 
 /// How one digit breaks a heap: after removing `take` tokens, leave nothing, one heap, two
@@ -128,6 +129,21 @@ impl Breaker {
         !self.has_three() && self.digits.iter().all(|d| !d.unequal)
     }
 
+    /// The rare class a domain-type sparse-space mask must have (see
+    /// [`crate::engines::rare_summary`]): t mod 2 when every move that splits a heap in
+    /// two removes t tokens of one parity; None when the parities differ or nothing splits.
+    pub fn domain_rare(&self) -> Option<u32> {
+        let mut parity = None;
+        for d in self.digits.iter().filter(|d| d.two) {
+            let p = (d.take & 1) as u32;
+            if parity.is_some_and(|q| q != p) {
+                return None;
+            }
+            parity = Some(p);
+        }
+        parity
+    }
+
     /// t: the most tokens a move removes (the position of the code's last non-zero digit).
     pub fn last_take(&self) -> u64 {
         self.digits.iter().map(|d| d.take).max().unwrap_or(0)
@@ -184,9 +200,130 @@ pub fn guy_smith_bound(preperiod: u64, period: u64, t: u64) -> u64 {
         .saturating_add(t)
 }
 
+/// Eventual periods ruled out by the P-positions of a take-and-break game (see
+/// [`excluded_periods`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExcludedPeriods {
+    /// The takes t whose moves may split what is left into two heaps of any sizes.
+    pub takes: Vec<u64>,
+    /// L, the largest P-position given: the exclusion holds for every eventual period
+    /// whose preperiod is at most L.
+    pub preperiod_at_most: u64,
+    /// The numbers b + t (b >= 1 a given P-position, t one of `takes`), increasing.
+    pub sums: Vec<u64>,
+    /// Their divisors, increasing: none of them is such an eventual period.
+    pub periods: Vec<u64>,
+}
+
+/// P-positions (b >= 1) whose sums [`excluded_periods`] factors, at most.
+const EXCLUDE_MAX_P: usize = 1000;
+
+/// The eventual periods that the P-positions `ps` (increasing, of `game`'s Grundy values
+/// in normal play) rule out, for games with a move that removes t tokens and may leave any
+/// two heaps a + b (an octal digit with bit 4, no "unequal" rule), such as Officers (0.6,
+/// t = 1).
+///
+/// Theorem (proof here; the case a = b is the rule "a P-position l past the preperiod
+/// rules out every divisor of l + 1" for Officers): let g have period p from n0, let a >= n0
+/// and b >= 1 be P-positions. The heap a + b + t has the option a + b (t removed, two heaps)
+/// of value g(a) ^ g(b) = 0, so g(a + b + t) != 0. If p divided b + t, then
+/// a + b + t ≡ a (mod p) with both past n0, so g(a + b + t) = g(a) = 0: a contradiction.
+/// Hence, taking a = L (the largest P-position known), no eventual period whose preperiod is
+/// at most L divides b + t, for any P-position b >= 1 and such t.
+///
+/// The first [`EXCLUDE_MAX_P`] P-positions b >= 1 are used. None when `game` has no such
+/// move, `ps` has no P-position b >= 1, or the game is not a take-and-break game.
+pub fn excluded_periods(game: &Game, ps: &[u64]) -> Option<ExcludedPeriods> {
+    let br = Breaker::of(game)?;
+    let mut takes: Vec<u64> = br
+        .digits
+        .iter()
+        .filter(|d| d.two && !d.unequal)
+        .map(|d| d.take)
+        .collect();
+    takes.sort_unstable();
+    takes.dedup();
+    let l = *ps.last()?;
+    let bs: Vec<u64> = ps
+        .iter()
+        .copied()
+        .filter(|&b| b >= 1)
+        .take(EXCLUDE_MAX_P)
+        .collect();
+    if takes.is_empty() || bs.is_empty() {
+        return None;
+    }
+    let mut sums: Vec<u64> = bs
+        .iter()
+        .flat_map(|&b| takes.iter().map(move |&t| b.saturating_add(t)))
+        .collect();
+    sums.sort_unstable();
+    sums.dedup();
+    let mut periods: Vec<u64> = vec![];
+    for &m in &sums {
+        let mut d = 1u64;
+        while d.saturating_mul(d) <= m {
+            if m % d == 0 {
+                periods.push(d);
+                periods.push(m / d);
+            }
+            d += 1;
+        }
+    }
+    periods.sort_unstable();
+    periods.dedup();
+    Some(ExcludedPeriods {
+        takes,
+        preperiod_at_most: l,
+        sums,
+        periods,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn p_positions_exclude_periods_that_would_repeat_them() {
+        let officers = Game::parse("0.6").unwrap();
+        let e = excluded_periods(&officers, &[0, 1, 4, 8]).unwrap();
+        assert_eq!(e.takes, vec![1]);
+        assert_eq!(e.preperiod_at_most, 8);
+        assert_eq!(e.sums, vec![2, 5, 9]);
+        assert_eq!(e.periods, vec![1, 2, 3, 5, 9]);
+        // no split move (0.3: take one or two, never split), Grundy's game (unequal
+        // heaps only), no P-position b >= 1
+        for spec in ["0.3", "grundy-game", "sub{1,2}"] {
+            assert_eq!(
+                excluded_periods(&Game::parse(spec).unwrap(), &[0, 3, 6]),
+                None,
+                "{spec}"
+            );
+        }
+        assert_eq!(excluded_periods(&officers, &[0]), None);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// The theorem against the values: for random octal codes with a split move whose
+        /// Grundy values are eventually periodic to 3000, the period found (with its
+        /// preperiod at most the last P-position) is never excluded.
+        #[test]
+        fn found_periods_are_never_excluded(ds in proptest::collection::vec(0u8..8, 1..4)) {
+            let mut digits = vec![0u8];
+            digits.extend(ds);
+            let game = Game::TakeBreak(crate::spec::TakeBreak::new(digits));
+            let g = crate::grundy_table(&game, 3000, &crate::Silent).unwrap().to_u32_vec();
+            let wide: Vec<i64> = g.iter().map(|&x| x as i64).collect();
+            let ps: Vec<u64> = (0..g.len() as u64).filter(|&n| g[n as usize] == 0).collect();
+            if let (Some(per), Some(e)) = (crate::period::find_period(&wide, false), excluded_periods(&game, &ps)) {
+                if per.preperiod <= e.preperiod_at_most {
+                    proptest::prop_assert!(!e.periods.contains(&per.period), "{} {:?} {:?}", game, per, e.sums);
+                }
+            }
+        }
+    }
 
     fn all(br: &Breaker, n: u64, a_max: u64) -> Vec<(u64, Vec<u64>)> {
         let mut v = vec![];

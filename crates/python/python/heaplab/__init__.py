@@ -71,6 +71,7 @@ __all__ = [
     "GrundyStats",
     "GenusStats",
     "RareStats",
+    "ExcludedPeriods",
     "MisereHeap",
     "MisereSum",
     "Analysis",
@@ -307,6 +308,22 @@ class Analysis:
     candidate: Optional[Candidate] = None
     genus: Optional["GenusStats"] = None
     rare: Optional["RareStats"] = None
+    excluded_periods: Optional["ExcludedPeriods"] = None
+
+
+@dataclass(frozen=True)
+class ExcludedPeriods:
+    """Take-and-break codes with no period found: if the eventual period's preperiod is at
+    most ``preperiod_at_most`` (the last P-position L), the period divides none of ``sums``
+    (b + t for P-positions b >= 1 and the takes t of moves that split into any two heaps),
+    so it is none of ``periods``. Proof: with a = L past the preperiod, the heap a + b + t
+    has the option a + b of value 0, so it is no P-position; p | b + t would repeat g(a) = 0
+    there."""
+
+    takes: list[int]
+    preperiod_at_most: int
+    sums: list[int]
+    periods: list[int]
 
 
 @dataclass(frozen=True)
@@ -514,6 +531,7 @@ class Game:
             grundy=_build(GrundyStats, d["grundy"]),
             genus=_genus(d.get("genus")),
             rare=_build(RareStats, d.get("rare")),
+            excluded_periods=_build(ExcludedPeriods, d.get("excluded_periods")),
         )
 
     def table(self, n_max: int, grundy: bool = True, progress: Progress = None) -> Any:
