@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Speed of heaplab's Grundy engines against the baselines issue 4 names, side by side in one
-# run on one machine:
-#   - subtract-a-square to N = 1e7 against ../shared/baselines/sas_dp.c (`grundy` mode);
-#   - octal .16, .56, .6 to N = 1e6 and 1e7 against `ogsolve -m rc2 -n N CODE` (crate
-#     ogsolve from crates.io, installed into ~/.cache/heaplab/tools when missing).
+# Speed of heaplab's Grundy engines against the baselines, side by side in one run on one
+# machine (issues 4 and 23):
+#   - take-and-break codes 0.014 0.034 0.161 0.167 0.172 .6 .16 .56 .354 to 2^20 and 2^24
+#     against `ogsolve -m rc2 -n N CODE` (crate ogsolve from crates.io, installed into
+#     ~/.cache/heaplab/tools when missing; single-threaded, heaplab uses every core);
+#   - Grundy's game to 2^20 and 2^24: ogsolve takes octal codes only, so heaplab alone;
+#   - subtract-a-square to N = 1e7 against ../shared/baselines/sas_dp.c (`grundy` mode).
 # Each pair runs REPEAT times (default 3), baseline and heaplab alternating, so both see the
-# same machine; prints every time, the best of each and the ratio of the bests (baseline /
-# heaplab). A virtual machine's timings drift by tens of percent from run to run.
+# same machine; prints every time, the best of each, heaplab's peak memory (best run) and
+# the ratio of the bests heaplab / baseline (issue 23 asks for <= 0.5). Baseline times are
+# wall times of the process (ogsolve's start is a millisecond); heaplab's are the engine's
+# own, from the grundy_bench example. A virtual machine's timings drift by tens of percent.
 #
-# usage: [REPEAT=k] scripts/bench-grundy.sh [--quick]   (--quick: 1e6 only)
+# usage: [REPEAT=k] [GAMES="0.167 .6"] scripts/bench-grundy.sh [--quick]
+#        (--quick: 2^20 only, no squares)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -18,10 +23,14 @@ tools="$HOME/.cache/heaplab/tools"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-sizes=(1e6 1e7)
-[ "${1:-}" = "--quick" ] && sizes=(1e6)
+sizes=(1048576 16777216)
+quick=0
+[ "${1:-}" = "--quick" ] && { sizes=(1048576); quick=1; }
+games=${GAMES:-"0.014 0.034 0.161 0.167 0.172 .6 .16 .56 .354 grundy-game"}
 
-gcc -O3 -march=native -o "$work/sas_dp" "$baselines/sas_dp.c"
+if [ -f "$baselines/sas_dp.c" ]; then
+  gcc -O3 -march=native -o "$work/sas_dp" "$baselines/sas_dp.c"
+fi
 if [ ! -x "$tools/bin/ogsolve" ]; then
   echo "installing ogsolve (crates.io) into $tools ..." >&2
   CARGO_TARGET_DIR="$HOME/.cache/heaplab/ogsolve-target" cargo install -q ogsolve --root "$tools"
@@ -29,34 +38,47 @@ fi
 cargo build --release -q -p heaplab-core --example grundy_bench
 bench="$CARGO_TARGET_DIR/release/examples/grundy_bench"
 
-secs() { sed -n 's/.*seconds=\([0-9.]*\).*/\1/p'; }
-ratio() { python3 -c "print(f'{$1/$2:.2f}x')"; }
 best() { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
 repeat=${REPEAT:-3}
 
-# row GAME N BASELINE_CMD...: runs the baseline (printing seconds) and heaplab alternately
+# one heaplab run: "seconds peak_kb"
+heaplab() {
+  { /usr/bin/time -f 'mem %M' "$bench" "$1" "$2" 2> "$work/mem"; } | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p' | tr -d '\n'
+  printf ' %s\n' "$(sed -n 's/^mem //p' "$work/mem")"
+}
+
+# row GAME N [BASELINE_CMD...]: runs the baseline (printing seconds) and heaplab alternately
 row() {
   local game=$1 n=$2; shift 2
-  local bs=() hs=()
+  local bs=() hs=() best_h="" mem=""
   for _ in $(seq "$repeat"); do
-    bs+=("$("$@")")
-    hs+=("$("$bench" "$game" "$n" | secs)")
+    if [ $# -gt 0 ]; then bs+=("$("$@")"); fi
+    local r; r=$(heaplab "$game" "$n")
+    hs+=("${r% *}")
+    if [ -z "$best_h" ] || python3 -c "import sys; sys.exit(0 if float('${r% *}') < float('$best_h') else 1)"; then
+      best_h=${r% *}; mem=${r#* }
+    fi
   done
-  local b h
-  b=$(best "${bs[@]}"); h=$(best "${hs[@]}")
-  printf '%-8s %-5s %10s %10s %7s   runs: %s | %s\n' "$game" "$n" "$b" "$h" "$(ratio "$b" "$h")" \
-    "${bs[*]}" "${hs[*]}"
+  local b="n/a" ratio="n/a"
+  if [ ${#bs[@]} -gt 0 ]; then
+    b=$(best "${bs[@]}")
+    ratio=$(python3 -c "print(f'{$best_h/$b:.2f}')")
+  fi
+  printf '%-12s %-9s %10s %10s %9s %7s   runs: %s | %s\n' "$game" "$n" "$b" "$best_h" \
+    "$((mem / 1024))MB" "$ratio" "${bs[*]:-}" "${hs[*]}"
 }
 sas_dp() { "$work/sas_dp" "$1" grundy | sed -n 's/.*time=\([0-9.]*\)s.*/\1/p'; }
 ogsolve() { { /usr/bin/time -f '%e' "$tools/bin/ogsolve" -m rc2 -n "$2" "$1" > /dev/null; } 2>&1 | tail -1; }
 
-printf '%-8s %-5s %10s %10s %7s   %s\n' game N baseline_s heaplab_s ratio "runs (baseline | heaplab)"
+printf '%-12s %-9s %10s %10s %9s %7s   %s\n' game N baseline_s heaplab_s heap_mem "h/b" "runs (baseline | heaplab)"
 for n in "${sizes[@]}"; do
-  nint=$(python3 -c "print(int(float('$n')))")
-  if [ "$n" = "1e7" ] || [ ${#sizes[@]} -eq 1 ]; then
-    row squares "$n" sas_dp $((nint + 1))
-  fi
-  for code in .16 .56 .6; do
-    row "$code" "$n" ogsolve "$code" "$nint"
+  for code in $games; do
+    case $code in
+      grundy-game) row "$code" "$n" ;;
+      *) row "$code" "$n" ogsolve "$code" "$n" ;;
+    esac
   done
 done
+if [ $quick = 0 ] && [ -x "$work/sas_dp" ] && [ -z "${GAMES:-}" ]; then
+  row squares 10000000 sas_dp 10000001
+fi

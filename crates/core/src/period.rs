@@ -106,19 +106,19 @@ fn accepted(z: &[usize], len: usize, allow_saltus: bool) -> Option<(usize, usize
     }
 }
 
-/// The period [`find_period`] accepts for `a` (saltus 0) — when it is the smallest period of
-/// the last half of `a` — as (preperiod, period), with memory for half of `a` in `u32`s
-/// and no copy of it (the take-and-break engine checks its tables of 2^31 values this
-/// way). The least accepted period is always a period of the last ceil(len/2) values (it
-/// repeats over at least that much), so when their least period p0 (Knuth–Morris–Pratt
-/// failure function, read backwards) is not accepted, None is returned even though a
-/// multiple of p0 might be: callers may only lose a proof, never get a wrong one.
-pub(crate) fn last_half_period(a: &[u32]) -> Option<(u64, u64)> {
+/// The least period p of the last `window` values of `a` (saltus 0) with the least
+/// preperiod n0 for which all of `a` from n0 repeats with period p, as (n0, p), in memory
+/// for `window` `u32`s and no copy of `a` (the take-and-break engine checks tables of 2^31
+/// values this way). p is found by the Knuth–Morris–Pratt failure function of the window
+/// read backwards, n0 by comparing a(n) with a(n + p) backwards from the end. None when
+/// the window is shorter than 2. A candidate, not a proof: the caller applies its theorem
+/// (Guy–Smith: n0, p and the values to 2·n0 + 2p + t).
+pub(crate) fn tail_period(a: &[u32], window: usize) -> Option<(u64, u64)> {
     let len = a.len();
-    if len < 2 || len > u32::MAX as usize {
+    let need = window.min(len);
+    if need < 2 || len > u32::MAX as usize {
         return None;
     }
-    let need = len.div_ceil(2);
     // w[i] = a[len - 1 - i], i < need; fail[i] = longest proper border of w[..=i]
     let w = |i: usize| a[len - 1 - i];
     let mut fail = vec![0u32; need];
@@ -134,12 +134,20 @@ pub(crate) fn last_half_period(a: &[u32]) -> Option<(u64, u64)> {
     }
     let p = need - fail[need - 1] as usize;
     drop(fail);
-    if p >= len {
-        return None;
-    }
-    // z[p]: how far the reversed sequence agrees with itself shifted by p
+    // how far the reversed sequence agrees with itself shifted by p
     let z = (0..len - p).take_while(|&i| w(i) == w(i + p)).count();
-    (z >= need).then_some(((len - p - z) as u64, p as u64))
+    Some(((len - p - z) as u64, p as u64))
+}
+
+/// The period [`find_period`] accepts for `a` (saltus 0) when it is the least period of
+/// the last half of `a` (the take-and-break engine's check before [`tail_period`]; kept
+/// to test that one against `find_period`).
+#[cfg(test)]
+fn last_half_period(a: &[u32]) -> Option<(u64, u64)> {
+    let len = a.len();
+    let need = len.div_ceil(2);
+    let (n0, p) = tail_period(a, need)?;
+    (len as u64 - n0 - p >= need as u64).then_some((n0, p))
 }
 
 /// The [`Period`] p from n0 of `a`, its saltus read off the values.

@@ -273,6 +273,16 @@ pub fn run(s: &Segmented, progress: &Progress) -> Result<(GrundyTable, Vec<PathB
         Some(cp) => load(cp, s.game)?,
         None => None,
     };
+    if let (Some(t), Some(cp)) = (&table, s.checkpoint) {
+        if !crate::progress::quiet() {
+            eprintln!(
+                "heaplab: resuming {} from checkpoint `{}` at n = {}",
+                s.game,
+                cp.display(),
+                t.len()
+            );
+        }
+    }
     if let Some(t) = table.take() {
         // a checkpoint that went further than this run's --max: its first max + 1 values
         table = Some(if t.len() as u64 > s.max + 1 {

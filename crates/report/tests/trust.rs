@@ -545,6 +545,7 @@ fn attack_pass_reproductions_are_fixed() {
 fn grundy_table_checkpoints_resume_to_identical_tables() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path();
+    let mut resumed = 0;
     for (game, max) in [("0.6", "2^19"), ("primes", "2e6"), ("sub{2,5,7}", "2e6")] {
         let full = ["table", "--grundy", "--game", game, "--max", max];
         let o = heaplab(
@@ -566,9 +567,14 @@ fn grundy_table_checkpoints_resume_to_identical_tables() {
         ]
         .concat();
         kill_after_checkpoint(p, &args, &p.join("t.ckpt"));
-        assert!(!p.join("run.csv").exists(), "no table before the end");
+        let killed_early = !p.join("run.csv").exists();
         let o = heaplab(p, &args);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        if killed_early {
+            resumed += 1;
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains("heaplab: resuming"), "{err}");
+        }
         assert_eq!(
             std::fs::read(p.join("run.csv")).unwrap(),
             std::fs::read(p.join("ref.csv")).unwrap(),
@@ -596,6 +602,7 @@ fn grundy_table_checkpoints_resume_to_identical_tables() {
         std::fs::remove_dir_all(p.join("run")).unwrap();
         std::fs::remove_dir_all(p.join("ref")).unwrap();
     }
+    assert!(resumed >= 1, "no run was killed before its end");
     // 0.6 to 2^10: 1025 values, and its snapshot has them all
     let o = heaplab(
         p,

@@ -318,9 +318,11 @@ fn take_break_grundy_with(
         ..Blocks::default()
     };
     let mut n = g.len() as u64;
+    // a check scheduled where a period seen would be proven
+    let mut proof_at = u64::MAX;
     while n <= max {
         // Positions n..=to with the same mask; checks come after `to`.
-        let to = next_check.min(max);
+        let to = next_check.min(max).min(proof_at);
         match mask {
             Some(m) => {
                 let mut rl = RareList {
@@ -342,6 +344,7 @@ fn take_break_grundy_with(
             }
         }
         n = to + 1;
+        let checks = to == next_check || to == proof_at;
         if to == next_check {
             next_check *= 2;
             // Re-choose the mask on the recent half (the sequence's structure may only show
@@ -362,24 +365,42 @@ fn take_break_grundy_with(
                     }
                 }
             }
-            if octal {
-                if let Some((n0, p)) = crate::period::last_half_period(&g) {
-                    if to >= guy_smith_bound(n0, p, t) {
-                        stats.period = Some((n0, p));
-                        // the rest by the period, a block of 2^20 at a time between
-                        // looks at the observer
-                        let mut m = to + 1;
-                        while m <= max {
-                            watch.at(m)?;
-                            let end = max.min(m + (1 << 20) - 1);
-                            for x in m..=end {
-                                let src = n0 + (x - n0) % p;
-                                g.push(g[src as usize]);
-                            }
-                            m = end + 1;
+        }
+        if checks && octal {
+            // The least period p of the last values, from the least n0 the data allow:
+            // proven (Guy–Smith) once the values reach 2·n0 + 2p + t. Not yet: the next
+            // check comes when they would, if that is before the next power of two.
+            proof_at = u64::MAX;
+            // (the last half finds long periods, the last eighth periods that began late)
+            let seen: Vec<(u64, u64)> = [2, 8]
+                .into_iter()
+                .filter_map(|part| crate::period::tail_period(&g, g.len() / part))
+                .collect();
+            let proven = seen
+                .iter()
+                .find(|&&(n0, p)| to >= guy_smith_bound(n0, p, t));
+            if proven.is_none() {
+                let first = seen.iter().map(|&(n0, p)| guy_smith_bound(n0, p, t)).min();
+                if let Some(proof) = first.filter(|&b| b < next_check) {
+                    proof_at = proof;
+                }
+            }
+            if let Some(&(n0, p)) = proven {
+                {
+                    stats.period = Some((n0, p));
+                    // the rest by the period, a block of 2^20 at a time between looks at
+                    // the observer
+                    let mut m = to + 1;
+                    while m <= max {
+                        watch.at(m)?;
+                        let end = max.min(m + (1 << 20) - 1);
+                        for x in m..=end {
+                            let src = n0 + (x - n0) % p;
+                            g.push(g[src as usize]);
                         }
-                        break;
+                        m = end + 1;
                     }
+                    break;
                 }
             }
         }
@@ -625,6 +646,10 @@ const BLOCK: usize = 64;
 /// Parts below this (2·BLOCK) are paired lane by lane; the bulk's parts are at least this.
 const SMALL: u64 = 2 * BLOCK as u64;
 
+/// Rare parts from this one (below [`SMALL`]) read only values before a block from every
+/// lane: with narrow rows they are marked for the whole block when it starts.
+const MID: u64 = BLOCK as u64;
+
 /// Largest value range (a power of two) the block engine keeps a bit row for, per lane.
 const BLOCK_CAP: u32 = 1 << 16;
 
@@ -648,6 +673,8 @@ struct Blocks {
     ends: Vec<u64>,
     /// Helper threads (None: [`helpers_here`]).
     helpers: Option<usize>,
+    /// The bulk's sweep reach for the last block.
+    last_reach: u64,
 }
 
 /// What the bulk of one block covered.
@@ -675,7 +702,7 @@ fn two_heap_digits(br: &Breaker) -> Vec<(u64, bool)> {
         .collect()
 }
 
-/// ORs into `rows` (row i, of `bk.words` words, is lane i) the bulk pairs of a block (see
+/// ORs into `rows` (word j of lane i at j·lanes + i: see [`mark_lanes`]) the bulk pairs of a block (see
 /// [`Blocks`]) with parts in share `part` of `parts`: each two-heap digit's parts (its rare
 /// parts, then its sweep parts) are cut into `parts` equal runs. Reads only
 /// `known` = g[..bk.known].
@@ -692,21 +719,19 @@ fn bulk_rows(
 ) {
     let w = bk.words;
     let lanes = bk.lanes;
-    assert!(rows.len() >= lanes * w, "rows for every lane");
     let n0 = bk.n0;
     let lo = rare.partition_point(|&r| r < SMALL);
     let hi = rare.partition_point(|&r| r < bk.known);
-    // Marks xor ^ src[k] in the rows of lanes i0 + k.
+    // Marks xor ^ src[k] in the rows of lanes i0 + k (every value in the bulk is below
+    // the rows' range 64·w: the caller sizes them for twice the values so far).
     let mark = |rows: &mut [u64], i0: usize, xor: u32, src: &[u32]| {
-        assert!(i0 + src.len() <= lanes);
-        // SAFETY: the lanes i0.. i0 + src.len() <= lanes have rows inside `rows` (asserted
-        // above), and every value in the bulk is below the rows' range 64·w (the caller
-        // sizes the rows for twice the values so far).
-        unsafe { mark_run(rows.as_mut_ptr().add(i0 * w), w, xor, src) };
+        mark_lanes(rows, lanes, w, i0, xor, src)
     };
     let sweep = bk.reach.saturating_sub(SMALL) as usize;
     let total = hi - lo + sweep;
     let (p0, p1) = (total * part / parts, total * (part + 1) / parts);
+    // (xor, base) of the pairs made for every lane: see `mark_full`
+    let mut full: Vec<(u32, usize)> = Vec::new();
     for &(t, unequal) in twos {
         // Lane i splits s = n0 + i - t; the part b = s - r is known[base + i], base = n0 - t - r.
         let (r0, r1) = (lo + p0.min(hi - lo), lo + p1.min(hi - lo));
@@ -722,37 +747,265 @@ fn bulk_rows(
                     mark(rows, 0, rv, &src[..skip]);
                     mark(rows, skip + 1, rv, &src[skip + 1..]);
                 }
-                None => mark(rows, 0, rv, src),
+                None => full.push((rv, base)),
             }
         }
         let (a0, a1) = (p0.saturating_sub(hi - lo), p1.saturating_sub(hi - lo));
-        for a in SMALL + a0 as u64..SMALL + a1 as u64 {
-            // lanes whose splits reach part a: s >= 2a (+1 when unequal)
-            let need = 2 * a + u64::from(unequal) + t;
-            let i0 = need.saturating_sub(n0) as usize;
-            if i0 >= lanes {
-                break;
-            }
-            let base = (n0 - t - a) as usize;
-            mark(rows, i0, known[a as usize], &known[base + i0..base + lanes]);
+        sweep_lanes(
+            (t, unequal),
+            known,
+            (n0, lanes, w),
+            SMALL + a0 as u64..SMALL + a1 as u64,
+            rows,
+            &mut full,
+        );
+    }
+    mark_full(rows, lanes, w, known, &full);
+}
+
+/// ORs into `rows` (as [`bulk_rows`]) the sweep pairs (a, s - a) with a in `parts` of the
+/// two-heap digit `(take, unequal)` for the lanes of the block `(n0, lanes, words)` whose
+/// splits s reach part a. Every pair must read values in `known` only (a >= [`SMALL`] for
+/// the block after the one being finished).
+/// The pairs that reach every lane are not marked but added to `full` as (value of a,
+/// base of the window), for [`mark_full`].
+fn sweep_lanes(
+    (t, unequal): (u64, bool),
+    known: &[u32],
+    (n0, lanes, w): (u64, usize, usize),
+    parts: std::ops::Range<u64>,
+    rows: &mut [u64],
+    full: &mut Vec<(u32, usize)>,
+) {
+    for a in parts {
+        // lanes whose splits reach part a: s >= 2a (+1 when unequal)
+        let need = 2 * a + u64::from(unequal) + t;
+        let i0 = need.saturating_sub(n0) as usize;
+        if i0 >= lanes {
+            break;
+        }
+        let base = (n0 - t - a) as usize;
+        if i0 == 0 {
+            full.push((known[a as usize], base));
+        } else {
+            mark_lanes(
+                rows,
+                lanes,
+                w,
+                i0,
+                known[a as usize],
+                &known[base + i0..base + lanes],
+            );
         }
     }
 }
 
-/// Sets bit xor ^ src\[k\] of the row at p + k·w for every k: rows of `w` words back to back
-/// from `p`, one per value.
+/// For every (xor, base) in `items` and every lane k < `lanes`, sets bit
+/// xor ^ known\[base + k\] in lane k's row (the layout of [`mark_lanes`]). With narrow rows,
+/// sixteen lanes' words stay in registers while every item is marked into them (vector
+/// shifts, AVX2 where the CPU has it), and are written once.
+///
+/// # Panics
+/// When a window base..base + lanes leaves `known` or `rows` is short.
+fn mark_full(rows: &mut [u64], lanes: usize, w: usize, known: &[u32], items: &[(u32, usize)]) {
+    if w > VECTOR_WORDS {
+        for &(x, b) in items {
+            mark_lanes(rows, lanes, w, 0, x, &known[b..b + lanes]);
+        }
+        return;
+    }
+    assert!(rows.len() >= w * lanes, "rows for every lane");
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        for &(_, b) in items {
+            assert!(b + lanes <= known.len(), "windows inside the table");
+        }
+        // SAFETY: the CPU has AVX-512 F; every window base..base + lanes is in `known`
+        // (asserted) and `rows` holds w·lanes words.
+        return unsafe { mark_full_avx512(rows, lanes, w, known, items) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { mark_full_avx2(rows, lanes, w, known, items) };
+    }
+    mark_full_any(rows, lanes, w, known, items)
+}
+
+/// [`mark_full`] with AVX-512 F: sixteen lanes' words in two registers, eight pairs an
+/// instruction (`vpsllvq` leaves 0 for a value outside the word, so no test is needed).
 ///
 /// # Safety
-/// Rows `p .. p + src.len()·w` must be valid for writes, and every xor ^ src\[k\] below 64·w.
+/// The CPU must have AVX-512 F; for every item, base..base + lanes must lie in `known`,
+/// and `rows` must hold w·lanes words.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn mark_full_avx512(
+    rows: &mut [u64],
+    lanes: usize,
+    w: usize,
+    known: &[u32],
+    items: &[(u32, usize)],
+) {
+    use std::arch::x86_64::*;
+    let ones = _mm512_set1_epi64(1);
+    let kp = known.as_ptr();
+    for j in 0..w {
+        let from = _mm256_set1_epi32(64 * j as i32);
+        let row = &mut rows[j * lanes..(j + 1) * lanes];
+        let mut c = 0;
+        while c + 16 <= lanes {
+            let (mut lo, mut hi) = (_mm512_setzero_si512(), _mm512_setzero_si512());
+            for &(xor, b) in items {
+                let x = _mm256_set1_epi32(xor as i32);
+                // SAFETY: b + c + 16 <= b + lanes <= known.len() (the caller's bounds).
+                let (v0, v1) = unsafe {
+                    (
+                        _mm256_loadu_si256(kp.add(b + c) as *const __m256i),
+                        _mm256_loadu_si256(kp.add(b + c + 8) as *const __m256i),
+                    )
+                };
+                let s0 = _mm512_cvtepu32_epi64(_mm256_sub_epi32(_mm256_xor_si256(v0, x), from));
+                let s1 = _mm512_cvtepu32_epi64(_mm256_sub_epi32(_mm256_xor_si256(v1, x), from));
+                lo = _mm512_or_si512(lo, _mm512_sllv_epi64(ones, s0));
+                hi = _mm512_or_si512(hi, _mm512_sllv_epi64(ones, s1));
+            }
+            let mut acc = [0u64; 16];
+            // SAFETY: acc holds 16 words.
+            unsafe {
+                _mm512_storeu_si512(acc.as_mut_ptr() as *mut __m512i, lo);
+                _mm512_storeu_si512(acc.as_mut_ptr().add(8) as *mut __m512i, hi);
+            }
+            for (r, a) in row[c..c + 16].iter_mut().zip(acc) {
+                *r |= a;
+            }
+            c += 16;
+        }
+        let from = 64 * j as u32;
+        for (k, r) in row.iter_mut().enumerate().skip(c) {
+            for &(xor, b) in items {
+                let x = (xor ^ known[b + k]).wrapping_sub(from);
+                *r |= if x < 64 { 1u64 << x } else { 0 };
+            }
+        }
+    }
+}
+
+/// [`mark_full`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_full_avx2(
+    rows: &mut [u64],
+    lanes: usize,
+    w: usize,
+    known: &[u32],
+    items: &[(u32, usize)],
+) {
+    mark_full_any(rows, lanes, w, known, items)
+}
+
+/// The body of [`mark_full`] for narrow rows.
 #[inline(always)]
-unsafe fn mark_run(mut p: *mut u64, w: usize, xor: u32, src: &[u32]) {
-    for &y in src {
-        let x = xor ^ y;
-        debug_assert!(((x >> 6) as usize) < w);
-        // SAFETY: p is the row of this value (the caller's bounds), and x / 64 < w.
-        unsafe {
-            *p.add((x >> 6) as usize) |= 1 << (x & 63);
-            p = p.add(w);
+fn mark_full_any(rows: &mut [u64], lanes: usize, w: usize, known: &[u32], items: &[(u32, usize)]) {
+    const C: usize = 16;
+    let bit = |xor: u32, y: u32, from: u32| {
+        let x = (xor ^ y).wrapping_sub(from);
+        if x < 64 {
+            1u64 << x
+        } else {
+            0
+        }
+    };
+    for j in 0..w {
+        let from = 64 * j as u32;
+        let row = &mut rows[j * lanes..(j + 1) * lanes];
+        let mut c = 0;
+        while c + C <= lanes {
+            let mut acc = [0u64; C];
+            for &(xor, b) in items {
+                let src: &[u32; C] = known[b + c..b + c + C].try_into().expect("C values");
+                for k in 0..C {
+                    acc[k] |= bit(xor, src[k], from);
+                }
+            }
+            for (r, a) in row[c..c + C].iter_mut().zip(acc) {
+                *r |= a;
+            }
+            c += C;
+        }
+        for (k, r) in row.iter_mut().enumerate().skip(c) {
+            for &(xor, b) in items {
+                *r |= bit(xor, known[b + k], from);
+            }
+        }
+    }
+}
+
+/// Rows of at most this many words are marked word by word with vector shifts.
+const VECTOR_WORDS: usize = 4;
+
+/// Sets bit xor ^ src\[k\] in the row of lane i0 + k, for every k. The rows of a block's
+/// `lanes` lanes hold `w` words each, word-major: word j of lane i is rows\[j·lanes + i\],
+/// so one word of consecutive lanes is contiguous and a run is marked `w` times over, with
+/// vector shifts (a value outside word j shifts its bit out: AVX2's `vpsllvq`, where the
+/// CPU has it) when w <= [`VECTOR_WORDS`], one bit at a time beyond. Values from 64·w on
+/// are not marked (callers size the rows above them).
+///
+/// # Panics
+/// When `rows` holds fewer than w·lanes words or i0 + src.len() > lanes.
+fn mark_lanes(rows: &mut [u64], lanes: usize, w: usize, i0: usize, xor: u32, src: &[u32]) {
+    assert!(
+        rows.len() >= w * lanes && i0 + src.len() <= lanes,
+        "rows for every lane"
+    );
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        return unsafe { mark_lanes_avx2(rows, lanes, w, i0, xor, src) };
+    }
+    mark_lanes_any(rows, lanes, w, i0, xor, src)
+}
+
+/// [`mark_lanes`] compiled for AVX2.
+///
+/// # Safety
+/// The CPU must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn mark_lanes_avx2(
+    rows: &mut [u64],
+    lanes: usize,
+    w: usize,
+    i0: usize,
+    xor: u32,
+    src: &[u32],
+) {
+    mark_lanes_any(rows, lanes, w, i0, xor, src)
+}
+
+/// The body of [`mark_lanes`].
+#[inline(always)]
+fn mark_lanes_any(rows: &mut [u64], lanes: usize, w: usize, i0: usize, xor: u32, src: &[u32]) {
+    if w > VECTOR_WORDS {
+        // wide rows: one bit set a pair
+        let rows = &mut rows[..w * lanes];
+        for (k, &y) in src.iter().enumerate() {
+            let x = xor ^ y;
+            if let Some(r) = rows.get_mut((x >> 6) as usize * lanes + i0 + k) {
+                *r |= 1u64 << (x & 63);
+            }
+        }
+        return;
+    }
+    for j in 0..w {
+        let row = &mut rows[j * lanes + i0..j * lanes + i0 + src.len()];
+        let base = 64 * j as u32;
+        for (r, &y) in row.iter_mut().zip(src) {
+            let x = (xor ^ y).wrapping_sub(base);
+            *r |= if x < 64 { 1u64 << x } else { 0 };
         }
     }
 }
@@ -859,7 +1112,7 @@ impl Blocks {
                     x += 1;
                     continue;
                 }
-                let reach = self.reach();
+                let reach = self.reach(row_words(*maxv));
                 let bk = match pending.take() {
                     Some(b) => b,
                     None => {
@@ -945,22 +1198,29 @@ impl Blocks {
     }
 
     /// Sweep pairs to make in bulk: a little past most of the last block's sweep ends.
-    fn reach(&self) -> u64 {
-        if self.ends.is_empty() {
+    fn reach(&mut self, words: usize) -> u64 {
+        // Aim at a share of the lanes sweeping past the bulk: a sixteenth when the rows are
+        // narrow (the bulk marks with vector shifts, far cheaper than a lane's sweep), a
+        // quarter when they are wide (one bit set a pair either way). When more swept, the
+        // reach goes a quarter past the quantile of the sweep ends that leaves that share
+        // (lanes that did not sweep count as 0); when fewer, it falls back by a sixteenth.
+        if words > VECTOR_WORDS {
+            self.last_reach = SMALL;
             return SMALL;
         }
-        let mut e = self.ends.clone();
-        e.sort_unstable();
-        let qn: usize = std::env::var("HL_Q")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(12);
-        let q = e[(e.len() * qn / 16).min(e.len() - 1)];
-        if q <= SMALL {
-            SMALL
+        let share = 16;
+        let k = self.ends.len();
+        let sweeps = self.ends.iter().filter(|&&e| e > 0).count();
+        if k > 0 && sweeps * share > k {
+            let mut e = self.ends.clone();
+            e.sort_unstable();
+            let q = e[k - k / share - 1];
+            self.last_reach = (q + q / 4).div_ceil(64) * 64;
         } else {
-            (q + q / 4).div_ceil(64) * 64
+            self.last_reach -= self.last_reach / 16;
         }
+        self.last_reach = self.last_reach.max(SMALL);
+        self.last_reach
     }
 }
 
@@ -998,6 +1258,22 @@ fn finish_block(
     let first_fresh = extra.len();
     let mut missing: Vec<u32> = Vec::new();
     ends.clear();
+    let odd: [u64; VECTOR_WORDS] = std::array::from_fn(|j| class_words(m, 64 * j as u32));
+    // With narrow rows, the pairs with a rare part in [MID, SMALL) read only values before
+    // the block: made for every lane at once (not for "unequal" digits), here.
+    if w <= VECTOR_WORDS {
+        let mut items = vec![];
+        for d in br.digits.iter().filter(|d| d.two && !d.unequal) {
+            for (&r, &rv) in rare[..lo].iter().zip(&rare_v[..lo]) {
+                if r >= MID {
+                    items.push((rv, (bk.n0 - d.take - r) as usize));
+                }
+            }
+        }
+        // SAFETY: positions below n0 are decided; the bulk only reads the table.
+        let known = unsafe { tab.prefix(bk.n0) };
+        mark_full(rows, bk.lanes, w, known, &items);
+    }
     for i in 0..bk.lanes {
         let n = bk.n0 + i as u64;
         let capn = cap_of(*maxv);
@@ -1020,7 +1296,32 @@ fn finish_block(
             ends.push(0);
             continue;
         }
-        let row = &rows[i * w..(i + 1) * w];
+        let lanes = bk.lanes;
+        if w <= VECTOR_WORDS {
+            let lane = Lane {
+                br,
+                tab,
+                bk,
+                row: (rows, i),
+                m,
+                cap: capn,
+                extra: &extra,
+                odd: &odd,
+            };
+            // (own words for the values below cap: the rows have room for twice as many)
+            let (v, end) = match capn {
+                0..=64 => lane.value::<1>(n),
+                65..=128 => lane.value::<2>(n),
+                _ => lane.value::<4>(n),
+            };
+            ends.push(end);
+            tab.set(n, v);
+            *maxv = (*maxv).max(v);
+            if m.is_rare(n, v) {
+                extra.push((n, v));
+            }
+            continue;
+        }
         // This lane's own marks are stamps (plain stores); present = row bit or stamp.
         st.start(capn);
         let mut splits: [(u64, u64, u32); 16] = [(0, 0, 0); 16];
@@ -1045,7 +1346,8 @@ fn finish_block(
             }
         }
         let splits = &splits[..k];
-        let present = |v: u32| (row[(v >> 6) as usize] >> (v & 63)) & 1 == 1 || st.has(v);
+        let present =
+            |v: u32| (rows[(v >> 6) as usize * lanes + i] >> (v & 63)) & 1 == 1 || st.has(v);
         let c = surely_absent(capn, m, splits, present, &mut missing);
         let mut end = 0;
         if !missing.is_empty() {
@@ -1082,6 +1384,194 @@ fn finish_block(
         }
     }
     extra.split_off(first_fresh)
+}
+
+/// One lane of a block with narrow rows (values below 64·W, W <= [`VECTOR_WORDS`]): its
+/// own marks are W words in registers, and the mex, the surely absent value and the
+/// missing abundant ones are word operations (the same answer as the stamps and
+/// [`surely_absent`] of the wide path).
+struct Lane<'a> {
+    br: &'a Breaker,
+    tab: Table,
+    bk: Bulk,
+    /// The block's rows (the layout of [`mark_lanes`]) and this lane's index.
+    row: (&'a [u64], usize),
+    m: Mask,
+    /// Every option value is below this power of two.
+    cap: u32,
+    /// Rare parts the bulk left out (see `finish_block`).
+    extra: &'a [(u64, u32)],
+    /// [`class_words`] of the words 0..VECTOR_WORDS.
+    odd: &'a [u64; VECTOR_WORDS],
+}
+
+/// Sets bit v of the W words `own` (v < 64·W) with no memory access: each word takes the
+/// bit only when v falls in it.
+#[inline(always)]
+fn own_set<const W: usize>(own: &mut [u64; W], v: u32) {
+    let bit = 1u64 << (v & 63);
+    let word = (v >> 6) as usize;
+    for (j, o) in own.iter_mut().enumerate() {
+        *o |= if word == j { bit } else { 0 };
+    }
+}
+
+impl Lane<'_> {
+    /// g(n) and how far the sweep went (0: none needed).
+    #[inline(always)]
+    fn value<const W: usize>(&self, n: u64) -> (u32, u64) {
+        let (rows, i) = self.row;
+        let lanes = self.bk.lanes;
+        let gv = |y: u64| self.tab.get(y);
+        let mut own = [0u64; W];
+        let mut splits: [(u64, u64); 16] = [(0, 0); 16];
+        let mut k = 0;
+        // abundant classes of this lane's splits (bit c: class c)
+        let mut classes = 0u32;
+        for d in &self.br.digits {
+            let Some(s) = d.leave_at_most_one(n, gv, |v| own_set(&mut own, v)) else {
+                continue;
+            };
+            if d.two && s >= 2 {
+                for &(r, rv) in self.extra {
+                    if r >= s {
+                        break;
+                    }
+                    // (rare parts in [MID, SMALL) are in the rows, but for "unequal")
+                    if (MID..SMALL).contains(&r) && !d.unequal {
+                        continue;
+                    }
+                    if !(d.unequal && 2 * r == s) {
+                        own_set(&mut own, rv ^ gv(s - r));
+                    }
+                }
+                if k < splits.len() {
+                    splits[k] = (s, pair_top(s, d.unequal));
+                    classes |= 1 << self.m.abundant(s);
+                    k += 1;
+                }
+            }
+        }
+        let splits = &splits[..k];
+        // words of: values below cap, abundant values, absent values
+        let mut absent = [0u64; W];
+        let mut abundant = [0u64; W];
+        for j in 0..W {
+            let from = 64 * j as u32;
+            let valid = match self.cap.saturating_sub(from) {
+                0 => 0,
+                b if b >= 64 => !0,
+                b => (1u64 << b) - 1,
+            };
+            absent[j] = !(rows[j * lanes + i] | own[j]) & valid;
+            let odd = self.odd[j] & valid;
+            abundant[j] = match classes {
+                0 => 0,
+                1 => !odd & valid,
+                2 => odd,
+                _ => valid,
+            };
+        }
+        // c: the least absent value that is not abundant (cap when none)
+        let mut c = self.cap;
+        for j in 0..W {
+            let x = absent[j] & !abundant[j];
+            if x != 0 {
+                c = 64 * j as u32 + x.trailing_zeros();
+                break;
+            }
+        }
+        // missing: absent abundant values below c
+        let mut missing = [0u64; W];
+        let mut any = 0;
+        for j in 0..W {
+            let from = 64 * j as u32;
+            let below = match c.saturating_sub(from) {
+                0 => 0,
+                b if b >= 64 => !0,
+                b => (1u64 << b) - 1,
+            };
+            missing[j] = absent[j] & abundant[j] & below;
+            any |= missing[j];
+        }
+        if any == 0 {
+            return (c, 0);
+        }
+        // Sweep the pairs the bulk did not make (a < SMALL, then a >= reach), checking
+        // between chunks of pairs whether every missing value has turned up.
+        let longest = splits.iter().map(|x| x.1).max().unwrap_or(0);
+        // SAFETY: positions below n are decided; the bulk only reads the table.
+        let g = unsafe { self.tab.prefix(n) };
+        let mut chunk: u64 = 16;
+        let mut a0 = 1;
+        while a0 <= longest && any != 0 {
+            if (SMALL..self.bk.reach).contains(&a0) {
+                a0 = self.bk.reach;
+                continue;
+            }
+            let lim = if a0 < SMALL { SMALL } else { longest + 1 };
+            let a1 = (a0 + chunk).min(lim).min(longest + 1);
+            chunk = (chunk * 2).min(512);
+            for &(s, top) in splits {
+                let (s, hi) = (s as usize, a1.min(top + 1) as usize);
+                // four pairs a round into four sets of words (no set waits for another)
+                assert!(
+                    hi <= s.div_ceil(2) + 1 && s <= g.len(),
+                    "parts inside the table"
+                );
+                let mut more = [[0u64; W]; 3];
+                let mut a = a0 as usize;
+                while a + 4 <= hi {
+                    // SAFETY: 1 <= a < hi <= s/2 + 1 (asserted), so a + 3 < s and
+                    // s - a <= s - 1 < g.len().
+                    let x = unsafe {
+                        [
+                            *g.get_unchecked(a) ^ *g.get_unchecked(s - a),
+                            *g.get_unchecked(a + 1) ^ *g.get_unchecked(s - a - 1),
+                            *g.get_unchecked(a + 2) ^ *g.get_unchecked(s - a - 2),
+                            *g.get_unchecked(a + 3) ^ *g.get_unchecked(s - a - 3),
+                        ]
+                    };
+                    own_set(&mut own, x[0]);
+                    own_set(&mut more[0], x[1]);
+                    own_set(&mut more[1], x[2]);
+                    own_set(&mut more[2], x[3]);
+                    a += 4;
+                }
+                while a < hi {
+                    own_set(&mut own, g[a] ^ g[s - a]);
+                    a += 1;
+                }
+                for j in 0..W {
+                    own[j] |= more[0][j] | more[1][j] | more[2][j];
+                }
+            }
+            any = 0;
+            for j in 0..W {
+                missing[j] &= !own[j];
+                any |= missing[j];
+            }
+            a0 = a1;
+        }
+        let end = a0.min(longest + 1);
+        for (j, &x) in missing.iter().enumerate() {
+            if x != 0 {
+                return (64 * j as u32 + x.trailing_zeros(), end);
+            }
+        }
+        (c, end)
+    }
+}
+
+/// The word of values from..from + 64 whose class under `m` (at position 0, as
+/// [`Mask::abundant`] compares it) is 1.
+#[inline(always)]
+fn class_words(m: Mask, from: u32) -> u64 {
+    let mut x = 0u64;
+    for b in 0..64u32 {
+        x |= u64::from(((from + b) & m.bits).count_ones() & 1) << b;
+    }
+    x
 }
 
 #[cfg(test)]
@@ -1164,6 +1654,37 @@ mod tests {
         }
     }
 
+    /// The mask leaves the mex a scarce value: 0.034's values are almost all below 256, and
+    /// the mask of bit 8 alone (rare class 1) leaves only one rare position but makes every
+    /// mex an abundant value, so it must not be chosen (it made 2^20 take 243 s, not 1 s).
+    #[test]
+    fn masks_are_consistent() {
+        let br = Breaker::of(&Game::parse("0.034").unwrap()).unwrap();
+        let (_, st) = take_break_grundy(&br, 20_000, &mut Watch::quiet()).unwrap();
+        let m = st.mask.expect("0.034 has a sparse structure");
+        assert_eq!((m.domain, m.rare), (false, 0), "{m}");
+        assert!(st.rare < 2000, "{st:?}");
+        // domain masks only where every split removes tokens of one parity
+        assert_eq!(
+            Breaker::of(&Game::parse("0.6").unwrap())
+                .unwrap()
+                .domain_rare(),
+            Some(1)
+        );
+        assert_eq!(
+            Breaker::of(&Game::parse("0.167").unwrap())
+                .unwrap()
+                .domain_rare(),
+            None
+        );
+        assert_eq!(
+            Breaker::of(&Game::parse("0.07").unwrap())
+                .unwrap()
+                .domain_rare(),
+            Some(0)
+        );
+    }
+
     /// The block engine (bulk rows, the crew of helper threads, lanes whose values outgrow
     /// the rows) against the plain scan, with masks chosen early, with 0 to 2 helpers.
     #[test]
@@ -1182,6 +1703,9 @@ mod tests {
             // every lane's sweep jumped to `reach` and the reach grew 25% a block until it
             // overflowed (caught by the census of 0.?7)
             "0.67",
+            "0.034",
+            "0.167",
+            "0.56",
         ] {
             let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
             let mut seen = ValueSet::default();
