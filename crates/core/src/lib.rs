@@ -71,10 +71,10 @@ pub use num::{
 pub use observe::{ControlFlow, Observer, Silent};
 pub use period::{best_candidate, exceptions, find_period, z_function, Period};
 pub use plan::{
-    count_p_positions, feasible_max, grundy_resumable, grundy_table, grundy_table_after,
-    memory_estimate, open_stream, outcome_table, p_count_estimate, p_position_list, plan,
-    resume_stream, square_segment_bits, tables, time_estimate, Budget, Checkpoint, Engine,
-    PPositionStream, Plan, Task, TIME_LIMIT,
+    count_p_positions, feasible_max, grundy_continues, grundy_resumable, grundy_table,
+    grundy_table_after, memory_estimate, open_stream, outcome_table, p_count_estimate,
+    p_position_list, plan, resume_stream, square_segment_bits, tables, time_estimate, Budget,
+    Checkpoint, Engine, PPositionStream, Plan, Task, TIME_LIMIT,
 };
 pub use rule::{
     grundy_by_definition, grundy_table_of, outcome_by_definition, Rule, SubtractionRule,

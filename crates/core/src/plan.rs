@@ -17,6 +17,7 @@
 //! both for a whole table.
 
 use crate::engines::blocked::{blocked_mex_grundy, blocked_mex_grundy_after};
+use crate::engines::layers::{layered_grundy, FFT_MAX as LAYER_FFT_MAX};
 use crate::engines::mex::{
     finite_set_grundy, finite_set_grundy_after, list_mex_grundy, list_mex_grundy_after,
 };
@@ -158,6 +159,10 @@ pub enum Engine {
     PlainMex,
     /// Grundy values by the blocked, transposed mex.
     BlockedMex,
+    /// Grundy values of dense subtraction sets layer by layer (one online FFT convolution per
+    /// value: Eppstein, FUN 2018), when its cost, growing with the largest value, beats the
+    /// blocked mex's, growing with the number of moves.
+    LayeredMex,
     /// All-but sets' Grundy values from counts of the values so far.
     AllButCounts,
     /// Divisor games' Grundy values: a mex over each position's divisor list.
@@ -193,6 +198,7 @@ impl Engine {
             Engine::GrundyTable => "grundy table",
             Engine::PlainMex => "plain mex",
             Engine::BlockedMex => "blocked mex",
+            Engine::LayeredMex => "layer convolution",
             Engine::AllButCounts => "all-but counts",
             Engine::DivisorMex => "divisor mex",
             Engine::SlidingWindow => "sliding-window mex",
@@ -205,7 +211,28 @@ impl Engine {
         }
     }
 
-    /// The engine that computes `task` for `game`.
+    /// The engine that computes `task` for `game` over 0..=max: [`Engine::of`], except that
+    /// Grundy tables of subtraction games with an infinite move set go to the layer engine
+    /// when it is estimated faster (a pilot table to 2^16 gives the values' growth; see
+    /// [`time_estimate`]).
+    pub fn for_size(game: &Game, task: Task, max: u64) -> Engine {
+        let game = &*game.normalized();
+        match (task, game) {
+            (Task::Grundy, Game::Subtraction { set, leave1 })
+                if Engine::of(game, task) == Engine::BlockedMex =>
+            {
+                let (layered, blocked) = dense_seconds(set, *leave1, max);
+                if layered < blocked {
+                    Engine::LayeredMex
+                } else {
+                    Engine::BlockedMex
+                }
+            }
+            _ => Engine::of(game, task),
+        }
+    }
+
+    /// The engine that computes `task` for `game` (for most sizes: see [`Engine::for_size`]).
     pub fn of(game: &Game, task: Task) -> Engine {
         if let Game::Misere(inner) = game {
             return match (&**inner, task) {
@@ -312,7 +339,7 @@ fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Err
     let p = Plan {
         task,
         max,
-        engine: Engine::of(game, task),
+        engine: Engine::for_size(game, task, max),
         memory: memory_estimate(game, task, max),
         seconds: time_estimate(game, task, max),
     };
@@ -403,6 +430,12 @@ fn grundy_memory_estimate(game: &Game, max: u64) -> u64 {
     let n = max.saturating_add(1);
     let table = n.saturating_mul(4).saturating_add(n);
     let extra = match game {
+        Game::Subtraction { set, leave1 }
+            if Engine::for_size(game, Task::Grundy, max) == Engine::LayeredMex =>
+        {
+            let _ = leave1;
+            return layered_memory(max).saturating_add(set.count_upto_estimate(max) * 8);
+        }
         Game::Subtraction { set, .. } => set.count_upto_estimate(max).saturating_mul(8),
         Game::Divisors { .. } => 1 << 26,
         Game::Ruleset(r) => ruleset_cost(r, max).1,
@@ -466,6 +499,7 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
 /// | jump-ahead | P-positions / 4e7 | `sqrt` to 1e14: 0.5 s |
 /// | plain mex | N / 6e7 + N·\|S\| / 1e9 | `sub{1,2,3}` to 1e9: 15 s |
 /// | blocked mex | N·#moves / 2 / 2e9 | squares to 1e7: 2.6 s, to 3e7: 60 s; primes to 3e6: 17 s |
+/// | layer convolution | layers · N · log²(top) · 2e-10 (`dense_seconds`) | primes to 1e7: 13.5 s, to 1e8: 120 s |
 /// | sliding window, all-but counts | N / 3.7e7 + N·V / 2.6e5 / 1e9 (V: values) | `sqrt` to 1e9: 27 s |
 /// | divisor mex | N ln N / 5.8e7 | 1e8: 31 s |
 /// | sparse space | measured: a pilot run, extrapolated (`sparse_seconds`) | `.6` to 1e7: 15 s |
@@ -498,7 +532,7 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
             (threes * m * m * m / 36.0 / 1.5e9).max(m / 1e8)
         }
         (_, Game::TakeBreak(_) | Game::GrundyGame) => sparse_seconds(game, max),
-        (Task::Grundy, Game::Subtraction { set, .. }) => match set {
+        (Task::Grundy, Game::Subtraction { set, leave1 }) => match set {
             MoveSet::AllBut { excluded } => {
                 let e = excluded.len() as f64;
                 m / 3.7e7 + m * e * e / 1e8 + m * (m / 262_144.0) / 1e9
@@ -506,7 +540,10 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
             MoveSet::Union { .. } if set.is_finite() => {
                 m / 6e7 + m * set.count_upto_estimate(max) as f64 / 1e9
             }
-            MoveSet::Union { .. } => m * set.count_upto_estimate(max) as f64 / 2.0 / 2e9,
+            MoveSet::Union { .. } => {
+                let (layered, blocked) = dense_seconds(set, *leave1, max);
+                layered.min(blocked)
+            }
         },
         (Task::Grundy, Game::Divisors { .. }) => m * ln / 5.8e7,
         (Task::Grundy, Game::Interval { bound, .. }) => {
@@ -651,6 +688,71 @@ fn pilot_once<T: Clone>(cache: &Pilots<T>, game: &Game, run: impl FnOnce() -> T)
             .push((key, t.clone()));
         t
     })
+}
+
+/// Seconds of (the layer engine, the blocked mex) for the Grundy values of a subtraction
+/// game with an infinite move set over 0..=max. The blocked mex costs N·#moves / 4e9. The
+/// layer engine costs about 2e-10 s per position, layer and level² (the online convolution
+/// has log2(top) levels, top the power of two above N; measured here: primes to 10^7,
+/// 12 layers, 13.5 s; to 10^8, 120 s), times the extra work of the levels cut into pieces
+/// beyond its largest FFT; the layers are the largest value plus one, extrapolated from a
+/// pilot table to 2^16 (values at 2^12 and 2^16, a power law with exponent 0 to 1; run
+/// once per game and process, and only when the blocked mex would take a second or more).
+fn dense_seconds(set: &MoveSet, leave1: bool, max: u64) -> (f64, f64) {
+    let m = max as f64;
+    let blocked = m * set.count_upto_estimate(max) as f64 / 4e9;
+    if blocked < 1.0 {
+        return (f64::INFINITY, blocked);
+    }
+    static PILOTS: Pilots<(u32, u32)> = std::sync::Mutex::new(Vec::new());
+    let game = Game::Subtraction {
+        set: set.clone(),
+        leave1,
+    };
+    let (v12, v16) = pilot_once(&PILOTS, &game, || {
+        let pilot = 1u64 << 16;
+        let moves = set.elements_upto(pilot);
+        let mut watch = Watch::start(&crate::observe::Silent, pilot + 1).expect("never stops");
+        let g: Vec<u32> = match blocked_mex_grundy(&moves, leave1, pilot, &mut watch) {
+            Ok(Some(g)) => g.into_iter().map(u32::from).collect(),
+            _ => list_mex_grundy(&moves, leave1, pilot, &mut watch).expect("never stops"),
+        };
+        let top = |k: usize| g[..=k].iter().copied().max().unwrap_or(0);
+        (top(1 << 12), top(1 << 16))
+    });
+    let (l12, l16) = (f64::from(v12) + 1.0, f64::from(v16) + 1.0);
+    let a = ((l16 / l12).log2() / 4.0).clamp(0.0, 1.0);
+    let layers = l16 * (m / 65536.0).max(1.0).powf(a);
+    if layers >= f64::from(u16::MAX) {
+        return (f64::INFINITY, blocked);
+    }
+    let top = (max + 1).next_power_of_two().max(1 << 12);
+    let lg = f64::from(top.trailing_zeros());
+    // a level whose blocks are 2^j times the largest product's half costs 2^j levels
+    let cut = top
+        .trailing_zeros()
+        .saturating_sub(LAYER_FFT_MAX.trailing_zeros());
+    let extra: f64 = (1..=cut).map(|j| f64::from((1u32 << j) - 1)).sum();
+    let layered = layers * m * lg * (lg + extra) * 2e-10;
+    (layered, blocked)
+}
+
+/// Bytes of the layer engine over 0..=max at its peak (measured here: primes to 10^8,
+/// 7.5 GB): the u16 table and its narrowed copy, bit sets over the top block (three per
+/// worker and two more), the move set's spectra (16 bytes a point, all sizes) and per worker
+/// FFT buffers and plans (about 48 bytes a point of the largest product).
+fn layered_memory(max: u64) -> u64 {
+    let n = max.saturating_add(1);
+    let top = n
+        .checked_next_power_of_two()
+        .unwrap_or(u64::MAX)
+        .max(1 << 12);
+    let workers = rayon::current_num_threads() as u64;
+    let fft = top.min(LAYER_FFT_MAX as u64);
+    n.saturating_mul(3)
+        .saturating_add((top / 8).saturating_mul(3 * workers + 2))
+        .saturating_add(fft * 16)
+        .saturating_add(fft.saturating_mul(48 * workers))
 }
 
 /// Seconds for the misère nim-values of a one-heap game over 0..=max: one walk over every
@@ -1022,7 +1124,10 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
             let moves = set.elements_upto(max);
             if set.is_finite() {
                 finite_set_grundy(&moves, *leave1, max, watch)?
-            } else if let Some(g) = blocked_mex_grundy(&moves, *leave1, max, watch)? {
+            } else if let Some(g) = match Engine::for_size(game, Task::Grundy, max) {
+                Engine::LayeredMex => layered_grundy(&moves, *leave1, max, watch)?,
+                _ => blocked_mex_grundy(&moves, *leave1, max, watch)?,
+            } {
                 return Ok(GrundyTable::from_u16(g));
             } else {
                 // a value reached 65535: the plain mex has no such limit
@@ -1077,6 +1182,15 @@ pub fn grundy_resumable(game: &Game) -> bool {
     }
 }
 
+/// Does [`grundy_table_after`] extend a saved table of `game` to `max` at the cost of the
+/// new positions only? False when the engine for that size ([`Engine::for_size`]) is the
+/// layer engine, which makes the whole table again (a caller saving a long run then saves
+/// at powers of two only, so the work at most doubles); also false when `game` is not
+/// [`grundy_resumable`] at all.
+pub fn grundy_continues(game: &Game, max: u64) -> bool {
+    grundy_resumable(game) && Engine::for_size(game, Task::Grundy, max) != Engine::LayeredMex
+}
+
 /// The Grundy table 0..=max of `game` continuing `done`, its values 0..done.len() as an
 /// earlier [`grundy_table`] or [`grundy_table_after`] left them (a long run computed in
 /// segments, saved between them, resumed after a restart). Equal to [`grundy_table`]
@@ -1124,6 +1238,12 @@ pub fn grundy_table_after(
             let moves = set.elements_upto(max);
             if set.is_finite() {
                 finite_set_grundy_after(&moves, *leave1, done.to_u32_vec(), max, watch)?
+            } else if let Some(g) = match grundy_continues(game, max) {
+                // (the layer engine starts from 0: the saved values are made again)
+                false => layered_grundy(&moves, *leave1, max, watch)?,
+                true => None,
+            } {
+                return Ok(GrundyTable::from_u16(g));
             } else {
                 let narrow: Option<Vec<u16>> = match &done {
                     GrundyTable::U8(v) => Some(v.iter().map(|&x| u16::from(x)).collect()),
@@ -1660,7 +1780,22 @@ mod tests {
         assert!((2.0..40.0).contains(&sq), "{sq}");
         assert!(t("squares", PPositions, 10_000_000_000) < TIME_LIMIT);
         assert!(t("squares", Grundy, 10_000_000) < 60.0);
-        assert!(t("primes", Grundy, 100_000_000) > TIME_LIMIT);
+        // dense sets: the layer engine, its cost growing with the largest value (11 for the
+        // primes to 10^8, measured 120 s; 3 with 1 added), not with the number of moves;
+        // practical numbers' values grow about linearly (15231 at 10^6): no engine is fast
+        let p8 = t("primes", Grundy, 100_000_000);
+        assert!((30.0..600.0).contains(&p8), "{p8}");
+        assert!(t("primes", Grundy, 1_000_000_000) < TIME_LIMIT);
+        assert!(t("primes|sub{1}", Grundy, 1_000_000_000) < TIME_LIMIT);
+        assert!(t("practical", Grundy, 1_000_000_000) > TIME_LIMIT);
+        let engine = |s: &str, n| Engine::for_size(&g(s), Grundy, n);
+        assert_eq!(engine("primes", 100_000_000), Engine::LayeredMex);
+        assert_eq!(engine("primes|sub{1}", 1_000_000_000), Engine::LayeredMex);
+        assert_eq!(engine("primes", 10_000), Engine::BlockedMex);
+        assert_eq!(engine("squares", 100_000_000), Engine::BlockedMex);
+        assert_eq!(engine("practical", 10_000_000), Engine::BlockedMex);
+        let mem = memory_estimate(&g("primes"), Grundy, 1_000_000_000);
+        assert!((4e9..20e9).contains(&(mem as f64)), "{mem}");
         // linear families
         assert!(t("sub{1,2,3}", PPositions, 10_000_000_000) < 100.0);
         // interval games: jump-ahead, one step per P-position

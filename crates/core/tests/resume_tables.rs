@@ -81,3 +81,24 @@ fn only_resumable_families_continue() {
         );
     }
 }
+
+/// Where the layer engine runs (primes past about 2.5·10^5), a continued table is made
+/// again from 0 and still equals the uninterrupted one; below, the blocked mex continues.
+#[test]
+fn dense_sets_resume_through_the_layer_engine() {
+    use heaplab_core::{grundy_continues, Engine, Task};
+    let game = Game::parse("primes").unwrap();
+    let max = 400_000;
+    assert_eq!(
+        Engine::for_size(&game, Task::Grundy, max),
+        Engine::LayeredMex
+    );
+    assert!(!grundy_continues(&game, max));
+    assert!(grundy_continues(&game, 10_000));
+    let whole = table("primes", max);
+    assert_eq!(whole.max_value(), 11);
+    assert_eq!(in_segments("primes", &[5_000, 131_072], max), whole);
+    // the first values as published (A014589: 0, 0, 1, 1, 2, 2, 3, 3, 4, 0, 0, 1, 1, 2)
+    let head: Vec<u32> = (0..14).map(|n| whole.get(n)).collect();
+    assert_eq!(head, [0, 0, 1, 1, 2, 2, 3, 3, 4, 0, 0, 1, 1, 2]);
+}

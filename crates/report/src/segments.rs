@@ -1,7 +1,8 @@
 //! Long Grundy tables in segments (`heaplab table --grundy --checkpoint FILE
 //! --snapshots DIR`): the table grows segment by segment
 //! ([`heaplab_core::grundy_table_after`]), every segment ending at the next power of two
-//! or sooner (so one takes about the time between checkpoints), the values so far are
+//! or sooner (so one takes about the time between checkpoints; only at powers of two when
+//! the engine makes the whole table again, [`heaplab_core::grundy_continues`]), the values so far are
 //! saved to the checkpoint every few minutes, and the value frequencies over 0..=2^k are
 //! written as each 2^k is passed.
 //!
@@ -15,7 +16,9 @@
 use crate::files::AtomicFile;
 use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
-use heaplab_core::{grundy_table, grundy_table_after, Game, GrundyTable, Observer, Silent};
+use heaplab_core::{
+    grundy_continues, grundy_table, grundy_table_after, Game, GrundyTable, Observer, Silent,
+};
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
@@ -298,6 +301,7 @@ pub fn run(s: &Segmented, progress: &Progress) -> Result<(GrundyTable, Vec<PathB
     let mut every = s.every.min(10.0);
     let mut since = Instant::now();
     let mut rate = 0.0f64;
+    let continues = grundy_continues(s.game, s.max);
     loop {
         let len = table.as_ref().map_or(0, |t| t.len() as u64);
         if let (Some(dir), Some(t)) = (s.snapshots, &table) {
@@ -315,7 +319,12 @@ pub fn run(s: &Segmented, progress: &Progress) -> Result<(GrundyTable, Vec<PathB
         } else {
             len.next_power_of_two()
         };
-        let step = ((rate * every.max(1.0)) as u64).max(MIN_SEGMENT);
+        // (an engine that makes the whole table again stops at powers of two only)
+        let step = if continues {
+            ((rate * every.max(1.0)) as u64).max(MIN_SEGMENT)
+        } else {
+            u64::MAX
+        };
         let target = s.max.min(boundary).min(len.saturating_add(step));
         let t0 = Instant::now();
         table = Some(match table.take() {

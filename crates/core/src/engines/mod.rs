@@ -8,6 +8,7 @@
 //! | `mex` | the plain mex, position by position |
 //! | `blocked` | the blocked, transposed mex (and its AVX-512 marks) |
 //! | `sparse` | the sparse-space method for take-and-break codes |
+//! | `layers` | dense subtraction sets layer by layer, by online FFT convolution |
 //! | `stream` | the P-position engines' common shape and its saved state |
 //! | `crew` | helper threads and the block pipeline the blocked engines share |
 //! | `mem` | huge-page advice for large tables |
@@ -17,6 +18,7 @@
 
 pub(crate) mod blocked;
 pub(crate) mod crew;
+pub(crate) mod layers;
 pub(crate) mod mem;
 pub(crate) mod mex;
 pub(crate) mod pull;
@@ -47,4 +49,20 @@ pub fn sparse_space(
 ) -> Result<(Vec<u32>, OctalStats), crate::Error> {
     let mut watch = Watch::start(obs, max.saturating_add(1))?;
     Ok(sparse::take_break_grundy(br, max, &mut watch)?)
+}
+
+/// Grundy values 0..=max of the subtraction game with the increasing move list `moves` by
+/// the layer engine (`layers`: one online FFT convolution per value), for benchmarks. None
+/// when a value would reach 65535.
+///
+/// # Errors
+/// [`crate::Error::Cancelled`] when `obs` stops the run.
+pub fn layered_subtraction(
+    moves: &[u64],
+    leave1: bool,
+    max: u64,
+    obs: &dyn Observer,
+) -> Result<Option<Vec<u16>>, crate::Error> {
+    let mut watch = Watch::start(obs, max.saturating_add(1))?;
+    Ok(layers::layered_grundy(moves, leave1, max, &mut watch)?)
 }
