@@ -5,7 +5,10 @@
 #     against `ogsolve -m rc2 -n N CODE` (crate ogsolve from crates.io, installed into
 #     ~/.cache/heaplab/tools when missing; single-threaded, heaplab uses every core);
 #   - Grundy's game to 2^20 and 2^24: ogsolve takes octal codes only, so heaplab alone;
-#   - subtract-a-square to N = 1e7 against ../shared/baselines/sas_dp.c (`grundy` mode).
+#   - subtract-a-square to N = 1e7 against ../shared/baselines/sas_dp.c (`grundy` mode);
+#   - subtract-a-prime (a dense set) by the layer engine against the blocked mex at 1e6 and
+#     1e7 (values compared: equal=true), and the layer engine alone to 1e8 (issue 23 asks
+#     for under ten minutes).
 # Each pair runs REPEAT times (default 3), baseline and heaplab alternating, so both see the
 # same machine; prints every time, the best of each, heaplab's peak memory (best run) and
 # the ratio of the bests heaplab / baseline (issue 23 asks for <= 0.5). Baseline times are
@@ -35,8 +38,9 @@ if [ ! -x "$tools/bin/ogsolve" ]; then
   echo "installing ogsolve (crates.io) into $tools ..." >&2
   CARGO_TARGET_DIR="$HOME/.cache/heaplab/ogsolve-target" cargo install -q ogsolve --root "$tools"
 fi
-cargo build --release -q -p heaplab-core --example grundy_bench
+cargo build --release -q -p heaplab-core --example grundy_bench --example layers_bench
 bench="$CARGO_TARGET_DIR/release/examples/grundy_bench"
+layers="$CARGO_TARGET_DIR/release/examples/layers_bench"
 
 best() { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
 repeat=${REPEAT:-3}
@@ -81,4 +85,18 @@ for n in "${sizes[@]}"; do
 done
 if [ $quick = 0 ] && [ -x "$work/sas_dp" ] && [ -z "${GAMES:-}" ]; then
   row squares 10000000 sas_dp 10000001
+fi
+if [ $quick = 0 ] && [ -z "${GAMES:-}" ]; then
+  echo "dense sets: the layer engine (layer_s) against the blocked mex (blocked_s), one run each"
+  for n in 1000000 10000000; do
+    { /usr/bin/time -f 'mem %M' "$layers" primes "$n" check > "$work/out"; } 2> "$work/mem"
+    l=$(sed -n 's/.*max_grundy.*seconds=\([0-9.]*\).*/\1/p' "$work/out")
+    b=$(sed -n 's/^blocked mex: seconds=\([0-9.]*\).*/\1/p' "$work/out")
+    eq=$(sed -n 's/.*equal=\(.*\)/\1/p' "$work/out")
+    printf 'primes %-9s layer_s %8s blocked_s %8s equal=%s ratio %s\n' "$n" "$l" "$b" "$eq" \
+      "$(python3 -c "print(f'{$l/$b:.2f}')")"
+  done
+  { /usr/bin/time -f 'mem %M' "$layers" primes 100000000 > "$work/out"; } 2> "$work/mem"
+  printf 'primes 1e8 layer engine: %s, peak %s MB\n' "$(cat "$work/out")" \
+    "$(( $(sed -n 's/^mem //p' "$work/mem") / 1024 ))"
 fi

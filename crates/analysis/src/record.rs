@@ -297,21 +297,19 @@ fn summarise(data: &mut AnalysisData, rule: CertRule, game: Option<&Game>) {
         max: p.max_gap,
         max_at: p.max_gap_at,
     };
-    a.rare = match (rule, &g32, game) {
-        (CertRule::Octal { .. }, Some(g), Some(game)) => {
-            heaplab_core::engines::rare_summary(game, g).map(|r| RareStats {
-                mask: r.mask.to_string(),
-                count: r.count,
-                last: r.last,
-                last_value: r.last.map(|n| g[n as usize]),
-            })
-        }
+    // (take-and-break games in normal play: octal codes, Grundy's game, unequal rules)
+    let normal = game.filter(|g| g.play() == heaplab_core::Play::Normal);
+    a.rare = match (&g32, normal) {
+        (Some(g), Some(game)) => heaplab_core::engines::rare_summary(game, g).map(|r| RareStats {
+            mask: r.mask.to_string(),
+            count: r.count,
+            last: r.last,
+            last_value: r.last.map(|n| g[n as usize]),
+        }),
         _ => None,
     };
-    a.excluded_periods = match (rule, game) {
-        (CertRule::Octal { .. }, Some(game)) if a.periodicity.is_none() => {
-            heaplab_core::excluded_periods(game, &data.ps)
-        }
+    a.excluded_periods = match normal {
+        Some(game) if a.periodicity.is_none() => heaplab_core::excluded_periods(game, &data.ps),
         _ => None,
     };
     a.grundy = data.grundy.as_ref().map(|g| GrundyStats {
@@ -520,9 +518,22 @@ impl Analysis {
                 s.join(", ")
             };
             s.push_str(&format!(
-                "  periods excluded: an eventual period whose preperiod is at most {} (the last P-position) divides none of b + t (P-positions b >= 1, split moves taking t = {}): {}; so it is none of {}\n",
+                "  periods excluded: an eventual period whose preperiod is at most {} (the last P-position) divides none of b + t (P-positions b >= 1, {}): {}; so it is none of {}\n",
                 e.preperiod_at_most,
-                list(&e.takes),
+                match (e.takes.is_empty(), e.unequal_takes.is_empty()) {
+                    (false, true) => format!("split moves taking t = {}", list(&e.takes)),
+                    (true, false) => format!(
+                        "splits into unequal heaps taking t = {}, so b != {}",
+                        list(&e.unequal_takes),
+                        e.preperiod_at_most
+                    ),
+                    _ => format!(
+                        "split moves taking t = {}, or t = {} with b != {} (unequal heaps)",
+                        list(&e.takes),
+                        list(&e.unequal_takes),
+                        e.preperiod_at_most
+                    ),
+                },
                 list(&e.sums),
                 list(&e.periods)
             ));

@@ -1,7 +1,7 @@
 //! Times the layer engine on a subtraction game: `layers_bench SPEC N [check]`. Prints the
-//! largest value and seconds; with `check`, compares with the engine `grundy_table` picks.
-use heaplab_core::engines::layered_subtraction;
-use heaplab_core::{grundy_table, parse_count, Game, Silent};
+//! largest value and seconds; with `check`, runs the blocked mex too and compares.
+use heaplab_core::engines::dense_subtraction;
+use heaplab_core::{parse_count, Engine, Game, Silent};
 use std::time::Instant;
 
 fn main() {
@@ -13,7 +13,7 @@ fn main() {
     };
     let moves = set.elements_upto(n);
     let t = Instant::now();
-    let g = layered_subtraction(&moves, *leave1, n, &Silent)
+    let g = dense_subtraction(Engine::LayeredMex, &moves, *leave1, n, &Silent)
         .unwrap()
         .unwrap();
     let secs = t.elapsed().as_secs_f64();
@@ -25,11 +25,13 @@ fn main() {
     );
     if a.get(3).is_some_and(|x| x == "check") {
         let t = Instant::now();
-        let other = grundy_table(&game, n, &Silent).unwrap();
-        let same = (0..=n).all(|x| other.get(x) == u32::from(g[x as usize]));
+        let other = dense_subtraction(Engine::BlockedMex, &moves, *leave1, n, &Silent)
+            .unwrap()
+            .unwrap();
         println!(
-            "grundy_table: {:.3} s, equal: {same}",
-            t.elapsed().as_secs_f64()
+            "blocked mex: seconds={:.3} equal={}",
+            t.elapsed().as_secs_f64(),
+            other == g
         );
     }
 }

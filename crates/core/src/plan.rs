@@ -498,7 +498,7 @@ fn stream_memory_estimate(game: &Game, max: u64) -> u64 {
 /// | divisor pull | N ln N / 2.8e8 | 1e9: 74 s |
 /// | jump-ahead | P-positions / 4e7 | `sqrt` to 1e14: 0.5 s |
 /// | plain mex | N / 6e7 + N·\|S\| / 1e9 | `sub{1,2,3}` to 1e9: 15 s |
-/// | blocked mex | N·#moves / 2 / 2e9 | squares to 1e7: 2.6 s, to 3e7: 60 s; primes to 3e6: 17 s |
+/// | blocked mex | N·#moves / 2 / 2e9, times V / 1600 past 1600 values (`dense_seconds`) | squares to 1e7: 2.6 s, to 3e7: 60 s; primes to 3e6: 17 s; practical to 2^19: 38.6 s |
 /// | layer convolution | layers · N · log²(top) · 2e-10 (`dense_seconds`) | primes to 1e7: 13.5 s, to 1e8: 120 s |
 /// | sliding window, all-but counts | N / 3.7e7 + N·V / 2.6e5 / 1e9 (V: values) | `sqrt` to 1e9: 27 s |
 /// | divisor mex | N ln N / 5.8e7 | 1e8: 31 s |
@@ -691,7 +691,10 @@ fn pilot_once<T: Clone>(cache: &Pilots<T>, game: &Game, run: impl FnOnce() -> T)
 }
 
 /// Seconds of (the layer engine, the blocked mex) for the Grundy values of a subtraction
-/// game with an infinite move set over 0..=max. The blocked mex costs N·#moves / 4e9. The
+/// game with an infinite move set over 0..=max. The blocked mex costs N·#moves / 4e9, times
+/// V / 1600 when the largest value V passes 1600 (its marks cover the values 32 at a time:
+/// `practical` to 2^17, 2^18, 2^19 took 0.83 s, 5.35 s, 38.6 s here, values 3023, 5222,
+/// 9051, against 0.48 s, 1.8 s, 6.8 s for N·#moves / 4e9 alone). The
 /// layer engine costs about 2e-10 s per position, layer and level² (the online convolution
 /// has log2(top) levels, top the power of two above N; measured here: primes to 10^7,
 /// 12 layers, 13.5 s; to 10^8, 120 s), times the extra work of the levels cut into pieces
@@ -723,6 +726,8 @@ fn dense_seconds(set: &MoveSet, leave1: bool, max: u64) -> (f64, f64) {
     let (l12, l16) = (f64::from(v12) + 1.0, f64::from(v16) + 1.0);
     let a = ((l16 / l12).log2() / 4.0).clamp(0.0, 1.0);
     let layers = l16 * (m / 65536.0).max(1.0).powf(a);
+    // the blocked mex's marks cover the values seen, 32 at a time: large values slow it
+    let blocked = blocked * (layers / 1600.0).max(1.0);
     if layers >= f64::from(u16::MAX) {
         return (f64::INFINITY, blocked);
     }
@@ -1100,20 +1105,7 @@ pub fn p_count_estimate(game: &Game, max: u64) -> Option<f64> {
 /// memory cannot be allocated; [`Error::Cancelled`] when `obs` stops the run.
 pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyTable, Error> {
     let game = &*game.normalized();
-    if max > GRUNDY_MAX {
-        return Err(Error::TooLarge {
-            what: "a Grundy table",
-            n: max,
-            limit: GRUNDY_MAX,
-        });
-    }
-    let bytes = memory_estimate(game, Task::Grundy, max);
-    if !crate::engines::mem::can_allocate(bytes) {
-        return Err(Error::OutOfMemory {
-            what: "a Grundy table",
-            bytes,
-        });
-    }
+    grundy_fits(game, max)?;
     let watch = &mut Watch::start(obs, max + 1)?;
     let g = match game {
         Game::Subtraction {
@@ -1171,6 +1163,26 @@ pub fn grundy_table(game: &Game, max: u64, obs: &dyn Observer) -> Result<GrundyT
     Ok(GrundyTable::from_u32(g))
 }
 
+/// Can a Grundy table of `game` over 0..=max be addressed ([`Error::TooLarge`]) and its
+/// estimated memory allocated ([`Error::OutOfMemory`])?
+fn grundy_fits(game: &Game, max: u64) -> Result<(), Error> {
+    if max > GRUNDY_MAX {
+        return Err(Error::TooLarge {
+            what: "a Grundy table",
+            n: max,
+            limit: GRUNDY_MAX,
+        });
+    }
+    let bytes = memory_estimate(game, Task::Grundy, max);
+    if !crate::engines::mem::can_allocate(bytes) {
+        return Err(Error::OutOfMemory {
+            what: "a Grundy table",
+            bytes,
+        });
+    }
+    Ok(())
+}
+
 /// Can [`grundy_table_after`] continue a Grundy table of `game`? True for take-and-break
 /// codes, Grundy's game and subtraction games with a finite or named (not all-but) move
 /// set, in normal play: the games whose engines extend a table of values.
@@ -1211,20 +1223,7 @@ pub fn grundy_table_after(
             what: format!("continuing a saved Grundy table of {game} (take-and-break and subtraction games can)"),
         });
     }
-    if max > GRUNDY_MAX {
-        return Err(Error::TooLarge {
-            what: "a Grundy table",
-            n: max,
-            limit: GRUNDY_MAX,
-        });
-    }
-    let bytes = memory_estimate(game, Task::Grundy, max);
-    if !crate::engines::mem::can_allocate(bytes) {
-        return Err(Error::OutOfMemory {
-            what: "a Grundy table",
-            bytes,
-        });
-    }
+    grundy_fits(game, max)?;
     // (positions are reported as they are numbered: the run looks like one from 0)
     let watch = &mut Watch::start(obs, max + 1)?;
     let g = match game {

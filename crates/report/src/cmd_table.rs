@@ -12,8 +12,12 @@ use std::time::Instant;
 
 /// Refuses a `--checkpoint` or `--snapshots` run that cannot be made: no --grundy, a
 /// game whose engine cannot continue a table, a checkpoint that is the output, a
-/// snapshot path that is not a folder.
-fn check_segmented(a: &TableArgs, game: &heaplab_core::Game) -> Result<()> {
+/// snapshot path that is not a folder, or that holds the output or the checkpoint. Makes
+/// the snapshot folder (removed again if the run fails while it is empty).
+fn check_segmented(
+    a: &TableArgs,
+    game: &heaplab_core::Game,
+) -> Result<Option<crate::cleanup::MadeDirs>> {
     let flag = if a.checkpoint.is_some() {
         "--checkpoint"
     } else {
@@ -38,14 +42,33 @@ fn check_segmented(a: &TableArgs, game: &heaplab_core::Game) -> Result<()> {
             );
         }
     }
-    if let Some(dir) = &a.snapshots {
-        crate::segments::prepare_snapshots(dir)?;
+    match &a.snapshots {
+        Some(dir) => {
+            // (made first, so that paths inside it compare by their real folder)
+            let made = crate::segments::prepare_snapshots(dir)?;
+            let key = crate::files::same_file_key(dir);
+            for (flag, p) in [("-o", &a.output), ("--checkpoint", &a.checkpoint)] {
+                if let Some(p) = p {
+                    if crate::files::same_file_key(p).starts_with(&key) {
+                        bail!(
+                            "{flag} `{}` is in the snapshot folder `{}`; keep it outside",
+                            p.display(),
+                            dir.display()
+                        );
+                    }
+                }
+            }
+            Ok(Some(made))
+        }
+        None => Ok(None),
     }
-    Ok(())
 }
 
 /// `11 value-frequency snapshots (2^10..2^20) in DIR`.
 fn snapshot_note(a: &TableArgs, count: usize) -> String {
+    if count == 0 {
+        return "no value-frequency snapshot (the first is at 2^10)".into();
+    }
     format!(
         "{count} value-frequency snapshots (2^10..2^{}) in {}",
         9 + count,
@@ -73,9 +96,11 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         }
     }
     let segmented = a.checkpoint.is_some() || a.snapshots.is_some();
-    if segmented {
-        check_segmented(&a, &game)?;
-    }
+    let made = if segmented {
+        check_segmented(&a, &game)?
+    } else {
+        None
+    };
     let _lock = a
         .checkpoint
         .as_deref()
@@ -143,6 +168,7 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         }
         None => {}
     }
+    made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     if let Some(cp) = &a.checkpoint {
         // the run is complete: its checkpoint goes
         if cp.exists() {

@@ -15,6 +15,7 @@
 
 use crate::files::AtomicFile;
 use crate::progress::Progress;
+use crate::sink::{HashWrite, Hashed};
 use anyhow::{bail, Context, Result};
 use heaplab_core::{
     grundy_continues, grundy_table, grundy_table_after, Game, GrundyTable, Observer, Silent,
@@ -23,7 +24,7 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+use xxhash_rust::xxh3::xxh3_64;
 
 const MAGIC: &[u8; 8] = b"HLGRUNDY";
 /// Version of the file layout.
@@ -55,10 +56,14 @@ fn spec(game: &Game) -> String {
 pub fn save(path: &Path, game: &Game, table: &GrundyTable) -> Result<()> {
     let file = AtomicFile::create(path)?;
     {
-        let mut w = Hashing {
-            w: BufWriter::with_capacity(1 << 20, file.file()?),
-            h: Xxh3::new(),
-        };
+        let sum = Hashed::new();
+        let mut w = BufWriter::with_capacity(
+            1 << 20,
+            HashWrite {
+                file: file.file()?,
+                sum: sum.clone(),
+            },
+        );
         let name = spec(game);
         let version = env!("CARGO_PKG_VERSION");
         let mut write = || -> std::io::Result<()> {
@@ -85,32 +90,16 @@ pub fn save(path: &Path, game: &Game, table: &GrundyTable) -> Result<()> {
                     }
                 }
             }
-            let sum = w.h.digest();
-            w.w.write_all(&sum.to_le_bytes())?;
-            w.w.flush()?;
-            w.w.get_ref().sync_data()
+            w.flush()?;
+            let digest = sum.now().1;
+            let mut f = &w.get_ref().file;
+            f.write_all(&digest.to_le_bytes())?;
+            f.sync_data()
         };
         write().with_context(|| format!("cannot write checkpoint `{}`", path.display()))?;
     }
     file.commit()?;
     Ok(())
-}
-
-/// A writer that hashes what goes through it.
-struct Hashing {
-    w: BufWriter<File>,
-    h: Xxh3,
-}
-
-impl Write for Hashing {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        let k = self.w.write(b)?;
-        self.h.update(&b[..k]);
-        Ok(k)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.w.flush()
-    }
 }
 
 /// Reads the checkpoint at `path` for `game`: None when there is none; an error naming
@@ -257,15 +246,16 @@ fn write_snapshot(dir: &Path, game: &Game, table: &GrundyTable, k: u32) -> Resul
     file.commit()
 }
 
-/// Fails unless `dir` is a folder or can be made one.
-pub fn prepare_snapshots(dir: &Path) -> Result<()> {
+/// Makes the snapshot folder `dir` if missing (the guard removes what it made if the run
+/// fails); fails when `dir` is a file or cannot be made.
+pub fn prepare_snapshots(dir: &Path) -> Result<crate::cleanup::MadeDirs> {
     if dir.exists() && !dir.is_dir() {
         bail!(
             "--snapshots `{}` is not a folder; pick a folder for the frequency files",
             dir.display()
         );
     }
-    std::fs::create_dir_all(dir)
+    crate::cleanup::make_dirs(dir)
         .with_context(|| format!("cannot make the snapshot folder `{}`", dir.display()))
 }
 

@@ -161,7 +161,8 @@ impl CheckpointLock {
     /// [`CheckpointLock::take`] for a file called `what` in messages (a census journal).
     /// The lock file `FILE.lock` must be a regular file or absent (a FIFO would block).
     pub fn take_named(cp: &Path, what: &str) -> Result<CheckpointLock> {
-        let path = side_path(cp, ".lock");
+        // (one lock per file, however it is named: through links, `..` or `./`)
+        let path = side_path(&crate::files::same_file_key(cp), ".lock");
         if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
             bail!(
                 "cannot lock {what} `{}`: `{}` is not a file",
@@ -203,10 +204,10 @@ pub fn side_path(out: &Path, suffix: &str) -> PathBuf {
 
 /// The running checksum of what a side file holds: every byte written to it, in order.
 #[derive(Clone)]
-struct Hashed(Arc<Mutex<(Xxh3, u64)>>);
+pub(crate) struct Hashed(Arc<Mutex<(Xxh3, u64)>>);
 
 impl Hashed {
-    fn new() -> Hashed {
+    pub(crate) fn new() -> Hashed {
         Hashed(Arc::new(Mutex::new((Xxh3::new(), 0))))
     }
     fn add(&self, bytes: &[u8]) {
@@ -215,16 +216,16 @@ impl Hashed {
         h.1 += bytes.len() as u64;
     }
     /// (bytes so far, their xxh3-64).
-    fn now(&self) -> (u64, u64) {
+    pub(crate) fn now(&self) -> (u64, u64) {
         let h = self.0.lock().unwrap_or_else(|e| e.into_inner());
         (h.1, h.0.digest())
     }
 }
 
 /// A file that adds every byte written to a [`Hashed`].
-struct HashWrite {
-    file: File,
-    sum: Hashed,
+pub(crate) struct HashWrite {
+    pub(crate) file: File,
+    pub(crate) sum: Hashed,
 }
 
 impl Write for HashWrite {

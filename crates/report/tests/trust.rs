@@ -36,7 +36,7 @@ fn sh(dir: &Path, script: &str) -> Output {
 }
 
 /// Runs `args` until the checkpoint `cp` exists, then kills it (SIGKILL).
-fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) {
+fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) -> bool {
     let mut child = Command::new(BIN)
         .args(args)
         .current_dir(dir)
@@ -53,8 +53,10 @@ fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(200));
+    let running = child.try_wait().unwrap().is_none();
     child.kill().unwrap();
     child.wait().unwrap();
+    running
 }
 
 #[test]
@@ -627,14 +629,14 @@ fn grundy_table_checkpoints_resume_to_identical_tables() {
     assert_eq!(total, 1025);
     assert!(snap.starts_with("# Grundy value frequencies of 0.6 over 0 <= n <= 2^10"));
     // a checkpoint of another game, damaged, of another version
-    let args = |game: &str| {
+    let args = |game: &str, max: &str| {
         [
             "table",
             "--grundy",
             "--game",
             game,
             "--max",
-            "2^19",
+            max,
             "-o",
             "x.csv",
             "--checkpoint",
@@ -644,10 +646,19 @@ fn grundy_table_checkpoints_resume_to_identical_tables() {
         ]
         .map(String::from)
     };
-    let a6: Vec<String> = args("0.6").to_vec();
+    // (a larger table when the run ended before the kill: a loaded machine is slow)
+    let mut max = 19;
+    let a6 = loop {
+        let a6: Vec<String> = args("0.6", &format!("2^{max}")).to_vec();
+        let a: Vec<&str> = a6.iter().map(|s| s.as_str()).collect();
+        if kill_after_checkpoint(p, &a, &p.join("o.ckpt")) && p.join("o.ckpt").exists() {
+            break a6;
+        }
+        max += 1;
+        assert!(max <= 23, "every run ended before its kill");
+    };
     let a6: Vec<&str> = a6.iter().map(|s| s.as_str()).collect();
-    kill_after_checkpoint(p, &a6, &p.join("o.ckpt"));
-    let other: Vec<String> = args("0.16").to_vec();
+    let other: Vec<String> = args("0.16", &format!("2^{max}")).to_vec();
     let other: Vec<&str> = other.iter().map(|s| s.as_str()).collect();
     refused(&heaplab(p, &other), "belongs to game 0.6, not 0.16");
     let mut bytes = std::fs::read(p.join("o.ckpt")).unwrap();
@@ -706,5 +717,28 @@ fn grundy_table_checkpoints_resume_to_identical_tables() {
             ],
         ),
         "is not a folder",
+    );
+    // a checkpoint inside the snapshot folder would be removed with a snapshot's name
+    let o = heaplab(
+        p,
+        &[
+            "table",
+            "--grundy",
+            "--game",
+            "0.6",
+            "--max",
+            "2^11",
+            "-o",
+            "y.csv",
+            "--snapshots",
+            "fresh",
+            "--checkpoint",
+            "fresh/freq-2^11.txt",
+        ],
+    );
+    refused(&o, "is in the snapshot folder `fresh`");
+    assert!(
+        !p.join("fresh").exists(),
+        "the folder made is removed again"
     );
 }

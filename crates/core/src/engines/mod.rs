@@ -52,17 +52,29 @@ pub fn sparse_space(
 }
 
 /// Grundy values 0..=max of the subtraction game with the increasing move list `moves` by
-/// the layer engine (`layers`: one online FFT convolution per value), for benchmarks. None
-/// when a value would reach 65535.
+/// the engine named, whatever the size (for benchmarks that set the layer engine against
+/// the blocked mex): [`crate::Engine::LayeredMex`] (`layers`: one online FFT convolution
+/// per value) or [`crate::Engine::BlockedMex`] (`blocked`). None when a value would reach
+/// 65535.
 ///
 /// # Errors
-/// [`crate::Error::Cancelled`] when `obs` stops the run.
-pub fn layered_subtraction(
+/// [`crate::Error::Unsupported`] for another engine; [`crate::Error::Cancelled`] when `obs`
+/// stops the run.
+pub fn dense_subtraction(
+    engine: crate::Engine,
     moves: &[u64],
     leave1: bool,
     max: u64,
     obs: &dyn Observer,
 ) -> Result<Option<Vec<u16>>, crate::Error> {
     let mut watch = Watch::start(obs, max.saturating_add(1))?;
-    Ok(layers::layered_grundy(moves, leave1, max, &mut watch)?)
+    Ok(match engine {
+        crate::Engine::LayeredMex => layers::layered_grundy(moves, leave1, max, &mut watch)?,
+        crate::Engine::BlockedMex => blocked::blocked_mex_grundy(moves, leave1, max, &mut watch)?,
+        other => {
+            return Err(crate::Error::Unsupported {
+                what: format!("the {} engine on a move list", other.name()),
+            })
+        }
+    })
 }

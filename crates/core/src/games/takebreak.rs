@@ -206,10 +206,15 @@ pub fn guy_smith_bound(preperiod: u64, period: u64, t: u64) -> u64 {
 pub struct ExcludedPeriods {
     /// The takes t whose moves may split what is left into two heaps of any sizes.
     pub takes: Vec<u64>,
+    /// The takes t whose moves split what is left into two *unequal* heaps only (Grundy's
+    /// game: t = 0); with them, b = L is left out.
+    #[serde(default)]
+    pub unequal_takes: Vec<u64>,
     /// L, the largest P-position given: the exclusion holds for every eventual period
     /// whose preperiod is at most L.
     pub preperiod_at_most: u64,
-    /// The numbers b + t (b >= 1 a given P-position, t one of `takes`), increasing.
+    /// The numbers b + t (b >= 1 a given P-position, t one of `takes`, or one of
+    /// `unequal_takes` with b != L), increasing.
     pub sums: Vec<u64>,
     /// Their divisors, increasing: none of them is such an eventual period.
     pub periods: Vec<u64>,
@@ -219,9 +224,9 @@ pub struct ExcludedPeriods {
 const EXCLUDE_MAX_P: usize = 1000;
 
 /// The eventual periods that the P-positions `ps` (increasing, of `game`'s Grundy values
-/// in normal play) rule out, for games with a move that removes t tokens and may leave any
-/// two heaps a + b (an octal digit with bit 4, no "unequal" rule), such as Officers (0.6,
-/// t = 1).
+/// in normal play) rule out, for games with a move that removes t tokens and may leave two
+/// heaps a + b (an octal digit with bit 4), such as Officers (0.6, t = 1), or only unequal
+/// ones, such as Grundy's game (t = 0).
 ///
 /// Theorem (proof here; the case a = b is the rule "a P-position l past the preperiod
 /// rules out every divisor of l + 1" for Officers): let g have period p from n0, let a >= n0
@@ -229,20 +234,30 @@ const EXCLUDE_MAX_P: usize = 1000;
 /// of value g(a) ^ g(b) = 0, so g(a + b + t) != 0. If p divided b + t, then
 /// a + b + t ≡ a (mod p) with both past n0, so g(a + b + t) = g(a) = 0: a contradiction.
 /// Hence, taking a = L (the largest P-position known), no eventual period whose preperiod is
-/// at most L divides b + t, for any P-position b >= 1 and such t.
+/// at most L divides b + t, for any P-position b >= 1 and such t. Where the two heaps must
+/// differ, the option a + b exists only for b != a = L, so b = L is left out there.
 ///
 /// The first [`EXCLUDE_MAX_P`] P-positions b >= 1 are used. None when `game` has no such
 /// move, `ps` has no P-position b >= 1, or the game is not a take-and-break game.
 pub fn excluded_periods(game: &Game, ps: &[u64]) -> Option<ExcludedPeriods> {
     let br = Breaker::of(game)?;
-    let mut takes: Vec<u64> = br
-        .digits
-        .iter()
-        .filter(|d| d.two && !d.unequal)
-        .map(|d| d.take)
+    let split = |unequal: bool| {
+        let mut t: Vec<u64> = br
+            .digits
+            .iter()
+            .filter(|d| d.two && d.unequal == unequal)
+            .map(|d| d.take)
+            .collect();
+        t.sort_unstable();
+        t.dedup();
+        t
+    };
+    let takes = split(false);
+    // (a take allowed for any two heaps needs no unequal rule)
+    let unequal_takes: Vec<u64> = split(true)
+        .into_iter()
+        .filter(|t| !takes.contains(t))
         .collect();
-    takes.sort_unstable();
-    takes.dedup();
     let l = *ps.last()?;
     let bs: Vec<u64> = ps
         .iter()
@@ -250,12 +265,17 @@ pub fn excluded_periods(game: &Game, ps: &[u64]) -> Option<ExcludedPeriods> {
         .filter(|&b| b >= 1)
         .take(EXCLUDE_MAX_P)
         .collect();
-    if takes.is_empty() || bs.is_empty() {
+    if (takes.is_empty() && unequal_takes.is_empty()) || bs.is_empty() {
         return None;
     }
     let mut sums: Vec<u64> = bs
         .iter()
         .flat_map(|&b| takes.iter().map(move |&t| b.saturating_add(t)))
+        .chain(
+            bs.iter()
+                .filter(|&&b| b != l)
+                .flat_map(|&b| unequal_takes.iter().map(move |&t| b.saturating_add(t))),
+        )
         .collect();
     sums.sort_unstable();
     sums.dedup();
@@ -272,8 +292,12 @@ pub fn excluded_periods(game: &Game, ps: &[u64]) -> Option<ExcludedPeriods> {
     }
     periods.sort_unstable();
     periods.dedup();
+    if sums.is_empty() {
+        return None;
+    }
     Some(ExcludedPeriods {
         takes,
+        unequal_takes,
         preperiod_at_most: l,
         sums,
         periods,
@@ -292,9 +316,28 @@ mod tests {
         assert_eq!(e.preperiod_at_most, 8);
         assert_eq!(e.sums, vec![2, 5, 9]);
         assert_eq!(e.periods, vec![1, 2, 3, 5, 9]);
-        // no split move (0.3: take one or two, never split), Grundy's game (unequal
-        // heaps only), no P-position b >= 1
-        for spec in ["0.3", "grundy-game", "sub{1,2}"] {
+        // Grundy's game splits into unequal heaps only (t = 0): b = L is left out
+        let grundy = Game::parse("grundy-game").unwrap();
+        let e = excluded_periods(&grundy, &[0, 1, 2, 4, 7, 10, 20]).unwrap();
+        assert_eq!(
+            (e.takes.clone(), e.unequal_takes.clone()),
+            (vec![], vec![0])
+        );
+        assert_eq!(e.sums, vec![1, 2, 4, 7, 10]);
+        assert_eq!(e.periods, vec![1, 2, 4, 5, 7, 10]);
+        // the proof's step on real tables: L + b + t is no P-position for each sum b + t
+        for (game, max) in [(&officers, 3000u64), (&grundy, 3000)] {
+            let g = crate::grundy_table(game, max, &crate::Silent).unwrap();
+            let ps: Vec<u64> = (0..=max).filter(|&n| g.get(n) == 0).collect();
+            let e = excluded_periods(game, &ps).unwrap();
+            let l = e.preperiod_at_most;
+            assert!(!e.sums.is_empty());
+            for s in e.sums.iter().filter(|&&s| l + s <= max) {
+                assert_ne!(g.get(l + s), 0, "{game}: {l} + {s}");
+            }
+        }
+        // no split move (0.3: take one or two, never split), no P-position b >= 1
+        for spec in ["0.3", "sub{1,2}"] {
             assert_eq!(
                 excluded_periods(&Game::parse(spec).unwrap(), &[0, 3, 6]),
                 None,

@@ -315,15 +315,17 @@ class Analysis:
 class ExcludedPeriods:
     """Take-and-break codes with no period found: if the eventual period's preperiod is at
     most ``preperiod_at_most`` (the last P-position L), the period divides none of ``sums``
-    (b + t for P-positions b >= 1 and the takes t of moves that split into any two heaps),
-    so it is none of ``periods``. Proof: with a = L past the preperiod, the heap a + b + t
-    has the option a + b of value 0, so it is no P-position; p | b + t would repeat g(a) = 0
-    there."""
+    (b + t for P-positions b >= 1 and the takes t of moves that split into any two heaps,
+    and for the ``unequal_takes`` of splits into unequal heaps only, such as Grundy's game's
+    t = 0, with b != L), so it is none of ``periods``. Proof: with a = L past the preperiod,
+    the heap a + b + t has the option a + b of value 0, so it is no P-position; p | b + t
+    would repeat g(a) = 0 there."""
 
     takes: list[int]
     preperiod_at_most: int
     sums: list[int]
     periods: list[int]
+    unequal_takes: list[int] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
