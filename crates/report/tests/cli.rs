@@ -332,7 +332,14 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
         vec!["who", "--game", "primes", "1e9"],
         vec!["losers", "--game", "primes", "--max", "1e9", "--count"],
         vec![
-            "table", "--game", "primes", "--max", "1e9", "--grundy", "-o", "x.csv",
+            "table",
+            "--game",
+            "practical",
+            "--max",
+            "1e9",
+            "--grundy",
+            "-o",
+            "x.csv",
         ],
         // formats that cannot hold a table, refused before any work
         vec![
