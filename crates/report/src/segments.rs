@@ -20,8 +20,7 @@ use anyhow::{bail, Context, Result};
 use heaplab_core::{
     grundy_continues, grundy_table, grundy_table_after, Game, GrundyTable, Observer, Silent,
 };
-use std::fs::File;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use xxhash_rust::xxh3::xxh3_64;
@@ -106,27 +105,9 @@ pub fn save(path: &Path, game: &Game, table: &GrundyTable) -> Result<()> {
 /// the problem when it is damaged, from another heaplab version or format, of another
 /// game, or its values are not the game's.
 pub fn load(path: &Path, game: &Game) -> Result<Option<GrundyTable>> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => bail!("cannot read checkpoint `{}`: {e}", path.display()),
+    let Some(table) = crate::sink::read_checkpoint(path, |b| decode(b, game))? else {
+        return Ok(None);
     };
-    if !meta.is_file() {
-        bail!(
-            "checkpoint `{}` is not a regular file; pick a file path",
-            path.display()
-        );
-    }
-    let mut buf = Vec::with_capacity(meta.len() as usize);
-    File::open(path)
-        .and_then(|f| f.take(meta.len()).read_to_end(&mut buf))
-        .with_context(|| format!("cannot read checkpoint `{}`", path.display()))?;
-    let table = decode(&buf, game).map_err(|why| {
-        anyhow::anyhow!(
-            "checkpoint `{}` {why}; remove it to start over",
-            path.display()
-        )
-    })?;
     // The first values again from the definition's engines: a file of another game
     // that was given this game's name is refused too.
     let n = (table.len() as u64).min(RECHECK);

@@ -47,28 +47,7 @@ const CHECKPOINT_VERSION: u32 = 4;
 impl SavedRun {
     /// Reads the checkpoint at `path`, checking its checksum; None when there is none.
     pub fn load(path: &Path) -> Result<Option<SavedRun>> {
-        let meta = match std::fs::metadata(path) {
-            Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => bail!("cannot read checkpoint `{}`: {e}", path.display()),
-        };
-        if !meta.is_file() {
-            bail!(
-                "checkpoint `{}` is not a regular file; pick a file path",
-                path.display()
-            );
-        }
-        // no more than the file's length, whatever it is linked to
-        let mut buf = vec![];
-        File::open(path)
-            .and_then(|f| f.take(meta.len()).read_to_end(&mut buf))
-            .with_context(|| format!("cannot read checkpoint `{}`", path.display()))?;
-        Ok(Some(SavedRun::decode(&buf).map_err(|why| {
-            anyhow::anyhow!(
-                "checkpoint `{}` {why}; remove it to start over",
-                path.display()
-            )
-        })?))
+        read_checkpoint(path, SavedRun::decode)
     }
 
     /// The checkpoint in `bytes`: its encoding, then the xxh3-64 of the encoding.
@@ -193,6 +172,36 @@ impl Drop for CheckpointLock {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// The checkpoint file at `path` read whole (no more than its length, whatever it is
+/// linked to) and decoded by `decode`: None when there is none; a one-line error when it is
+/// not a regular file, cannot be read, or `decode` says why it is refused.
+pub(crate) fn read_checkpoint<T, E: std::fmt::Display>(
+    path: &Path,
+    decode: impl FnOnce(&[u8]) -> std::result::Result<T, E>,
+) -> Result<Option<T>> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => bail!("cannot read checkpoint `{}`: {e}", path.display()),
+    };
+    if !meta.is_file() {
+        bail!(
+            "checkpoint `{}` is not a regular file; pick a file path",
+            path.display()
+        );
+    }
+    let mut buf = vec![];
+    File::open(path)
+        .and_then(|f| f.take(meta.len()).read_to_end(&mut buf))
+        .with_context(|| format!("cannot read checkpoint `{}`", path.display()))?;
+    decode(&buf).map(Some).map_err(|why| {
+        anyhow::anyhow!(
+            "checkpoint `{}` {why}; remove it to start over",
+            path.display()
+        )
+    })
 }
 
 /// `out` with `suffix` appended to its name.
