@@ -1228,10 +1228,15 @@ pub fn grundy_table_after(
     let watch = &mut Watch::start(obs, max + 1)?;
     let g = match game {
         Game::TakeBreak(code) => {
-            take_break_grundy_continue(&Breaker::from_code(code), done.to_u32_vec(), max, watch)?.0
+            // (the saved table goes before the engine grows the working one)
+            let prefix = done.to_u32_vec();
+            drop(done);
+            take_break_grundy_continue(&Breaker::from_code(code), prefix, max, watch)?.0
         }
         Game::GrundyGame => {
-            take_break_grundy_continue(&Breaker::grundy_game(), done.to_u32_vec(), max, watch)?.0
+            let prefix = done.to_u32_vec();
+            drop(done);
+            take_break_grundy_continue(&Breaker::grundy_game(), prefix, max, watch)?.0
         }
         Game::Subtraction { set, leave1 } => {
             let moves = set.elements_upto(max);
