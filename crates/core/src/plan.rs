@@ -429,14 +429,15 @@ pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
 fn grundy_memory_estimate(game: &Game, max: u64) -> u64 {
     let n = max.saturating_add(1);
     let table = n.saturating_mul(4).saturating_add(n);
-    let extra = match game {
-        Game::Subtraction { set, leave1 }
-            if Engine::for_size(game, Task::Grundy, max) == Engine::LayeredMex =>
-        {
-            let _ = leave1;
-            return layered_memory(max).saturating_add(set.count_upto_estimate(max) * 8);
+    let moves = |set: &MoveSet| set.count_upto_estimate(max).saturating_mul(8);
+    if let Game::Subtraction { set, .. } = game {
+        if Engine::for_size(game, Task::Grundy, max) == Engine::LayeredMex {
+            // (the layer engine's own table, not the u32 working one)
+            return layered_memory(max).saturating_add(moves(set));
         }
-        Game::Subtraction { set, .. } => set.count_upto_estimate(max).saturating_mul(8),
+    }
+    let extra = match game {
+        Game::Subtraction { set, .. } => moves(set),
         Game::Divisors { .. } => 1 << 26,
         Game::Ruleset(r) => ruleset_cost(r, max).1,
         // (listed games: one heap's moves at a time)
