@@ -21,10 +21,13 @@
 //!   G_code(n + 1) = G_cousin(n) (Winning Ways, ch. 4, "first cousins": .07 → .137,
 //!   .0177 → .11377, .045 and .047 → .0177, and .057 and .055 → .1177).
 
+use crate::game::Game;
+use crate::games::takebreak::TakeBreak;
 use crate::num::{parse_count, CountError};
 use crate::period::find_period;
 use crate::sets::MoveSet;
-use crate::spec::{substitute_param, Game, SpecError, TakeBreak};
+use crate::spec::cursor::SpecError;
+use crate::spec::template::substitute_param;
 use crate::CertRule;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

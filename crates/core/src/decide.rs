@@ -3,20 +3,20 @@
 //! family has — a closed form, a proven period, a parity argument, or a table or sieve up
 //! to n when nothing shorter is known.
 
+use crate::cert::{CertRule, Sequence};
 use crate::error::{Error, Refusal};
+use crate::game::Game;
 use crate::games::allbut::{all_but_p_positions, all_but_p_positions_played};
 use crate::games::divisors::parity_outcome;
 use crate::games::finite::{finite_outcome_period, finite_outcome_period_played};
 use crate::games::interval::IntervalGame;
-use crate::games::takebreak::Breaker;
-use crate::games::{CertRule, Sequence};
+use crate::moves::breaker::Breaker;
 use crate::observe::Observer;
 use crate::period::{find_period, Period};
 use crate::plan::{
     feasible_max, grundy_table, outcome_table, plan, run_stream, Budget, Plan, Task,
 };
 use crate::sets::MoveSet;
-use crate::spec::Game;
 use crate::sums::closed_values;
 use serde::Serialize;
 use std::ops::ControlFlow;
@@ -175,7 +175,7 @@ pub fn winning_moves(
     let game = &*game.normalized();
     let limit = limit.max(1);
     let (mut d, mut moves, note) = decide_by_method(game, n, limit, budget, obs)?;
-    d.misere = game.play() == crate::spec::Play::Misere;
+    d.misere = game.play() == crate::game::Play::Misere;
     // g(n) whatever the method for the outcome: from a closed form, or 0 at a P-position
     d.grundy = d
         .grundy
@@ -347,7 +347,7 @@ fn decide_by_method(
             }
         }
         // outcomes only: the stream up to n
-        Game::Ruleset(crate::games::Ruleset::Seed(_)) => by_stream(game, n, take, budget, obs),
+        Game::Ruleset(crate::game::Ruleset::Seed(_)) => by_stream(game, n, take, budget, obs),
         Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => {
             by_table(game, n, take, budget, obs)
         }
@@ -462,7 +462,7 @@ fn by_stream(
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<Found, Error> {
-    let misere = game.play() == crate::spec::Play::Misere;
+    let misere = game.play() == crate::game::Play::Misere;
     let p = reachable(
         game,
         Task::PPositions,
@@ -573,11 +573,11 @@ pub(crate) fn options_of_value(
         let _ = r.for_each_option(n, &mut |heaps| {
             seen += 1;
             if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
-                let turning = matches!(r, crate::games::Ruleset::Turning(_));
+                let turning = matches!(r, crate::game::Ruleset::Turning(_));
                 let removed = match r {
                     _ if turning => 0,
                     // a move to a non-positive heap: the least such amount
-                    crate::games::Ruleset::Sink(set) if heaps.is_empty() => {
+                    crate::game::Ruleset::Sink(set) if heaps.is_empty() => {
                         crate::games::terminal::least_move_from(set, n)
                     }
                     _ => n - heaps.iter().sum::<u64>(),

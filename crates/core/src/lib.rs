@@ -29,13 +29,16 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod census;
+mod cert;
 mod decide;
 pub mod engines;
 mod error;
 pub mod functions;
+mod game;
 mod games;
 mod mex;
 pub mod misere;
+mod moves;
 mod num;
 mod observe;
 mod period;
@@ -50,20 +53,24 @@ mod sums;
 mod table;
 
 pub use census::{CensusError, CensusSpace, Class, Member, Reduction};
+pub use cert::{CertRule, Sequence};
 pub use decide::{
     decide, proven_period, winning_moves, Decision, Move, ProvenPeriod, WinningMoves,
 };
 pub use engines::StreamState;
 pub use error::{duration, Error, Refusal};
+pub use game::{excluded_periods, Game, Play, SLUG_MAX};
 pub use games::allbut::{all_but_p_positions, all_but_p_positions_played};
 pub use games::finite::{
     finite_outcome_period, finite_outcome_period_played, finite_p_count_played, PeriodicOutcomes,
 };
 pub use games::interval::IntervalGame;
 pub use games::predicate::{MovePredicate, PredicateError};
-pub use games::takebreak::{excluded_periods, guy_smith_bound, Breaker, ExcludedPeriods};
-pub use games::{CertRule, Family, PCount, Sequence, FAMILIES};
+pub use games::takebreak::{ExcludedPeriods, TakeBreak};
+pub use games::{Family, FAMILIES};
 pub use mex::{first_gap, mex, MexCounter, ValueSet};
+pub use moves::bound::Bound;
+pub use moves::breaker::{guy_smith_bound, Breaker};
 pub use num::{
     factorize, icbrt, is_prime, is_square, isqrt, isqrt_ceil, parse_count, primes_upto, v2,
     CountError,
@@ -81,7 +88,8 @@ pub use rule::{
 };
 pub use sets::{MoveSet, NamedSet};
 pub use space::{Space, SpaceError, MAX_VALUES};
-pub use spec::{substitute_param, Bound, Game, Play, SpecError, TakeBreak, SLUG_MAX};
+pub use spec::cursor::SpecError;
+pub use spec::template::substitute_param;
 pub use stone::{
     margin_by_minimax, pile_cap, score_strategy, solve, RowsError, StoneError, StoneMove,
     StoneResult, StoneRows, Strategy, Variant, Winner, MAX_PILES, STRATEGY_LINE_MAX,
@@ -90,4 +98,4 @@ pub use sums::{
     count_sums, decide_sum, grundy_value, sum_winning_moves, HeapValue, Sum, SumCount, SumDecision,
     SumError, SumMove, SumMoves,
 };
-pub use table::{GrundyTable, OutcomeTable};
+pub use table::{GrundyTable, OutcomeTable, PCount};

@@ -29,14 +29,14 @@ use crate::engines::sparse::{take_break_grundy, take_break_grundy_continue};
 use crate::engines::stream::{JumpStream, ListStream, PStream, SieveStream, StreamState};
 use crate::engines::window::WindowStream;
 use crate::error::{Error, Refusal};
+use crate::game::Game;
 use crate::games::allbut::{all_but_grundy, all_but_p_positions_played};
 use crate::games::finite::finite_p_count_played;
 use crate::games::interval::IntervalGame;
-use crate::games::takebreak::Breaker;
-use crate::games::PCount;
+use crate::moves::breaker::Breaker;
 use crate::observe::{Observer, Watch};
 use crate::sets::{MoveSet, NamedSet};
-use crate::spec::Game;
+use crate::table::PCount;
 use crate::table::{GrundyTable, OutcomeTable};
 use bitvec::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -255,7 +255,7 @@ impl Engine {
             Game::Misere(_) => Engine::MisereMex,
             Game::Ruleset(_) => Engine::Knapsack,
         };
-        if let Game::Ruleset(crate::games::Ruleset::Seed(_)) = game {
+        if let Game::Ruleset(crate::game::Ruleset::Seed(_)) = game {
             return match task {
                 Task::Grundy => Engine::Knapsack,
                 Task::Outcomes | Task::PPositions => Engine::OptionPull,
@@ -595,12 +595,12 @@ pub fn time_estimate(game: &Game, task: Task, max: u64) -> f64 {
 /// law through the last two, exponent between 0 and 4: Moebius's values grow like n^3),
 /// once per game and process; the rate, 1e9 word operations a second, was measured here
 /// (`{2+}.0` to 10^4: 8 s).
-fn ruleset_cost(r: &crate::games::Ruleset, max: u64) -> (f64, u64) {
+fn ruleset_cost(r: &crate::game::Ruleset, max: u64) -> (f64, u64) {
     static PILOTS: Pilots<(f64, f64, f64)> = std::sync::Mutex::new(Vec::new());
     let game = Game::Ruleset(r.clone());
     let one_heap = matches!(
         r,
-        crate::games::Ruleset::Sink(_) | crate::games::Ruleset::Seed(_)
+        crate::game::Ruleset::Sink(_) | crate::game::Ruleset::Seed(_)
     );
     // the pilot's own work to 2^11, by the same model with one word a set: a game whose
     // moves are listed one by one (a wide span, symmetric coins without a limit) may list
@@ -1664,9 +1664,9 @@ fn engine_stream(
                 _ => DivisorStream::new(false, misere, max, resume).listed(g.clone()),
             }))
         }
-        Game::Ruleset(crate::games::Ruleset::Seed(s)) => {
+        Game::Ruleset(crate::game::Ruleset::Seed(s)) => {
             let mut watch = Watch::start(obs, max + 1)?;
-            let win = s.outcomes(max, &mut watch)?;
+            let win = s.outcomes(max, |n| s.game.moves_of(n).unwrap_or_default(), &mut watch)?;
             let list: Vec<u64> = (0..=max).filter(|&n| !win[n as usize]).collect();
             list_stream(list, max, resume, "prescribed start, then the moves")
         }

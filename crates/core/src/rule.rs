@@ -131,7 +131,7 @@ pub fn outcome_by_definition(rule: &dyn SubtractionRule, max: u64) -> Vec<bool> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::Game;
+    use crate::game::Game;
 
     #[test]
     fn definitions_on_seed_examples() {
@@ -153,7 +153,7 @@ mod tests {
 #[cfg(test)]
 mod plug_in {
     use super::*;
-    use crate::spec::Game;
+    use crate::game::Game;
 
     /// A rule written outside the menu: remove 1 or 2, or split an even heap of 4 or more
     /// into two equal heaps.

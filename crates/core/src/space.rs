@@ -1,8 +1,10 @@
 //! Families of games in one spec: a template with a parameter (`sub{1,2,k}`) and the values
 //! it takes (`k=3..40`), enumerated in order so that item i is the same game everywhere.
 
+use crate::game::Game;
 use crate::num::{parse_count, CountError};
-use crate::spec::{substitute_param, Game, SpecError};
+use crate::spec::cursor::SpecError;
+use crate::spec::template::substitute_param;
 use thiserror::Error;
 
 /// Most values one parameter may take.

@@ -16,12 +16,15 @@
 
 use crate::decide::{options_of_value, proven_grundy, reachable, splits_cut, Move, Proven};
 use crate::error::Error;
-use crate::games::takebreak::Breaker;
+use crate::game::Game;
+use crate::game::Play;
+use crate::moves::bound::Bound;
+use crate::moves::breaker::Breaker;
 use crate::num::{parse_count, CountError};
 use crate::observe::Observer;
 use crate::plan::{grundy_table, plan, run_stream, Budget, Task};
 use crate::sets::MoveSet;
-use crate::spec::{Bound, Game, Play, SpecError};
+use crate::spec::cursor::SpecError;
 use crate::table::GrundyTable;
 use num_bigint::{BigInt, BigUint};
 use serde::Serialize;

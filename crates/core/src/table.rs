@@ -2,6 +2,7 @@
 //! type that holds the largest value). Both cover positions 0 <= n <= N.
 
 use bitvec::prelude::*;
+use serde::Serialize;
 
 /// Outcome of every position 0..=N: bit n is set when n is an N-position (the player to
 /// move wins), clear for a P-position. Memory: N/8 bytes.
@@ -172,6 +173,17 @@ impl GrundyTable {
         }
         OutcomeTable::from_bits(win)
     }
+}
+
+/// The number of P-positions in 0..=N and the largest, found without listing them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PCount {
+    /// P-positions in 0..=N.
+    pub count: u64,
+    /// The largest of them (None when there is none).
+    pub largest: Option<u64>,
+    /// How they were counted, for reports ("closed form", "outcomes proven periodic …").
+    pub method: String,
 }
 
 #[cfg(test)]

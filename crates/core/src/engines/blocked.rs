@@ -576,7 +576,7 @@ fn blocked_mex_crew(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::Game;
+    use crate::game::Game;
 
     /// The plain mex engine's values (the reference for the blocked one).
     fn slow(moves: &[u64], leave1: bool, max: u64) -> Vec<u32> {

@@ -34,7 +34,7 @@ pub use sieve::{
 pub use sparse::{rare_summary, Mask, OctalStats, RareSummary};
 pub use stream::StreamState;
 
-use crate::games::takebreak::Breaker;
+use crate::moves::breaker::Breaker;
 use crate::observe::{Observer, Watch};
 
 /// Grundy values 0..=max of a take-and-break rule by the sparse-space engine, with its

@@ -18,7 +18,7 @@ pub(crate) struct DivisorStream {
     nontrivial: bool,
     /// Instead of divisors, the moves of this one-heap game listed heap by heap (unions of
     /// families, `nondivisors`): the same pull with another option list.
-    listed: Option<crate::spec::Game>,
+    listed: Option<crate::game::Game>,
     /// Misère play: a heap without a move is an N-position.
     misere: bool,
     max: u64,
@@ -59,7 +59,7 @@ impl DivisorStream {
 impl DivisorStream {
     /// The pull over the moves of `game` (listed by [`crate::Game::moves_of`]) instead of
     /// divisors.
-    pub fn listed(mut self, game: crate::spec::Game) -> Self {
+    pub fn listed(mut self, game: crate::game::Game) -> Self {
         self.listed = Some(game);
         self
     }
@@ -113,7 +113,7 @@ impl PStream for DivisorStream {
 
 /// The moves of every heap in [lo, hi) of a one-heap game as CSR lists, like
 /// [`divisor_lists`]: the moves of n are `moves[start[n - lo]..start[n - lo + 1]]`.
-pub(crate) fn listed_moves(game: &crate::spec::Game, lo: u64, hi: u64) -> (Vec<u32>, Vec<u64>) {
+pub(crate) fn listed_moves(game: &crate::game::Game, lo: u64, hi: u64) -> (Vec<u32>, Vec<u64>) {
     let mut start = vec![0u32];
     let mut moves = vec![];
     for n in lo..hi {

@@ -670,8 +670,8 @@ pub fn p_positions<M: Moves>(moves: M, max: u64, leave1: bool) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::rule::outcome_by_definition;
-    use crate::spec::Game;
 
     #[test]
     fn gallop_finds_lower_bounds() {

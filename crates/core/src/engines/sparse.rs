@@ -24,8 +24,8 @@
 //! `ogsolve -m rc2` (scripts/bench-grundy.sh): .6 to 10^6 2.3x faster.
 
 use super::crew::{helpers_here, Accumulators, Crew};
-use crate::games::takebreak::{guy_smith_bound, pair_top, Breaker};
 use crate::mex::ValueSet;
+use crate::moves::breaker::{guy_smith_bound, pair_top, Breaker};
 use crate::observe::{Stopped, Watch};
 use rayon::prelude::*;
 
@@ -1577,8 +1577,8 @@ fn class_words(m: Mask, from: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::rule::grundy_by_definition;
-    use crate::spec::Game;
 
     fn by_engine(spec: &str, max: u64) -> Vec<u32> {
         let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
@@ -1618,7 +1618,7 @@ mod tests {
         ) {
             let mut digits = vec![d0];
             digits.extend(ds);
-            let code = crate::spec::TakeBreak::new(digits);
+            let code = crate::games::takebreak::TakeBreak::new(digits);
             let game = Game::TakeBreak(code.clone());
             let br = Breaker::from_code(&code);
             let (fast, _) = take_break_grundy_from(&br, 700, 60, None, &mut Watch::quiet()).unwrap();

@@ -23,16 +23,18 @@ pub fn all_but_p_positions_played(excluded: &[u64], leave1: bool, misere: bool) 
     let excluded = &sorted[..];
     let mut ps: Vec<u64> = vec![];
     let q0 = if misere {
-        let set = crate::sets::MoveSet::AllBut {
-            excluded: sorted.clone(),
-        };
-        match crate::misere::first_move(&crate::spec::Game::Subtraction { set, leave1 }) {
-            Some(q) if q < u64::MAX => {
-                ps.push(q);
-                q
+        // the least heap with a move: the least amount not excluded (plus one under leave1)
+        let mut m = 1u64;
+        for &e in excluded {
+            if e == m {
+                m += 1;
+            } else if e > m {
+                break;
             }
-            _ => return ps,
         }
+        let q = m.saturating_add(u64::from(leave1));
+        ps.push(q);
+        q
     } else if leave1 {
         ps.extend([0, 1]);
         1

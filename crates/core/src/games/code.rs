@@ -243,7 +243,7 @@ impl Code {
     }
 
     /// True for a plain octal or hexadecimal code (digits below 16, nothing else), which
-    /// the parser writes as [`crate::spec::TakeBreak`].
+    /// the parser writes as [`crate::games::takebreak::TakeBreak`].
     pub fn is_plain(&self) -> bool {
         self.period == 0
             && self

@@ -65,8 +65,8 @@ pub fn parity_outcome(n: u64) -> (bool, Option<u64>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::rule::outcome_by_definition;
-    use crate::spec::Game;
 
     #[test]
     fn divisor_lists_and_parity_match_the_definition() {

@@ -4,7 +4,7 @@
 //! ([`finite_outcome_period`]); counts of P-positions to any N follow from it
 //! ([`finite_p_count_played`]).
 
-use super::PCount;
+use crate::table::PCount;
 use bitvec::prelude::*;
 
 /// The outcome sequence of a finite subtraction game (largest move k), shown eventually

@@ -9,9 +9,9 @@
 //!   for the window moves, O(V/4096) for a mex over V values).
 
 use crate::mex::MexCounter;
+use crate::moves::bound::Bound;
 use crate::num::isqrt;
 use crate::observe::{Stopped, Watch};
-use crate::spec::{Bound, Game};
 
 /// An interval game: bound f and the leave-one rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,26 +23,6 @@ pub struct IntervalGame {
 }
 
 impl IntervalGame {
-    /// The interval game a spec names (`sqrt`, `upto{k}`, `half`, leave-one or not); `None`
-    /// for every other family.
-    pub fn of(game: &Game) -> Option<IntervalGame> {
-        match game {
-            Game::Interval { bound, leave1 } => Some(IntervalGame {
-                bound: *bound,
-                leave1: *leave1,
-            }),
-            Game::Subtraction { .. }
-            | Game::Divisors { .. }
-            | Game::TakeBreak(_)
-            | Game::GrundyGame
-            | Game::NonDivisors
-            | Game::Rule(_)
-            | Game::Union(_)
-            | Game::Misere(_)
-            | Game::Ruleset(_) => None,
-        }
-    }
-
     /// The number of legal amounts from n: min(f(n), n - leave1), never below 0.
     pub fn reach(&self, n: u64) -> u64 {
         let top = if self.leave1 { n.saturating_sub(1) } else { n };
@@ -272,8 +252,8 @@ impl IntervalGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::rule::{grundy_by_definition, outcome_by_definition};
-    use crate::spec::Game;
 
     fn games() -> Vec<(IntervalGame, Game)> {
         let mut v = vec![];

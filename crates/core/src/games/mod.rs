@@ -1,16 +1,23 @@
-//! The game families, one module each: what the moves are, the closed forms, and which
-//! theorem proves a period ([`CertRule`]).
+//! The game families, one module each, and the one registry of them ([`FAMILIES`]).
+//!
+//! A family is its module here (its data, its moves, closed forms and certificate facts)
+//! plus one [`Family`] entry below: the word that names it in a spec, an example, what its
+//! moves are, the structure engines see, and the hook that reads its spec. The spec
+//! parser, `heaplab games`, the README's spec table (`heaplab games --markdown`) and
+//! Python's `games()` all read this list; nothing else lists the families.
 //!
 //! | family (spec) | module |
 //! |---|---|
-//! | finite subtraction sets `sub{..}` | [`finite`]: the outcome period by cycle detection |
-//! | named sets and unions (`squares`, `primes\|sub{1}`) | [`crate::sets`] (membership), engines: the sieve and the blocked mex |
+//! | finite subtraction sets `sub{..}` | [`finite`]: the outcome period by cycle detection, proven reductions |
+//! | named sets and unions (`squares`, `primes\|sub{1}`) | `sets` (membership) |
 //! | all-but sets `allbut{..}`, `nim` | [`allbut`]: finitely many P-positions, Grundy values by counts |
 //! | `divisors`, `divisors-nontrivial` | [`divisors`]: divisor lists, the parity theorem |
-//! | `sqrt`, `upto{k}`, `half` | [`interval`]: jump-ahead, closed forms, sliding-window mex |
-//! | take-and-break codes, `grundy-game` | [`takebreak`]: the option enumerator, Guy–Smith |
-//!
-//! Which engine runs a family is decided in one place, the module `plan` ([`crate::plan()`]).
+//! | `sqrt`, `upto{k}`, `half` | [`interval`]: jump-ahead, closed forms |
+//! | take-and-break codes, `grundy-game` | [`takebreak`]: codes, first cousins, excluded periods |
+//! | extended codes (`4!.0`) | [`code`] |
+//! | coin turning (`turning{1-3}`) | [`turning`] |
+//! | `rule{..}` | [`predicate`] |
+//! | `sink( )`, `seed( ; )` | [`terminal`] |
 
 pub mod allbut;
 pub mod code;
@@ -24,477 +31,466 @@ pub mod turning;
 #[cfg(test)]
 mod union_tests;
 
-use crate::period::Period;
-use crate::rule::{Rule, SubtractionRule};
+use crate::game::{joinable, Game, Ruleset};
+use crate::games::code::parse_code;
+use crate::games::predicate::MovePredicate;
+use crate::games::takebreak::TakeBreak;
+use crate::games::terminal::Seed;
+use crate::games::turning::{Turning, NAMED};
+use crate::moves::bound::Bound;
 use crate::sets::{MoveSet, NamedSet};
-use crate::spec::{Bound, Game};
-use serde::{Deserialize, Serialize};
-use std::ops::ControlFlow;
-use takebreak::Breaker;
+use crate::spec::cursor::{Cursor, SpecError};
+use serde::Serialize;
 
-/// Games whose moves may leave any number of heaps, computed by their own engines: the
-/// extended CGSuite codes ([`code`]).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Ruleset {
-    /// An extended take-and-break code (`4!.0`, `{2+}!.0`, `0.[3]`).
-    Code(code::Code),
-    /// A coin-turning game (`turning{1-3}`, `ruler`).
-    Turning(turning::Turning),
-    /// `sink(S)`: a move may take more than the heap, and a move to a non-positive heap
-    /// wins (see [`terminal`]).
-    Sink(MoveSet),
-    /// `seed(SPEC; PN…)`: prescribed outcomes of the first heaps (outcomes only).
-    Seed(terminal::Seed),
+/// A parsed term before normalisation: sets stay sets until the whole union is known
+/// (`squares|cubes|sub{5}` is one set).
+pub(crate) enum Term {
+    /// A subtraction set (not yet joined with its neighbours).
+    Set(MoveSet),
+    /// Any other game.
+    Game(Game),
 }
 
-impl Ruleset {
-    /// Calls `visit` with the heaps each option of a heap of `n` leaves (every option,
-    /// listed: for tests, sums and small heaps).
-    /// Stops when `visit` breaks.
-    pub fn for_each_option(
-        &self,
-        n: u64,
-        visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+impl Term {
+    /// The game the term is on its own.
+    pub(crate) fn into_game(self) -> Game {
         match self {
-            Ruleset::Code(c) => c.for_each_option(n, visit),
-            Ruleset::Turning(t) => t.for_each_option(n, visit),
-            Ruleset::Sink(set) => terminal::sink_options(set, n, visit),
-            // the moves (the prescribed heaps' outcomes do not follow from them)
-            Ruleset::Seed(s) => {
-                for m in s.game.moves_of(n).unwrap_or_default() {
-                    visit(&[n - m])?;
-                }
-                ControlFlow::Continue(())
-            }
-        }
-    }
-
-    /// Grundy values 0..=max from the ruleset's engine (the public call is
-    /// [`crate::grundy_table`]).
-    /// `room`: the most bytes the value bit sets may take.
-    pub(crate) fn grundy(
-        &self,
-        max: u64,
-        room: u64,
-        watch: &mut crate::observe::Watch,
-    ) -> Result<Vec<u32>, crate::Error> {
-        match self {
-            Ruleset::Code(c) => code::code_grundy(c, max, room, watch),
-            Ruleset::Turning(t) => turning::turning_grundy(t, max, room, watch),
-            Ruleset::Sink(set) => terminal::sink_grundy(set, max, watch),
-            Ruleset::Seed(s) => Err(crate::Error::Unsupported {
-                what: format!(
-                    "Grundy values of {s}, whose prescribed start gives outcomes only (ask for \
-                     outcomes or P-positions)"
-                ),
-            }),
-        }
-    }
-
-    /// Bit-set rows per heap size the engine keeps (for its cost).
-    pub(crate) fn rows(&self) -> usize {
-        match self {
-            Ruleset::Code(c) => c.rows(),
-            Ruleset::Turning(_) | Ruleset::Sink(_) | Ruleset::Seed(_) => 0,
-        }
-    }
-
-    /// How many bit sets (each as wide as the values) the engine holds at N = `max`.
-    pub(crate) fn bitsets(&self, max: u64) -> f64 {
-        match self {
-            Ruleset::Code(c) => c.rows() as f64 * (max as f64 + 1.0),
-            Ruleset::Turning(t) => t.unions_at(max as f64).0 + 2.0,
-            Ruleset::Sink(_) | Ruleset::Seed(_) => 0.0,
-        }
-    }
-
-    /// About how many rows the engine unites for heap n (for its cost).
-    pub(crate) fn unions_at(&self, n: f64) -> f64 {
-        match self {
-            Ruleset::Code(c) => c.unions_at(n).0,
-            Ruleset::Turning(t) => t.unions_at(n).0,
-            Ruleset::Sink(_) | Ruleset::Seed(_) => 0.0,
-        }
-    }
-
-    /// About how many single values the engine adds for heap n (for its cost).
-    pub(crate) fn singles_at(&self, n: f64) -> f64 {
-        match self {
-            Ruleset::Code(c) => c.unions_at(n).1,
-            Ruleset::Turning(t) => t.unions_at(n).1,
-            Ruleset::Sink(set) => set.count_upto_estimate(n as u64) as f64,
-            Ruleset::Seed(s) => s.game.moves_of(n as u64).map_or(1.0, |m| m.len() as f64),
+            Term::Set(set) => Game::Subtraction { set, leave1: false },
+            Term::Game(g) => g,
         }
     }
 }
 
-impl std::fmt::Display for Ruleset {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Ruleset::Code(c) => write!(f, "{c}"),
-            Ruleset::Turning(t) => write!(f, "{t}"),
-            Ruleset::Sink(set) => write!(f, "sink({set})"),
-            Ruleset::Seed(s) => write!(f, "{s}"),
-        }
-    }
-}
+/// The spec grammar's reader of a whole spec (for the games nested in wrappers).
+pub(crate) type Nested = fn(&mut Cursor<'_>) -> Result<Term, SpecError>;
 
-impl Game {
-    /// The amounts that may be removed from a heap of `n` for the families whose every move
-    /// leaves one heap (subtraction sets, divisors, interval games), increasing; `None` for
-    /// take-and-break games.
-    pub fn moves_of(&self, n: u64) -> Option<Vec<u64>> {
-        let mut v = Vec::new();
-        match self {
-            Game::Misere(g) => return g.moves_of(n),
-            Game::NonDivisors => v.extend((1..n).filter(|d| !n.is_multiple_of(*d))),
-            Game::Rule(p) => v.extend(p.moves(n)),
-            Game::Union(parts) => {
-                for g in parts {
-                    v.extend(g.moves_of(n).unwrap_or_default());
-                }
-                v.sort_unstable();
-                v.dedup();
-            }
-            Game::Subtraction { set, leave1 } => {
-                let top = if *leave1 { n.saturating_sub(1) } else { n };
-                match set {
-                    MoveSet::Union { named, finite } => {
-                        v.extend(finite.iter().copied().filter(|&s| s <= top));
-                        for &s in named {
-                            match s {
-                                // cheaper to test each amount than to list the set
-                                NamedSet::Primes | NamedSet::Practical => {
-                                    v.extend((1..=top).filter(|&x| s.contains(x)))
-                                }
-                                NamedSet::Squares
-                                | NamedSet::Cubes
-                                | NamedSet::Triangular
-                                | NamedSet::Fibonacci
-                                | NamedSet::Powers2
-                                | NamedSet::Factorials => v.extend(s.elements_upto(top)),
-                            }
-                        }
-                        v.sort_unstable();
-                        v.dedup();
-                    }
-                    MoveSet::AllBut { excluded } => {
-                        v.extend((1..=top).filter(|s| excluded.binary_search(s).is_err()))
-                    }
-                }
-            }
-            Game::Divisors { nontrivial } => {
-                // pairs d·(n/d) = n with d <= sqrt(n)
-                let lo = if *nontrivial { 2 } else { 1 };
-                for d in (1..=crate::num::isqrt(n)).filter(|d| n.is_multiple_of(*d)) {
-                    v.extend([d, n / d].into_iter().filter(|&x| x >= lo && x < n));
-                }
-                v.sort_unstable();
-                v.dedup();
-            }
-            Game::Interval { bound, leave1 } => {
-                let top = if *leave1 { n.saturating_sub(1) } else { n };
-                v.extend(1..=bound.f(n).min(top));
-            }
-            Game::Ruleset(crate::games::Ruleset::Seed(s)) => return s.game.moves_of(n),
-            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => return None,
-        }
-        Some(v)
-    }
-}
+/// A family's parser hook: called with the cursor after the family's word (which starts at
+/// `start`), it reads the rest of the term.
+pub(crate) type Hook = fn(&mut Cursor<'_>, &str, usize, Nested) -> Result<Term, SpecError>;
 
-impl Game {
-    /// Is removing `s` tokens from a heap of `n` a move that leaves one heap of n − s, in a
-    /// one-heap family? False for take-and-break games and for s = 0 or s > n.
-    pub fn is_move(&self, n: u64, s: u64) -> bool {
-        if s == 0 || s > n {
-            return false;
-        }
-        match self {
-            Game::Misere(g) => g.is_move(n, s),
-            Game::Subtraction { set, leave1 } => !(*leave1 && s == n) && set.contains(s),
-            Game::Divisors { nontrivial } => {
-                s < n && n.is_multiple_of(s) && (!nontrivial || s >= 2)
-            }
-            Game::Interval { bound, leave1 } => !(*leave1 && s == n) && s <= bound.f(n),
-            Game::NonDivisors => s < n && !n.is_multiple_of(s),
-            Game::Rule(p) => p.allows(n, s),
-            Game::Union(parts) => parts.iter().any(|g| g.is_move(n, s)),
-            Game::Ruleset(crate::games::Ruleset::Seed(sd)) => sd.game.is_move(n, s),
-            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => false,
-        }
-    }
-}
-
-impl Rule for Game {
-    fn for_each_option(&self, n: u64, visit: &mut dyn FnMut(&[u64])) {
-        if let Game::Ruleset(r) = self.under_normal_play() {
-            let _ = r.for_each_option(n, &mut |heaps| {
-                visit(heaps);
-                ControlFlow::Continue(())
-            });
-            return;
-        }
-        match Breaker::of(self) {
-            Some(br) => {
-                let _ = br.options(n, u64::MAX, &mut |_, heaps| {
-                    visit(heaps);
-                    ControlFlow::Continue(())
-                });
-            }
-            None => {
-                for s in self.moves_of(n).unwrap_or_default() {
-                    visit(&[n - s]);
-                }
-            }
-        }
-    }
-}
-
-impl SubtractionRule for Game {
-    fn for_each_move(&self, n: u64, visit: &mut dyn FnMut(u64)) {
-        for s in self.moves_of(n).unwrap_or_default() {
-            visit(s);
-        }
-    }
-}
-
-/// The number of P-positions in 0..=N and the largest, found without listing them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PCount {
-    /// P-positions in 0..=N.
-    pub count: u64,
-    /// The largest of them (None when there is none).
-    pub largest: Option<u64>,
-    /// How they were counted, for reports ("closed form", "outcomes proven periodic …").
-    pub method: String,
-}
-
-/// The sequence of a game an analysis looks at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Sequence {
-    /// Grundy values g(n).
-    Grundy,
-    /// Outcomes: 1 for an N-position, 0 for a P-position.
-    Outcome,
-}
-
-/// Which theorem, if any, proves that a period seen in a game's sequence holds for ever.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum CertRule {
-    /// A finite subtraction set with largest move k: every value depends only on the k
-    /// values before it, so a period (saltus 0) with preperiod n0 seen on 0..=N is proven
-    /// once N >= n0 + p + k.
-    FiniteSubtraction {
-        /// The largest move.
-        largest_move: u64,
-    },
-    /// An octal code whose moves leave at most two heaps and remove at most t tokens: a
-    /// Grundy period (saltus 0) is proven once N >= 2·n0 + 2p + t (Guy and Smith 1956, see
-    /// [`takebreak::guy_smith_bound`]).
-    Octal {
-        /// t: the position of the code's last non-zero digit.
-        last_digit: u64,
-    },
-    /// No theorem applies: periods are only observed.
-    None,
-}
-
-impl CertRule {
-    /// The rule for `seq` of `game`.
-    pub fn of(game: &Game, seq: Sequence) -> CertRule {
-        match game {
-            // The window argument holds in misère play too (every move is legal, and no heap
-            // is without a move, from the largest move on); Guy–Smith does not.
-            Game::Misere(inner) => match CertRule::of(inner, seq) {
-                r @ CertRule::FiniteSubtraction { .. } => r,
-                CertRule::Octal { .. } | CertRule::None => CertRule::None,
-            },
-            Game::Subtraction { set, .. } => match set.max_finite() {
-                Some(k) => CertRule::FiniteSubtraction { largest_move: k },
-                None => CertRule::None,
-            },
-            Game::TakeBreak(code) if seq == Sequence::Grundy && code.max_heaps_left() <= 2 => {
-                CertRule::Octal {
-                    last_digit: code.last_digit() as u64,
-                }
-            }
-            // upto{k} is sub{1..k}: the same window argument proves its period
-            Game::Interval {
-                bound: Bound::Upto(k),
-                ..
-            } => CertRule::FiniteSubtraction { largest_move: *k },
-            // extended codes and coin-turning games: Guy–Smith's argument needs every split
-            // of the heaps left to be allowed, so no constraint, and at most two heaps
-            Game::TakeBreak(_)
-            | Game::GrundyGame
-            | Game::Ruleset(_)
-            | Game::Divisors { .. }
-            | Game::Interval { .. }
-            | Game::NonDivisors
-            | Game::Rule(_)
-            | Game::Union(_) => CertRule::None,
-        }
-    }
-
-    /// The N from which a period with this preperiod, period and saltus seen on 0..=N is
-    /// proven; `None` when the rule proves nothing (no theorem, or a saltus).
-    pub fn bound(&self, preperiod: u64, period: u64, saltus: i64) -> Option<u64> {
-        if saltus != 0 {
-            return None;
-        }
-        match *self {
-            CertRule::FiniteSubtraction { largest_move } => Some(
-                preperiod
-                    .saturating_add(period)
-                    .saturating_add(largest_move),
-            ),
-            CertRule::Octal { last_digit } => {
-                Some(takebreak::guy_smith_bound(preperiod, period, last_digit))
-            }
-            CertRule::None => None,
-        }
-    }
-
-    /// Whether the period `p` (found on `p.len` values, 0..=N) is proven by this rule, and
-    /// the sentence reports print: why it is proven, or that it is only observed and what
-    /// a proof would need.
-    pub fn certify(&self, p: &Period) -> (bool, String) {
-        let n = p.len - 1;
-        let seen = p.periods_seen();
-        let Some(need) = self.bound(p.preperiod, p.period, p.saltus) else {
-            return (
-                false,
-                format!("observed ({seen} periods after the preperiod)"),
-            );
-        };
-        let proven = n >= need;
-        let text = match (*self, proven) {
-            (CertRule::FiniteSubtraction { largest_move: k }, true) => format!(
-                "proven: finite subtraction set with largest move {k}, and the data reach \
-                 N = {n} >= n0 + p + k = {need}"
-            ),
-            (CertRule::FiniteSubtraction { .. }, false) => {
-                format!("observed ({seen} periods); proof needs N >= n0 + p + k = {need}")
-            }
-            (CertRule::Octal { last_digit: t }, true) => format!(
-                "proven (Guy–Smith 1956): octal code with last digit t = {t}, and N = {n} >= \
-                 2·n0 + 2p + t = {need}"
-            ),
-            (CertRule::Octal { .. }, false) => {
-                format!("observed ({seen} periods); Guy–Smith needs N >= 2·n0 + 2p + t = {need}")
-            }
-            (CertRule::None, _) => format!("observed ({seen} periods after the preperiod)"),
-        };
-        (proven, text)
-    }
-}
-
-/// One game family: an example spec and what its moves are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// One game family: the word that names it in a spec, an example spec, what its moves are,
+/// and the structure of its moves as the engines see it.
+#[derive(Debug, Clone, Copy, Serialize)]
 pub struct Family {
+    /// The word that names it in a spec (`sub`), followed by `args`; empty for an entry
+    /// that is an example of another one's syntax (codes start with a digit).
+    pub name: &'static str,
     /// An example spec of the family.
     pub spec: &'static str,
     /// The moves, in a few words.
     pub description: &'static str,
+    /// The structure of its moves, which picks the engines (`finite set`, `interval`,
+    /// `code digits`, …: see docs/engines.md).
+    pub structure: &'static str,
+    /// What follows the word: `{..}`, `(..)` or nothing.
+    #[serde(skip)]
+    pub(crate) args: &'static str,
+    /// Other words for it (the named coin-turning games).
+    #[serde(skip)]
+    pub(crate) aliases: &'static [&'static str],
+    #[serde(skip)]
+    pub(crate) hook: Option<Hook>,
+}
+
+impl PartialEq for Family {
+    fn eq(&self, other: &Family) -> bool {
+        self.name == other.name && self.spec == other.spec
+    }
+}
+
+impl Eq for Family {}
+
+/// An entry with a word and a hook.
+const fn fam(
+    name: &'static str,
+    args: &'static str,
+    spec: &'static str,
+    description: &'static str,
+    structure: &'static str,
+    hook: Hook,
+) -> Family {
+    Family {
+        name,
+        spec,
+        description,
+        structure,
+        args,
+        aliases: &[],
+        hook: Some(hook),
+    }
+}
+
+/// An entry that shows another entry's syntax at work (a union, a hexadecimal code).
+const fn example(spec: &'static str, description: &'static str, structure: &'static str) -> Family {
+    Family {
+        name: "",
+        spec,
+        description,
+        structure,
+        args: "",
+        aliases: &[],
+        hook: None,
+    }
 }
 
 /// Every game family with an example spec, in the order `heaplab games` lists them.
-pub const FAMILIES: &[Family] = &[
-    fam("sub{1,2,3}", "finite subtraction set: remove 1, 2 or 3"),
-    fam("allbut{2,3,7}", "remove any number except those listed"),
-    fam("squares", "remove a positive square (Stone Game IV)"),
-    fam("cubes", "remove a positive cube"),
-    fam("triangular", "remove a triangular number 1, 3, 6, 10, ..."),
-    fam("fibonacci", "remove a Fibonacci number 1, 2, 3, 5, 8, ..."),
-    fam("primes", "remove a prime"),
-    fam("powers2", "remove a power of two 1, 2, 4, 8, ..."),
-    fam("factorials", "remove a factorial 1, 2, 6, 24, ..."),
-    fam(
-        "practical",
-        "remove a practical number 1, 2, 4, 6, 8, 12, ...",
-    ),
-    fam("nim", "remove any positive number (one-heap Nim)"),
-    fam("primes|sub{1}", "union of sets: remove 1 or a prime"),
-    fam(
-        "leave1(primes|sub{1})",
-        "same moves, but never take the whole heap",
-    ),
-    fam("divisors", "remove a proper divisor d of n (1 <= d < n)"),
-    fam("divisors-nontrivial", "remove a divisor d with 1 < d < n"),
-    fam("sqrt", "remove 1..floor(sqrt n)"),
-    fam("upto{3}", "remove 1..k (the Bash game)"),
-    fam("half", "remove 1..floor(n/2)"),
-    fam(
-        "0.77",
-        "octal take-and-break code (Kayles); also .77, 4.07, 0.137",
-    ),
-    fam("0.3F", "hexadecimal code: digit bit 8 leaves three heaps"),
-    fam("kayles", "alias of 0.77"),
-    fam("dawson", "Dawson's Kayles, alias of 0.07"),
-    fam(
-        "grundy-game",
-        "split one heap into two unequal non-empty heaps",
-    ),
-    fam(
+pub static FAMILIES: &[Family] = &[
+    fam("sub", "{..}", "sub{1,2,3}", "finite subtraction set: remove 1, 2 or 3", "finite set", |c, _, _, _| {
+        Ok(Term::Set(MoveSet::finite(c.list("subtraction set")?)))
+    }),
+    fam("allbut", "{..}", "allbut{2,3,7}", "remove any number except those listed", "all-but set", |c, _, _, _| {
+        Ok(Term::Set(MoveSet::all_but(c.list("all-but set")?)))
+    }),
+    fam("squares", "", "squares", "remove a positive square (Stone Game IV)", "named set", named),
+    fam("cubes", "", "cubes", "remove a positive cube", "named set", named),
+    fam("triangular", "", "triangular", "remove a triangular number 1, 3, 6, 10, ...", "named set", named),
+    fam("fibonacci", "", "fibonacci", "remove a Fibonacci number 1, 2, 3, 5, 8, ...", "named set", named),
+    fam("primes", "", "primes", "remove a prime", "named set", named),
+    fam("powers2", "", "powers2", "remove a power of two 1, 2, 4, 8, ...", "named set", named),
+    fam("factorials", "", "factorials", "remove a factorial 1, 2, 6, 24, ...", "named set", named),
+    fam("practical", "", "practical", "remove a practical number 1, 2, 4, 6, 8, 12, ...", "named set", named),
+    fam("nim", "", "nim", "remove any positive number (one-heap Nim)", "all-but set", |_, _, _, _| {
+        Ok(Term::Set(MoveSet::all_but(vec![])))
+    }),
+    example("primes|sub{1}", "union of sets: remove 1 or a prime", "named set"),
+    fam("leave1", "(..)", "leave1(primes|sub{1})", "same moves, but never take the whole heap", "the inner game's", leave1),
+    fam("divisors", "", "divisors", "remove a proper divisor d of n (1 <= d < n)", "divisors", |_, _, _, _| {
+        Ok(Term::Game(Game::Divisors { nontrivial: false }))
+    }),
+    fam("divisors-nontrivial", "", "divisors-nontrivial", "remove a divisor d with 1 < d < n", "divisors", |_, _, _, _| {
+        Ok(Term::Game(Game::Divisors { nontrivial: true }))
+    }),
+    fam("sqrt", "", "sqrt", "remove 1..floor(sqrt n)", "interval", |_, _, _, _| {
+        Ok(Term::Game(Game::Interval { bound: Bound::Sqrt, leave1: false }))
+    }),
+    fam("upto", "{k}", "upto{3}", "remove 1..k (the Bash game)", "interval", upto),
+    fam("half", "", "half", "remove 1..floor(n/2)", "interval", |_, _, _, _| {
+        Ok(Term::Game(Game::Interval { bound: Bound::Half, leave1: false }))
+    }),
+    Family {
+        name: "",
+        spec: "0.77",
+        description: "octal take-and-break code (Kayles); also .77, 4.07, 0.137",
+        structure: "code digits",
+        args: "",
+        aliases: &[],
+        hook: Some(code),
+    },
+    example("0.3F", "hexadecimal code: digit bit 8 leaves three heaps", "code digits"),
+    fam("kayles", "", "kayles", "alias of 0.77", "code digits", |_, _, _, _| {
+        Ok(Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 7, 7]))))
+    }),
+    fam("dawson", "", "dawson", "Dawson's Kayles, alias of 0.07", "code digits", |_, _, _, _| {
+        Ok(Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 0, 7]))))
+    }),
+    fam("grundy-game", "", "grundy-game", "split one heap into two unequal non-empty heaps", "code digits", |_, _, _, _| {
+        Ok(Term::Game(Game::GrundyGame))
+    }),
+    example(
         "4!.0",
         "extended code: ! pairwise unequal heaps (Grundy's game), ? not all equal, = all equal",
+        "option list",
     ),
-    fam(
+    example(
         "{2+}!.0",
         "extended code: {2,3} or {k+} heap counts, * any number (split into unequal heaps)",
+        "option list",
     ),
-    fam(
+    example(
         "0.[3]",
         "extended code: [..] repeats for ever (Nim); digits 0-9 A-V (up to 4 heaps), &n; any (&96;: 5 or 6)",
+        "option list",
     ),
     fam(
+        "turning",
+        "{..}",
         "turning{1-3}",
         "coin turning: turn 1 to 3 coins, the rightmost heads to tails (Mock Turtles); C E S F C(m)",
+        "coin turning",
+        turning,
     ),
+    Family {
+        name: "ruler",
+        spec: "ruler",
+        description: "turning{1+C}; also mock-turtles, turning-turtles, moebius, mogul, twins, triplets, turnips, grunt",
+        structure: "coin turning",
+        args: "",
+        aliases: &["turning-turtles", "mock-turtles", "moebius", "mogul", "twins", "triplets", "turnips", "grunt"],
+        hook: Some(named_turning),
+    },
     fam(
-        "ruler",
-        "turning{1+C}; also mock-turtles, turning-turtles, moebius, mogul, twins, triplets, turnips, grunt",
-    ),
-    fam(
+        "splittles",
+        "{..}",
         "splittles{1,3}",
         "remove s in S, optionally split the rest in two (the code 0.707)",
+        "code digits",
+        splittles,
     ),
+    fam("nondivisors", "", "nondivisors", "remove d with 1 <= d < n that does not divide n", "listed moves", |_, _, _, _| {
+        Ok(Term::Game(Game::NonDivisors))
+    }),
     fam(
-        "nondivisors",
-        "remove d with 1 <= d < n that does not divide n",
-    ),
-    fam(
+        "rule",
+        "{..}",
         "rule{k <= isqrt(n)}",
         "your own rule: remove k when the predicate over n, k holds (this one is sqrt)",
+        "interval, finite set or listed moves",
+        rule,
     ),
-    fam(
+    example(
         "half|sub{1}",
         "union of any one-heap games: a move of either (also sqrt|sub{5}, divisors|squares)",
+        "interval with extra moves",
     ),
+    fam("sink", "(..)", "sink(sub{2,5})", "subtract any s in S, even past 0: a move to a non-positive heap wins", "sink", sink),
     fam(
-        "sink(sub{2,5})",
-        "subtract any s in S, even past 0: a move to a non-positive heap wins",
-    ),
-    fam(
+        "seed",
+        "(..)",
         "seed(sub{1,2}; NN)",
         "prescribed outcomes of heaps 0, 1, … (P or N), then the moves (outcomes only)",
+        "seeded outcomes",
+        seed,
     ),
     fam(
+        "misere",
+        "(..)",
         "misere(sub{1,2,3})",
         "any game in misère play: the last player to move loses (also --play misere)",
+        "the inner game's",
+        misere,
     ),
 ];
 
-const fn fam(spec: &'static str, description: &'static str) -> Family {
-    Family { spec, description }
+/// The family named `word` (lower case), if any.
+pub(crate) fn family_named(word: &str) -> Option<&'static Family> {
+    FAMILIES.iter().find(|f| {
+        f.hook.is_some() && !f.name.is_empty() && (f.name == word || f.aliases.contains(&word))
+    })
+}
+
+/// The hook that reads a take-and-break code (a term that starts with a digit).
+pub(crate) fn code_hook() -> Hook {
+    code
+}
+
+/// The known words for messages: `sub{..}, allbut{..}, squares, …, or a code such as 0.77
+/// or 4!.0`.
+pub(crate) fn known_words() -> String {
+    let mut words: Vec<String> = vec![];
+    for f in FAMILIES
+        .iter()
+        .filter(|f| !f.name.is_empty() && f.hook.is_some())
+    {
+        words.push(format!("{}{}", f.name, f.args));
+        words.extend(f.aliases.iter().map(|a| a.to_string()));
+    }
+    format!("{}, or a code such as 0.77 or 4!.0", words.join(", "))
+}
+
+/// Largest move of `splittles{S}` (its code has a digit per token up to it).
+const SPLITTLES_MAX: u64 = 1000;
+
+fn named(_: &mut Cursor<'_>, word: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    let set = NamedSet::from_name(word).expect("registered names are named sets");
+    Ok(Term::Set(MoveSet::named(set)))
+}
+
+fn upto(c: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    c.expect('{', "after `upto`")?;
+    // upto{0} allows no move at all: a game still
+    c.ws();
+    let k = if c.peek() == Some('0') && !c.chars.get(c.i + 1).is_some_and(|c| c.is_ascii_digit()) {
+        c.i += 1;
+        0
+    } else {
+        c.number()?
+    };
+    c.expect('}', "after the bound of `upto`")?;
+    Ok(Term::Game(Game::Interval {
+        bound: Bound::Upto(k),
+        leave1: false,
+    }))
+}
+
+/// `( spec )` after the word `name` (`leave1`, `misere`, `sink`): the game inside and
+/// where it starts.
+fn wrapped(c: &mut Cursor<'_>, name: &str, nested: Nested) -> Result<(Game, usize), SpecError> {
+    c.expect('(', &format!("after `{name}`"))?;
+    c.ws();
+    if c.peek() == Some(')') {
+        return Err(c.err(&format!("expected a game inside {name}( )")));
+    }
+    let inner_at = c.i;
+    let inner = inside(c, name, nested)?;
+    c.expect(')', &format!("to close {name}("))?;
+    Ok((inner.into_game(), inner_at))
+}
+
+/// A whole spec nested one level deeper (refused past [`Cursor::MAX_DEPTH`], not followed
+/// down the stack).
+fn inside(c: &mut Cursor<'_>, name: &str, nested: Nested) -> Result<Term, SpecError> {
+    if c.depth >= Cursor::MAX_DEPTH {
+        return Err(c.err(&format!("{name}( ) nested more than 64 deep")));
+    }
+    c.depth += 1;
+    let inner = nested(c);
+    c.depth -= 1;
+    inner
+}
+
+fn leave1(c: &mut Cursor<'_>, _: &str, _: usize, nested: Nested) -> Result<Term, SpecError> {
+    let (inner, inner_at) = wrapped(c, "leave1", nested)?;
+    Ok(Term::Game(match inner {
+        Game::Subtraction { set, .. } => Game::Subtraction { set, leave1: true },
+        Game::Interval { bound, .. } => Game::Interval {
+            bound,
+            leave1: true,
+        },
+        // Divisor moves never take the whole heap already.
+        g @ Game::Divisors { .. } => g,
+        g => {
+            return Err(c.err_at(
+                inner_at,
+                &format!("leave1( ) applies to subtraction games, and `{g}` is not one"),
+            ))
+        }
+    }))
+}
+
+fn sink(c: &mut Cursor<'_>, _: &str, _: usize, nested: Nested) -> Result<Term, SpecError> {
+    let (inner, inner_at) = wrapped(c, "sink", nested)?;
+    match inner {
+        Game::Subtraction { set, leave1: false } => {
+            Ok(Term::Game(Game::Ruleset(Ruleset::Sink(set))))
+        }
+        g => Err(c.err_at(
+            inner_at,
+            &format!("sink( ) applies to subtraction sets, and `{g}` is not one"),
+        )),
+    }
+}
+
+fn seed(c: &mut Cursor<'_>, _: &str, _: usize, nested: Nested) -> Result<Term, SpecError> {
+    c.expect('(', "after `seed`")?;
+    c.ws();
+    let inner_at = c.i;
+    let inner = inside(c, "seed", nested)?.into_game();
+    if !joinable(&inner) {
+        return Err(c.err_at(
+            inner_at,
+            &format!(
+                "seed( ) takes a game whose every move leaves one heap (subtraction, \
+                 divisor, interval, rule{{}} games and their unions), in normal play, \
+                 not `{inner}`"
+            ),
+        ));
+    }
+    c.expect(';', "between the game and the outcomes in seed( ; )")?;
+    c.ws();
+    let mut start = vec![];
+    while let Some(ch) = c.peek() {
+        match ch.to_ascii_uppercase() {
+            'P' => start.push(false),
+            'N' => start.push(true),
+            _ => break,
+        }
+        c.i += 1;
+    }
+    c.ws();
+    if start.is_empty() || c.peek() != Some(')') {
+        return Err(c.err("expected the outcomes of heaps 0, 1, 2, … as P or N letters, then ')'"));
+    }
+    c.i += 1;
+    Ok(Term::Game(Game::Ruleset(Ruleset::Seed(Seed {
+        game: Box::new(inner),
+        start,
+    }))))
+}
+
+fn misere(c: &mut Cursor<'_>, _: &str, _: usize, nested: Nested) -> Result<Term, SpecError> {
+    let (inner, inner_at) = wrapped(c, "misere", nested)?;
+    match inner {
+        Game::Misere(_) => Err(c.err_at(inner_at, "misere( ) of a misère game: write it once")),
+        g => match g.misere_unsupported() {
+            Some(why) => Err(c.err_at(inner_at, &why)),
+            None => Ok(Term::Game(Game::Misere(Box::new(g)))),
+        },
+    }
+}
+
+fn turning(c: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    c.expect('{', "after `turning`")?;
+    let (t, close) = Turning::parse(&c.chars, c.i).map_err(|(at, msg)| c.err_at(at, &msg))?;
+    c.i = close + 1;
+    Ok(Term::Game(Game::Ruleset(Ruleset::Turning(t))))
+}
+
+fn named_turning(
+    c: &mut Cursor<'_>,
+    word: &str,
+    start: usize,
+    _: Nested,
+) -> Result<Term, SpecError> {
+    let code = NAMED
+        .iter()
+        .find(|(name, _)| *name == word)
+        .map_or("1", |(_, c)| c);
+    let chars: Vec<char> = format!("{code}}}").chars().collect();
+    let (t, _) = Turning::parse(&chars, 0).map_err(|(_, msg)| c.err_at(start, &msg))?;
+    Ok(Term::Game(Game::Ruleset(Ruleset::Turning(t))))
+}
+
+/// Remove s in S, and leave the rest as it is, split in two, or nothing: the code with the
+/// digit 7 at every s (Winning Ways, ch. 4: splittles{1,2} is Kayles).
+fn splittles(c: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    let at = c.i;
+    let v = c.list("set of splittles")?;
+    if let Some(&m) = v.iter().max().filter(|&&m| m > SPLITTLES_MAX) {
+        return Err(c.err_at(
+            at,
+            &format!("splittles takes moves up to {SPLITTLES_MAX}, not {m}"),
+        ));
+    }
+    let mut digits = vec![0u8; v.iter().max().map_or(1, |&m| m as usize + 1)];
+    for &x in &v {
+        digits[x as usize] = 7;
+    }
+    Ok(Term::Game(Game::TakeBreak(TakeBreak::new(digits))))
+}
+
+fn rule(c: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    c.expect('{', "after `rule`")?;
+    let from = c.i;
+    let Some(len) = c.chars[from..].iter().position(|&ch| ch == '}') else {
+        return Err(c.err_at(from, "unclosed rule{ (expected '}')"));
+    };
+    let text: String = c.chars[from..from + len].iter().collect();
+    let p = MovePredicate::parse(&text).map_err(|e| c.err_at(from + e.pos - 1, &e.message))?;
+    c.i = from + len + 1;
+    Ok(Term::Game(Game::Rule(Box::new(p))))
+}
+
+/// A take-and-break code in CGSuite's notation (see [`code`]): a plain octal or
+/// hexadecimal code becomes [`Game::TakeBreak`], any other an extended code.
+fn code(c: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    let (code, end) = parse_code(&c.chars, c.i).map_err(|(at, msg)| c.err_at(at, &msg))?;
+    c.i = end;
+    if let Some(ch) = c.peek().filter(|ch| ch.is_alphanumeric()) {
+        return Err(c.err(&format!("unexpected '{ch}' in code")));
+    }
+    Ok(Term::Game(if code.is_plain() {
+        Game::TakeBreak(TakeBreak::new(
+            code.digits.iter().map(|d| d.counts as u8).collect(),
+        ))
+    } else {
+        Game::Ruleset(Ruleset::Code(code))
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cert::{CertRule, Sequence};
 
     #[test]
     fn every_family_example_parses_and_certificates_follow_the_family() {

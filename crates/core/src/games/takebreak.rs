@@ -1,89 +1,82 @@
-//! Take-and-break games: octal and hexadecimal codes in CGSuite's notation and Grundy's
-//! game (Winning Ways, ch. 4). A [`Breaker`] is a rule prepared for evaluation: the non-zero
-//! digits of the code, each saying what may be left after removing `take` tokens. It
-//! enumerates a heap's options ([`Breaker::options`], the one enumerator every caller
-//! uses), and [`guy_smith_bound`] says when a period of an octal game is proven.
+//! Take-and-break games: octal and hexadecimal codes in CGSuite's notation
+//! (`0.77`, `4.07`, `0.3F`) and Grundy's game (Winning Ways, ch. 4). The code is
+//! [`TakeBreak`]; its moves are a [`Breaker`] (`moves::breaker`), which the sparse-space
+//! engine runs. Here too: the periods that P-positions exclude ([`excluded_periods_of`]).
 
-use crate::spec::{Game, TakeBreak};
+use crate::moves::breaker::{Breaker, Digit};
 use serde::{Deserialize, Serialize};
-use std::ops::ControlFlow;
+use std::fmt;
 
-/// How one digit breaks a heap: after removing `take` tokens, leave nothing, one heap, two
-/// heaps or three heaps (all non-empty).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Digit {
-    /// Tokens removed.
-    pub take: u64,
-    /// May leave nothing (the heap was exactly `take`).
-    pub nothing: bool,
-    /// May leave one heap.
-    pub one: bool,
-    /// May leave two heaps.
-    pub two: bool,
-    /// May leave three heaps.
-    pub three: bool,
-    /// The two heaps must be unequal (Grundy's game).
-    pub unequal: bool,
+/// A take-and-break code in CGSuite's notation `d0.d1d2…dt`: digit `d_i` says what may be
+/// left after removing `i` tokens from a heap — bit 1: nothing; bit 2: one non-empty heap;
+/// bit 4: two non-empty heaps; bit 8 (hexadecimal codes): three non-empty heaps. `d0` (the
+/// digit before the point) may only use bits 4 and 8: split without removing.
+/// Winning Ways, ch. 4.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TakeBreak {
+    /// `digits[i]` is `d_i`; `digits[0]` is the digit before the point. No trailing zero
+    /// beyond index 0.
+    pub digits: Vec<u8>,
 }
 
-impl Digit {
-    /// For this digit at position n: the heap s = n - take the move breaks (None when
-    /// take > n), after handing `set` the values of the options that leave no heap or one
-    /// (`g` gives a heap's value).
-    #[inline(always)]
-    pub fn leave_at_most_one(
-        &self,
-        n: u64,
-        g: impl Fn(u64) -> u32,
-        mut set: impl FnMut(u32),
-    ) -> Option<u64> {
-        let s = n.checked_sub(self.take)?;
-        if self.nothing && s == 0 {
-            set(0);
+impl TakeBreak {
+    /// Builds a code from its digits (trailing zeros dropped).
+    pub fn new(mut digits: Vec<u8>) -> TakeBreak {
+        while digits.len() > 1 && *digits.last().unwrap() == 0 {
+            digits.pop();
         }
-        if self.one && s >= 1 {
-            set(g(s));
+        if digits.is_empty() {
+            digits.push(0);
         }
-        Some(s)
+        TakeBreak { digits }
+    }
+
+    /// `t`: the position of the last non-zero digit after the point (0 if none).
+    pub fn last_digit(&self) -> usize {
+        self.digits.len() - 1
+    }
+
+    /// The digit for removing `i` tokens (0 beyond the code).
+    pub fn digit(&self, i: usize) -> u8 {
+        self.digits.get(i).copied().unwrap_or(0)
+    }
+
+    /// The largest number of heaps a move may leave (0 to 3).
+    pub fn max_heaps_left(&self) -> u32 {
+        let all = self.digits.iter().fold(0u8, |a, &d| a | d);
+        if all & 8 != 0 {
+            3
+        } else if all & 4 != 0 {
+            2
+        } else if all & 2 != 0 {
+            1
+        } else {
+            0
+        }
     }
 }
 
-/// The last part a of a split of s into two non-empty heaps a + (s - a) with a <= s - a
-/// (a < s - a when the heaps must be unequal).
-#[inline]
-pub(crate) fn pair_top(s: u64, unequal: bool) -> u64 {
-    if unequal {
-        s.saturating_sub(1) / 2
-    } else {
-        s / 2
+impl fmt::Display for TakeBreak {
+    /// `d0.d1d2…` in hexadecimal digits (of four bits: higher bits, which no move uses,
+    /// are not shown), `0.0` for a code without digits.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hex = |d: u8| {
+            char::from_digit(u32::from(d & 15), 16)
+                .unwrap_or('0')
+                .to_ascii_uppercase()
+        };
+        write!(f, "{}.", hex(self.digits.first().copied().unwrap_or(0)))?;
+        if self.digits.len() <= 1 {
+            return write!(f, "0");
+        }
+        for &d in &self.digits[1..] {
+            write!(f, "{}", hex(d))?;
+        }
+        Ok(())
     }
-}
-
-/// A take-and-break rule prepared for evaluation.
-#[derive(Debug, Clone)]
-pub struct Breaker {
-    pub(crate) digits: Vec<Digit>,
 }
 
 impl Breaker {
-    /// The rule of a take-and-break game (a code or Grundy's game); `None` for the other
-    /// families.
-    pub fn of(game: &Game) -> Option<Breaker> {
-        match game {
-            Game::TakeBreak(code) => Some(Breaker::from_code(code)),
-            Game::GrundyGame => Some(Breaker::grundy_game()),
-            // the same moves in misère play
-            Game::Misere(g) => Breaker::of(g),
-            Game::Subtraction { .. }
-            | Game::Divisors { .. }
-            | Game::Interval { .. }
-            | Game::NonDivisors
-            | Game::Rule(_)
-            | Game::Union(_)
-            | Game::Ruleset(_) => None,
-        }
-    }
-
     /// From a code `d0.d1d2…`: digit d_i's bit 1 leaves nothing, bit 2 one heap, bit 4 two
     /// heaps, bit 8 three heaps, after removing i tokens (d0 may only split).
     pub fn from_code(code: &TakeBreak) -> Breaker {
@@ -117,91 +110,10 @@ impl Breaker {
             }],
         }
     }
-
-    /// True when some move may leave three heaps (hexadecimal codes with bit 8).
-    pub fn has_three(&self) -> bool {
-        self.digits.iter().any(|d| d.three)
-    }
-
-    /// True for an octal rule in the sense of Guy and Smith: moves leave at most two heaps
-    /// and any two parts are allowed (so [`guy_smith_bound`] applies).
-    pub fn is_octal(&self) -> bool {
-        !self.has_three() && self.digits.iter().all(|d| !d.unequal)
-    }
-
-    /// The rare class a domain-type sparse-space mask must have (see
-    /// [`crate::engines::rare_summary`]): t mod 2 when every move that splits a heap in
-    /// two removes t tokens of one parity; None when the parities differ or nothing splits.
-    pub fn domain_rare(&self) -> Option<u32> {
-        let mut parity = None;
-        for d in self.digits.iter().filter(|d| d.two) {
-            let p = (d.take & 1) as u32;
-            if parity.is_some_and(|q| q != p) {
-                return None;
-            }
-            parity = Some(p);
-        }
-        parity
-    }
-
-    /// t: the most tokens a move removes (the position of the code's last non-zero digit).
-    pub fn last_take(&self) -> u64 {
-        self.digits.iter().map(|d| d.take).max().unwrap_or(0)
-    }
-
-    /// Calls `visit(removed, heaps)` for every option of a heap of `n` — the non-empty
-    /// heaps it leaves (none to three, in increasing size) and the tokens removed — digit
-    /// by digit in increasing `take`, and for each: nothing, one heap, two heaps a + b
-    /// (increasing a), three heaps a + b + c (a <= b <= c, increasing). Two-heap splits
-    /// with a > `a_max` are skipped (a heap near 10^18 has that many). Stops when `visit`
-    /// breaks.
-    pub fn options(
-        &self,
-        n: u64,
-        a_max: u64,
-        visit: &mut dyn FnMut(u64, &[u64]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        for d in &self.digits {
-            let Some(s) = n.checked_sub(d.take) else {
-                break;
-            };
-            if d.nothing && s == 0 {
-                visit(d.take, &[])?;
-            }
-            if d.one && s >= 1 {
-                visit(d.take, &[s])?;
-            }
-            if d.two && s >= 2 {
-                for a in 1..=pair_top(s, d.unequal).min(a_max) {
-                    visit(d.take, &[a, s - a])?;
-                }
-            }
-            if d.three && s >= 3 {
-                for a in 1..=s / 3 {
-                    for b in a..=(s - a) / 2 {
-                        visit(d.take, &[a, b, s - a - b])?;
-                    }
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    }
-}
-
-/// The Guy–Smith bound: a Grundy sequence of an octal game whose moves remove at most `t`
-/// tokens, periodic with preperiod n0 and period p on 0..=N, is periodic for ever once
-/// N >= 2·n0 + 2p + t (R. K. Guy and C. A. B. Smith, "The G-values of various games",
-/// Proc. Cambridge Philos. Soc. 52 (1956); Winning Ways, ch. 4). Saturates instead of
-/// wrapping.
-pub fn guy_smith_bound(preperiod: u64, period: u64, t: u64) -> u64 {
-    preperiod
-        .saturating_mul(2)
-        .saturating_add(period.saturating_mul(2))
-        .saturating_add(t)
 }
 
 /// Eventual periods ruled out by the P-positions of a take-and-break game (see
-/// [`excluded_periods`]).
+/// [`excluded_periods_of`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExcludedPeriods {
     /// The takes t whose moves may split what is left into two heaps of any sizes.
@@ -220,7 +132,7 @@ pub struct ExcludedPeriods {
     pub periods: Vec<u64>,
 }
 
-/// P-positions (b >= 1) whose sums [`excluded_periods`] factors, at most.
+/// P-positions (b >= 1) whose sums [`excluded_periods_of`] factors, at most.
 const EXCLUDE_MAX_P: usize = 1000;
 
 /// The eventual periods that the P-positions `ps` (increasing, of `game`'s Grundy values
@@ -238,9 +150,8 @@ const EXCLUDE_MAX_P: usize = 1000;
 /// differ, the option a + b exists only for b != a = L, so b = L is left out there.
 ///
 /// The first [`EXCLUDE_MAX_P`] P-positions b >= 1 are used. None when `game` has no such
-/// move, `ps` has no P-position b >= 1, or the game is not a take-and-break game.
-pub fn excluded_periods(game: &Game, ps: &[u64]) -> Option<ExcludedPeriods> {
-    let br = Breaker::of(game)?;
+/// move or `ps` has no P-position b >= 1.
+pub fn excluded_periods_of(br: &Breaker, ps: &[u64]) -> Option<ExcludedPeriods> {
     let split = |unequal: bool| {
         let mut t: Vec<u64> = br
             .digits
@@ -307,6 +218,9 @@ pub fn excluded_periods(game: &Game, ps: &[u64]) -> Option<ExcludedPeriods> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{excluded_periods, Game};
+    use crate::moves::breaker::guy_smith_bound;
+    use std::ops::ControlFlow;
 
     #[test]
     fn p_positions_exclude_periods_that_would_repeat_them() {
@@ -356,7 +270,7 @@ mod tests {
         fn found_periods_are_never_excluded(ds in proptest::collection::vec(0u8..8, 1..4)) {
             let mut digits = vec![0u8];
             digits.extend(ds);
-            let game = Game::TakeBreak(crate::spec::TakeBreak::new(digits));
+            let game = Game::TakeBreak(TakeBreak::new(digits));
             let g = crate::grundy_table(&game, 3000, &crate::Silent).unwrap().to_u32_vec();
             let wide: Vec<i64> = g.iter().map(|&x| x as i64).collect();
             let ps: Vec<u64> = (0..g.len() as u64).filter(|&n| g[n as usize] == 0).collect();

@@ -11,7 +11,6 @@
 
 use crate::observe::Watch;
 use crate::sets::MoveSet;
-use crate::spec::Game;
 use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 
@@ -97,33 +96,35 @@ pub(crate) fn sink_grundy(
     Ok(g)
 }
 
-/// `seed(SPEC; …)`: a one-heap game whose first outcomes are prescribed.
+/// `seed(SPEC; …)`: a one-heap game whose first outcomes are prescribed; `G` is the game
+/// whose moves follow (a [`crate::Game`] whose every move leaves one heap, in normal play).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Seed {
+pub struct Seed<G> {
     /// The moves (a one-heap game in normal play).
-    pub game: Box<Game>,
+    pub game: Box<G>,
     /// `start[n]`: heap n is an N-position (true) or a P-position, for n < start.len().
     pub start: Vec<bool>,
 }
 
-impl Seed {
-    /// Outcomes 0..=max (true: N-position): the prescribed ones, then by the moves. One
-    /// step per (heap, move).
+impl<G> Seed<G> {
+    /// Outcomes 0..=max (true: N-position): the prescribed ones, then by the moves
+    /// (`moves(n)`: the amounts that may be removed from n, increasing). One step per
+    /// (heap, move).
     ///
     /// # Errors
     /// When stopped.
-    pub(crate) fn outcomes(&self, max: u64, watch: &mut Watch) -> Result<Vec<bool>, crate::Error> {
+    pub(crate) fn outcomes(
+        &self,
+        max: u64,
+        moves: impl Fn(u64) -> Vec<u64>,
+        watch: &mut Watch,
+    ) -> Result<Vec<bool>, crate::Error> {
         let len = max as usize + 1;
         let mut win: Vec<bool> = Vec::with_capacity(len);
         for n in 0..len as u64 {
             let w = match self.start.get(n as usize) {
                 Some(&w) => w,
-                None => self
-                    .game
-                    .moves_of(n)
-                    .unwrap_or_default()
-                    .iter()
-                    .any(|&s| !win[(n - s) as usize]),
+                None => moves(n).iter().any(|&s| !win[(n - s) as usize]),
             };
             win.push(w);
             watch.at(n + 1)?;
@@ -132,7 +133,7 @@ impl Seed {
     }
 }
 
-impl std::fmt::Display for Seed {
+impl<G: std::fmt::Display> std::fmt::Display for Seed<G> {
     /// `seed(sub{1,3}; PNNP)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "seed({}; ", self.game)?;
@@ -145,7 +146,7 @@ impl std::fmt::Display for Seed {
 
 #[cfg(test)]
 mod tests {
-    use crate::spec::Game;
+    use crate::game::Game;
 
     fn values(spec: &str, max: u64) -> Vec<u32> {
         let g = Game::parse(spec).unwrap_or_else(|e| panic!("{e}"));
@@ -230,7 +231,7 @@ mod tests {
 
 #[cfg(test)]
 mod parse_back {
-    use crate::spec::Game;
+    use crate::game::Game;
     use proptest::prelude::*;
 
     proptest! {
@@ -282,7 +283,8 @@ mod parse_back {
 
 #[cfg(test)]
 mod rulesets_in_sums {
-    use crate::spec::{Game, Play};
+    use crate::game::Game;
+    use crate::game::Play;
     use crate::sums::{sum_winning_moves, Sum};
     use crate::{Budget, Silent};
 

@@ -625,8 +625,8 @@ fn t_one(e: &Element, n: u64, visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) 
 
 #[cfg(test)]
 mod tests {
+    use crate::game::Game;
     use crate::rule::grundy_by_definition;
-    use crate::spec::Game;
 
     fn values(spec: &str, max: u64) -> Vec<u32> {
         let g = Game::parse(spec).unwrap_or_else(|e| panic!("{e}"));
@@ -787,7 +787,7 @@ mod tests {
 
 #[cfg(test)]
 mod extremes {
-    use crate::spec::Game;
+    use crate::game::Game;
 
     /// Huge coin counts, wide spans and fast-growing values: answers or clear errors,
     /// never a panic or a runaway allocation.

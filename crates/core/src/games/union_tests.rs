@@ -2,8 +2,9 @@
 //! a move of a union is a move of any part (each part's own `is_move`), a non-divisor move
 //! removes d < n with n mod d ≠ 0.
 
+use crate::game::Game;
+use crate::game::Play;
 use crate::plan::grundy_table;
-use crate::spec::{Game, Play};
 use crate::{decide, Budget, Silent};
 use proptest::prelude::*;
 
@@ -187,7 +188,7 @@ proptest! {
 /// A sweep's parameter never replaces a rule's own `n` and `k`.
 #[test]
 fn parameters_leave_the_rule_variables_alone() {
-    use crate::spec::substitute_param;
+    use crate::spec::template::substitute_param;
     assert_eq!(
         substitute_param("sub{1,k}|rule{k <= a * n}", "k", 3),
         "sub{1,3}|rule{k <= a * n}"

@@ -549,7 +549,7 @@ fn next_heap(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::Game;
+    use crate::game::Game;
     use crate::Silent;
 
     fn rule(code: &str) -> Breaker {

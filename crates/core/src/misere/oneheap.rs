@@ -2,12 +2,13 @@
 //! sets, all-but sets, divisors, interval games): layer by layer over 0..=N, each layer one
 //! walk over every position's options.
 
+use crate::game::Game;
 use crate::games::divisors::divisor_lists;
 use crate::games::interval::IntervalGame;
 use crate::mex::ValueSet;
+use crate::moves::bound::Bound;
 use crate::observe::{Stopped, Watch};
 use crate::sets::MoveSet;
-use crate::spec::{Bound, Game};
 use serde::Serialize;
 use std::fmt;
 
@@ -492,7 +493,7 @@ pub fn genera(
     if Walker::of(inner, 0).is_none() {
         return Ok(None);
     }
-    let misere = inner.with_play(crate::spec::Play::Misere);
+    let misere = inner.with_play(crate::game::Play::Misere);
     let p = crate::plan::plan(&misere, crate::plan::Task::Grundy, max, budget)?;
     obs.planned(&p);
     let layers = 4.0;

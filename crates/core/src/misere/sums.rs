@@ -3,12 +3,12 @@
 
 use super::canon::{FormId, MisereForms};
 use super::oneheap::{genera, Genus, GenusTable, Phylum};
+use crate::cert::{CertRule, Sequence};
 use crate::decide::Move;
 use crate::error::Error;
-use crate::games::{CertRule, Sequence};
+use crate::game::Game;
 use crate::observe::Observer;
 use crate::plan::{plan, Budget, Task};
-use crate::spec::Game;
 use crate::sums::{Sum, SumMove};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -408,10 +408,10 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
         if j == i {
             result.extend(
                 left.iter()
-                    .map(|&h| (g.with_play(crate::spec::Play::Misere).to_string(), h)),
+                    .map(|&h| (g.with_play(crate::game::Play::Misere).to_string(), h)),
             );
         } else {
-            result.push((g.with_play(crate::spec::Play::Misere).to_string(), *n));
+            result.push((g.with_play(crate::game::Play::Misere).to_string(), *n));
         }
     }
     SumMove {
@@ -431,7 +431,7 @@ fn by_forms(
 ) -> Result<MisereSum, Error> {
     for (g, n) in terms {
         let p = plan(
-            &g.with_play(crate::spec::Play::Misere),
+            &g.with_play(crate::game::Play::Misere),
             Task::Grundy,
             *n,
             budget,
@@ -504,7 +504,7 @@ fn heap_forms(
     n: u64,
     obs: &dyn Observer,
 ) -> Result<Vec<FormId>, Error> {
-    if let Some(br) = crate::games::takebreak::Breaker::of(game) {
+    if let Some(br) = crate::moves::breaker::Breaker::of(game) {
         let heaps = super::canon::take_break_misere_in(forms, &br, n, obs)?;
         return Ok(heaps.iter().map(|h| h.form).collect());
     }

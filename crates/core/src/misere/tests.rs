@@ -3,8 +3,9 @@
 //! heaps for the genus), values by memoised recursion on the definition.
 
 use super::*;
+use crate::game::Game;
+use crate::game::Play;
 use crate::plan::{count_p_positions, grundy_table, outcome_table, Budget};
-use crate::spec::{Game, Play};
 use crate::sums::Sum;
 use crate::{decide, Silent};
 use proptest::prelude::*;
@@ -165,7 +166,7 @@ fn every_engine_agrees_with_the_definition_in_misere_play() {
 
 #[test]
 fn the_misere_period_of_a_finite_set_is_certified() {
-    use crate::games::{CertRule, Sequence};
+    use crate::cert::{CertRule, Sequence};
     let g = misere("sub{1,4,5}");
     assert_eq!(
         CertRule::of(&g, Sequence::Outcome),

@@ -1,7 +1,7 @@
 use super::*;
-use crate::games::Ruleset;
+use crate::game::Game;
+use crate::game::Ruleset;
 use crate::rule::grundy_by_definition;
-use crate::spec::Game;
 use proptest::prelude::*;
 
 fn canon(s: &str) -> String {
