@@ -5,7 +5,7 @@
 //! row, in chunks), and our functions called with their number of arguments.
 
 use crate::ClaimFunction;
-use heaplab_core::{p_count_estimate, plan, proven_period, Budget, Game, Observer, Plan, Task};
+use heaplab_core::{p_count_estimate, plan, proven_period, Budget, Estimate, Game, Observer, Task};
 use serde::{Deserialize, Serialize};
 
 /// Checks the text of a claim as above. Returns the 1-based columns where string literals
@@ -76,15 +76,15 @@ pub fn plan_check(
         ),
     };
     let engine = task.map(|t| plan(game, t, max, budget)).transpose()?;
-    let total = engine.map_or(0.0, |p| p.seconds) + rows / CLAIM_ROWS_PER_SECOND;
+    let total = engine.as_ref().map_or(0.0, |p| p.seconds) + rows / CLAIM_ROWS_PER_SECOND;
     budget.check_time(
         || format!("checking the claim on {game} to N = {max}"),
         total,
     )?;
     if let Some(p) = engine {
-        obs.planned(&Plan {
+        obs.planned(&Estimate {
             seconds: total,
-            ..p
+            ..p.estimate()
         });
     }
     Ok(task)

@@ -154,7 +154,8 @@ pub fn analyze(
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<AnalysisData, Error> {
-    obs.planned(&check(game, max, values, budget)?);
+    let p = check(game, max, values, budget)?;
+    obs.planned(&p);
     Ok(analyze_unchecked(game, max, values, obs)?)
 }
 

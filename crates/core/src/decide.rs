@@ -3,79 +3,23 @@
 //! family has — a closed form, a proven period, a parity argument, or a table or sieve up
 //! to n when nothing shorter is known.
 
+use crate::budget::{Budget, Task};
 use crate::cert::{CertRule, Sequence};
-use crate::error::{Error, Refusal};
-use crate::game::Game;
+use crate::error::Error;
+use crate::game::{Game, Play};
 use crate::games::allbut::{all_but_p_positions, all_but_p_positions_played};
 use crate::games::divisors::parity_outcome;
 use crate::games::finite::{finite_outcome_period, finite_outcome_period_played};
-use crate::games::interval::IntervalGame;
-use crate::moves::breaker::Breaker;
-use crate::observe::Observer;
-use crate::period::{find_period, Period};
-use crate::plan::{
-    feasible_max, grundy_table, outcome_table, plan, run_stream, Budget, Plan, Task,
+use crate::known::{
+    closed_values, options_of_value, proven_grundy, reachable, splits_cut, Move, Proven,
+    DIRECT_LIMIT,
 };
-use crate::sets::MoveSet;
-use crate::sums::closed_values;
+use crate::misere::sums::misere_sum;
+use crate::moves::Moves;
+use crate::observe::Observer;
+use crate::plan::stream::run_plan;
+use crate::sums::sum::Sum;
 use serde::Serialize;
-use std::ops::ControlFlow;
-
-/// A move: the tokens removed and the non-empty heaps left (none when the heap is taken
-/// whole; two or three for a take-and-break move that splits it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Move {
-    /// Tokens removed.
-    pub removed: u64,
-    /// The non-empty heaps left, increasing.
-    pub leaves: Vec<u64>,
-    /// In a coin-turning game, the coins turned, increasing (the heap's own coin last):
-    /// then `removed` is 0 and `leaves` the other coins, now heads.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub turned: Option<Vec<u64>>,
-}
-
-impl Move {
-    /// Removing `s` tokens from a heap of `n` (s <= n).
-    pub(crate) fn take(n: u64, s: u64) -> Move {
-        Move {
-            removed: s,
-            leaves: if s < n { vec![n - s] } else { vec![] },
-            turned: None,
-        }
-    }
-}
-
-impl std::fmt::Display for Move {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let left: Vec<String> = self.leaves.iter().map(|h| h.to_string()).collect();
-        let left = if left.is_empty() {
-            "nothing".to_string()
-        } else {
-            left.join(" + ")
-        };
-        match &self.turned {
-            Some(coins) if self.leaves.is_empty() => {
-                write!(
-                    f,
-                    "turn coin {}, leaving no head",
-                    coins.last().unwrap_or(&0)
-                )
-            }
-            Some(coins) => {
-                let coins: Vec<String> = coins.iter().map(|c| c.to_string()).collect();
-                let heads: Vec<String> = self.leaves.iter().map(|c| c.to_string()).collect();
-                write!(
-                    f,
-                    "turn coins {}, leaving heads at {}",
-                    coins.join(", "),
-                    heads.join(", ")
-                )
-            }
-            None => write!(f, "remove {}, leave {left}", self.removed),
-        }
-    }
-}
 
 /// The answer for one position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -121,12 +65,6 @@ impl std::fmt::Display for Decision {
 
 /// Positions a table- or sieve-based answer may walk through.
 const WALK_LIMIT: u64 = 200_000_000_000;
-
-/// Heaps below this are answered from a table itself.
-const DIRECT_LIMIT: u64 = 1 << 22;
-
-/// Seconds the tables of the search for a proven period may be estimated at, together.
-const PERIOD_SEARCH_SECONDS: f64 = 60.0;
 
 /// Decides position `n` of `game`: outcome, one winning move, the Grundy value when it is
 /// known on the way, and the method. Closed forms and proven periods answer heaps up to
@@ -175,7 +113,7 @@ pub fn winning_moves(
     let game = &*game.normalized();
     let limit = limit.max(1);
     let (mut d, mut moves, note) = decide_by_method(game, n, limit, budget, obs)?;
-    d.misere = game.play() == crate::game::Play::Misere;
+    d.misere = game.play() == Play::Misere;
     // g(n) whatever the method for the outcome: from a closed form, or 0 at a P-position
     d.grundy = d
         .grundy
@@ -202,8 +140,8 @@ pub fn winning_moves(
 /// is partial by construction.
 type Found = (Decision, Vec<Move>, Option<String>);
 
-/// [`winning_moves`] by the family's method for the outcome (`game` normalised), with g(n)
-/// where that method finds it.
+/// [`winning_moves`] by the method its structure has for the outcome (`game` normalised),
+/// with g(n) where that method finds it.
 fn decide_by_method(
     game: &Game,
     n: u64,
@@ -230,19 +168,16 @@ fn decide_by_method(
     let takes = |amounts: &mut dyn Iterator<Item = u64>| -> Vec<Move> {
         amounts.take(take).map(|s| Move::take(n, s)).collect()
     };
-    match game {
-        Game::Misere(inner) => by_misere(game, inner, n, take, budget, obs),
-        // listed heap by heap: the pull stream up to n
-        Game::NonDivisors | Game::Rule(_) | Game::Union(_) => by_stream(game, n, take, budget, obs),
-        Game::Interval { bound, leave1 } => {
-            let ig = IntervalGame {
-                bound: *bound,
-                leave1: *leave1,
-            };
-            // closed forms at once; jump-ahead (half) in log2(n) steps
+    let s = game.structure();
+    if s.play == Play::Misere {
+        return by_misere(game, &s.moves, n, take, budget, obs);
+    }
+    match &s.moves {
+        // closed forms at once; jump-ahead (half) in log2(n) steps
+        Moves::Interval(r) if r.pure().is_some() => {
+            let ig = r.pure().expect("pure");
             let (win, last_p) = ig.outcome(n);
-            let top = if *leave1 { n.saturating_sub(1) } else { n };
-            let lowest = n - bound.f(n).min(top);
+            let lowest = ig.low(n);
             // the P-positions in reach, walking back from the last one below n
             let mut ps = vec![];
             let mut q = last_p;
@@ -264,10 +199,7 @@ fn decide_by_method(
                 ig.closed_form().unwrap_or("jump-ahead").into(),
             ))
         }
-        Game::Subtraction {
-            set: MoveSet::AllBut { excluded },
-            leave1,
-        } => {
+        Moves::AllBut { excluded, leave1 } => {
             let ps = all_but_p_positions(excluded, *leave1);
             let win = !ps.contains(&n);
             let moves = takes(
@@ -280,11 +212,10 @@ fn decide_by_method(
             );
             Ok(decision(win, moves, None, "all-but candidates".into()))
         }
-        Game::Subtraction { set, leave1 } if set.is_finite() => {
-            let moves = set.elements_upto(u64::MAX);
-            let Some(per) = finite_outcome_period(&moves, *leave1, 1 << 27) else {
+        Moves::Finite { moves, leave1 } => {
+            let Some(per) = finite_outcome_period(moves, *leave1, 1 << 27) else {
                 // no period within reach (a move near n, or a long period): sieve up to n
-                return by_stream(game, n, take, budget, obs);
+                return by_stream(game, &s.moves, n, take, budget, obs);
             };
             let win = per.is_win(n);
             let top = if *leave1 { n.saturating_sub(1) } else { n };
@@ -301,8 +232,7 @@ fn decide_by_method(
             );
             Ok(decision(win, found, grundy, method))
         }
-        Game::Subtraction { .. } => by_stream(game, n, take, budget, obs),
-        Game::Divisors { nontrivial: false } if n > DIRECT_LIMIT => {
+        Moves::Divisors { nontrivial: false } if n > DIRECT_LIMIT => {
             let (win, s) = parity_outcome(n);
             let method = "parity (odd heaps have only odd divisors)".into();
             // the winning moves are the odd divisors (they leave an odd heap)
@@ -322,10 +252,10 @@ fn decide_by_method(
             divs.truncate(take);
             Ok(decision(win, takes(&mut divs.into_iter()), None, method))
         }
-        Game::Divisors { nontrivial } => {
+        Moves::Divisors { nontrivial } => {
             // one bit per position and the divisor lists of a segment
             let room = budget.memory.saturating_sub(1 << 26).saturating_mul(8);
-            reachable(
+            let p = reachable(
                 game,
                 Task::Outcomes,
                 n,
@@ -333,34 +263,37 @@ fn decide_by_method(
                 budget,
                 || format!("needs a table up to n = {n}"),
             )?;
-            let t = outcome_table(game, n, obs)?;
+            let t = p.outcomes(obs)?;
             let win = t.is_win(n);
             let lo = if *nontrivial { 2 } else { 1 };
             let moves = takes(&mut (lo..n).filter(|&d| n.is_multiple_of(d) && !t.is_win(n - d)));
             Ok(decision(win, moves, None, "divisor pull".into()))
         }
-        Game::TakeBreak(code) if n > DIRECT_LIMIT && code.max_heaps_left() <= 2 => {
+        Moves::Split(br) if n > DIRECT_LIMIT && br.is_octal() => {
             match proven_grundy(game, budget, obs)? {
-                Some(p) => Ok(by_period(game, n, &p, take)),
+                Some(p) => Ok(by_period(&s.moves, n, &p, take)),
                 // no period proven within 2^22 positions: a table up to n, where it fits
-                None => by_table(game, n, take, budget, obs),
+                None => by_table(game, &s.moves, n, take, budget, obs),
             }
         }
-        // outcomes only: the stream up to n
-        Game::Ruleset(crate::game::Ruleset::Seed(_)) => by_stream(game, n, take, budget, obs),
-        Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => {
-            by_table(game, n, take, budget, obs)
-        }
+        Moves::Split(_) | Moves::Options(_) => by_table(game, &s.moves, n, take, budget, obs),
+        // one-heap moves without a shortcut (sets, intervals with extra amounts, listed
+        // moves, a seeded start's outcomes): the stream up to n
+        Moves::Set { .. }
+        | Moves::Interval(_)
+        | Moves::Listed(_)
+        | Moves::Union(_)
+        | Moves::Seeded { .. } => by_stream(game, &s.moves, n, take, budget, obs),
     }
 }
 
-/// Decides heap n of `game` = misère(`inner`): a finite set (or `upto{k}`) from its misère
-/// outcome period, an all-but set from its finitely many misère P-positions, a
-/// take-and-break heap by canonical misère forms, any other one-heap game by its misère
-/// P-position stream up to n.
+/// Decides heap n of `game` in misère play (its moves `moves`): a finite set (or
+/// `upto{k}`) from its misère outcome period, an all-but set from its finitely many misère
+/// P-positions, a take-and-break heap by canonical misère forms, any other one-heap game by
+/// its misère P-position stream up to n.
 fn by_misere(
     game: &Game,
-    inner: &Game,
+    moves: &Moves,
     n: u64,
     take: usize,
     budget: &Budget,
@@ -382,19 +315,13 @@ fn by_misere(
             .collect();
         (d, moves, None)
     };
-    let legal = |s: u64| inner.is_move(n, s);
-    if crate::misere::first_move(inner) == Some(u64::MAX) {
+    let legal = |s: u64| moves.allows(n, s);
+    if moves.first_move() == Some(u64::MAX) {
         // no heap has a move: whoever is to move has already won
         return Ok(found(true, vec![], "no heap has a move (misère)".into()));
     }
-    match (inner, CertRule::of(game, Sequence::Outcome)) {
-        (
-            Game::Subtraction {
-                set: MoveSet::AllBut { excluded },
-                leave1,
-            },
-            _,
-        ) => {
+    match (moves, CertRule::of(game, Sequence::Outcome)) {
+        (Moves::AllBut { excluded, leave1 }, _) => {
             let ps = all_but_p_positions_played(excluded, *leave1, true);
             let win = !ps.contains(&n);
             let amounts = ps
@@ -411,17 +338,15 @@ fn by_misere(
         }
         // a finite set (or upto{k}) with a small largest move: its misère outcome period
         (_, CertRule::FiniteSubtraction { largest_move: k }) if k <= 1 << 20 => {
-            let moves: Vec<u64> = match inner {
-                Game::Subtraction { set, .. } => set.elements_upto(k),
-                _ => (1..=k).collect(), // upto{k}
+            let (amounts, leave1): (Vec<u64>, bool) = match moves {
+                Moves::Finite { moves, leave1 } => (moves.clone(), *leave1),
+                // upto{k}
+                Moves::Interval(r) => ((1..=k).collect(), r.bounds[0].1),
+                _ => return by_stream(game, moves, n, take, budget, obs),
             };
-            let leave1 = matches!(
-                inner,
-                Game::Subtraction { leave1: true, .. } | Game::Interval { leave1: true, .. }
-            );
-            match finite_outcome_period_played(&moves, leave1, true, 1 << 27) {
+            match finite_outcome_period_played(&amounts, leave1, true, 1 << 27) {
                 Some(per) => {
-                    let amounts = moves
+                    let winning = amounts
                         .iter()
                         .copied()
                         .filter(|&s| legal(s) && !per.is_win(n - s))
@@ -430,14 +355,14 @@ fn by_misere(
                         "misère outcomes proven periodic (period {} from {})",
                         per.period, per.start
                     );
-                    Ok(found(per.is_win(n), amounts, method))
+                    Ok(found(per.is_win(n), winning, method))
                 }
-                None => by_stream(game, n, take, budget, obs),
+                None => by_stream(game, moves, n, take, budget, obs),
             }
         }
-        (Game::TakeBreak(_) | Game::GrundyGame, _) => {
-            let sum = crate::sums::Sum::of_heaps(game, &[n]);
-            let m = crate::misere::misere_sum(&sum, take, budget, obs)?;
+        (Moves::Split(_), _) => {
+            let sum = Sum::of_heaps(game, &[n]);
+            let m = misere_sum(&sum, take, budget, obs)?;
             let d = Decision {
                 n,
                 win: m.win,
@@ -448,47 +373,46 @@ fn by_misere(
             };
             Ok((d, m.moves.into_iter().map(|mv| mv.step).collect(), None))
         }
-        _ => by_stream(game, n, take, budget, obs),
+        _ => by_stream(game, moves, n, take, budget, obs),
     }
 }
 
-/// Decides heap n of a one-heap game (in either play) by its P-position stream up to n —
-/// the sieve for subtraction sets: n wins iff it is not the last P-position, and the winning
-/// moves are the moves to the P-positions below it.
+/// Decides heap n of a one-heap game (in either play; its moves `moves`) by its
+/// P-position stream up to n — the sieve for subtraction sets, the jump-ahead for
+/// intervals: n wins iff it is not the last P-position, and the winning moves are the
+/// moves to the P-positions below it.
 fn by_stream(
     game: &Game,
+    moves: &Moves,
     n: u64,
     take: usize,
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<Found, Error> {
-    let misere = game.play() == crate::game::Play::Misere;
-    let p = reachable(
-        game,
-        Task::PPositions,
-        n,
-        WALK_LIMIT,
-        budget,
-        || match misere {
-            true => format!(
-                "has no shortcut in misère play: deciding n = {n} means every position up to it"
-            ),
-            false => {
-                format!("has no shortcut: deciding n = {n} means sieving every position up to it")
-            }
-        },
-    )?;
+    let misere = game.play() == Play::Misere;
+    // (the jump-ahead never walks the positions: its time estimate bounds it)
+    let walk = match moves {
+        Moves::Interval(_) => u64::MAX,
+        _ => WALK_LIMIT,
+    };
+    let p = reachable(game, Task::PPositions, n, walk, budget, || match misere {
+        true => format!(
+            "has no shortcut in misère play: deciding n = {n} means every position up to it"
+        ),
+        false => {
+            format!("has no shortcut: deciding n = {n} means sieving every position up to it")
+        }
+    })?;
     obs.planned(&p);
     let mut ps = Vec::new();
-    let method = run_stream(game, n, obs, |segment| ps.append(segment))?;
+    let method = run_plan(&p, obs, |segment| ps.append(segment))?;
     let win = ps.last() != Some(&n);
-    let inner = game.under_normal_play();
-    let moves = ps
+    let found = ps
         .iter()
         .rev()
         .filter(|&&q| q < n)
         .map(|&q| n - q)
-        .filter(|&s| inner.is_move(n, s))
+        .filter(|&s| moves.allows(n, s))
         .take(take)
         .map(|s| Move::take(n, s))
         .collect();
@@ -503,35 +427,14 @@ fn by_stream(
         },
         misere: false,
     };
-    Ok((d, moves, None))
+    Ok((d, found, None))
 }
 
-/// Refuses n beyond `limit` or beyond what [`plan`] accepts for `task` within the budget,
-/// naming the largest n that is accepted (found by bisection only then).
-pub(crate) fn reachable(
-    game: &Game,
-    task: Task,
-    n: u64,
-    limit: u64,
-    budget: &Budget,
-    why: impl FnOnce() -> String,
-) -> Result<Plan, Error> {
-    if n <= limit {
-        if let Ok(p) = plan(game, task, n, budget) {
-            return Ok(p);
-        }
-    }
-    Err(Error::Refused(Refusal::TooFar {
-        game: game.to_string(),
-        n,
-        most: feasible_max(game, task, budget, limit),
-        why: why(),
-    }))
-}
-
-/// Decides position n of a take-and-break game from its Grundy table up to n.
+/// Decides position n of a game whose moves split heaps (or list options) from its Grundy
+/// table up to n.
 fn by_table(
     game: &Game,
+    moves: &Moves,
     n: u64,
     take: usize,
     budget: &Budget,
@@ -541,9 +444,9 @@ fn by_table(
         format!("needs a Grundy table up to n = {n}")
     })?;
     obs.planned(&p);
-    let g = grundy_table(game, n, obs)?;
+    let g = p.grundy(obs)?;
     let gn = g.get(n);
-    let moves = options_of_value(game, n, u64::MAX, take, |h| u64::from(g.get(h)), 0);
+    let found = options_of_value(moves, n, u64::MAX, take, |h| u64::from(g.get(h)), 0);
     let d = Decision {
         n,
         win: gn != 0,
@@ -552,142 +455,7 @@ fn by_table(
         method: "grundy table".into(),
         misere: false,
     };
-    Ok((d, moves, None))
-}
-
-/// The options of heap n of a take-and-break game (splits with the smaller part up to
-/// `a_max`) whose heaps XOR to `target` under `value`, at most `take`.
-pub(crate) fn options_of_value(
-    game: &Game,
-    n: u64,
-    a_max: u64,
-    take: usize,
-    value: impl Fn(u64) -> u64,
-    target: u64,
-) -> Vec<Move> {
-    let mut moves = vec![];
-    if let Game::Ruleset(r) = game {
-        // every option is listed (a split into many heaps has very many): give up after
-        // RULESET_LISTED of them
-        let mut seen = 0u64;
-        let _ = r.for_each_option(n, &mut |heaps| {
-            seen += 1;
-            if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
-                let turning = matches!(r, crate::game::Ruleset::Turning(_));
-                let removed = match r {
-                    _ if turning => 0,
-                    // a move to a non-positive heap: the least such amount
-                    crate::game::Ruleset::Sink(set) if heaps.is_empty() => {
-                        crate::games::terminal::least_move_from(set, n)
-                    }
-                    _ => n - heaps.iter().sum::<u64>(),
-                };
-                moves.push(Move {
-                    removed,
-                    leaves: heaps.to_vec(),
-                    turned: turning.then(|| heaps.iter().copied().chain([n]).collect()),
-                });
-            }
-            if moves.len() >= take || seen >= RULESET_LISTED {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-    }
-    if let Some(br) = Breaker::of(game) {
-        let _ = br.options(n, a_max, &mut |removed, heaps| {
-            if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
-                moves.push(Move {
-                    removed,
-                    leaves: heaps.to_vec(),
-                    turned: None,
-                });
-            }
-            if moves.len() >= take {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
-    }
-    moves
-}
-
-/// The most options of a ruleset game (extended codes, coin turning) visited in search of
-/// winning moves.
-const RULESET_LISTED: u64 = 20_000_000;
-
-/// Whether splits (a, b), a <= b, of a heap of n are left out by listing only a <= a_max.
-pub(crate) fn splits_cut(n: u64, a_max: u64) -> bool {
-    n / 2 > a_max
-}
-
-/// A Grundy sequence proven periodic: its first values, the period, and the sentence that
-/// says why it is proven.
-pub(crate) struct Proven {
-    pub head: Vec<i64>,
-    pub period: Period,
-    pub certificate: String,
-}
-
-impl Proven {
-    /// g(x) for any x (a proven period has saltus 0: the value repeats).
-    pub fn at(&self, x: u64) -> u32 {
-        let (n0, p) = (self.period.preperiod, self.period.period);
-        let r = if x < n0 + p { x } else { n0 + (x - n0) % p };
-        self.head[r as usize] as u32
-    }
-}
-
-/// The Grundy sequence of `game` proven periodic ([`CertRule`]: finite subtraction sets,
-/// octal codes by Guy–Smith), from tables of 2^12, 2^14, … 2^22 positions, within `budget`
-/// and estimated at a minute together at most; `None` when no period is proven by then.
-pub(crate) fn proven_grundy(
-    game: &Game,
-    budget: &Budget,
-    obs: &dyn Observer,
-) -> Result<Option<Proven>, Error> {
-    let rule = CertRule::of(game, Sequence::Grundy);
-    if rule == CertRule::None {
-        return Ok(None);
-    }
-    let mut left = budget.seconds.min(PERIOD_SEARCH_SECONDS);
-    let mut len = 1u64 << 12;
-    while len <= DIRECT_LIMIT {
-        let within = Budget {
-            seconds: left,
-            ..*budget
-        };
-        match plan(game, Task::Grundy, len, &within) {
-            Ok(p) => left -= p.seconds,
-            Err(_) => return Ok(None),
-        }
-        let g = grundy_table(game, len, obs)?;
-        let head: Vec<i64> = g.to_u32_vec().into_iter().map(i64::from).collect();
-        if let Some(p) = find_period(&head, true) {
-            if let (true, _) = rule.certify(&p) {
-                // the table the proof rests on, and the bound it reaches
-                let need = rule.bound(p.preperiod, p.period, p.saltus).unwrap_or(0);
-                let certificate = format!(
-                    "proven from the values to {len}, past the {need} the rule needs: {}",
-                    match rule {
-                        CertRule::Octal { .. } => "Guy–Smith 1956",
-                        CertRule::FiniteSubtraction { .. } | CertRule::None => {
-                            "each value depends on the largest move's worth before it"
-                        }
-                    }
-                );
-                return Ok(Some(Proven {
-                    head,
-                    period: p,
-                    certificate,
-                }));
-            }
-        }
-        len *= 4;
-    }
-    Ok(None)
+    Ok((d, found, None))
 }
 
 /// A game's Grundy values proven periodic (saltus 0) by its family's theorem.
@@ -724,11 +492,11 @@ pub fn proven_period(
 /// Decides position n of an octal game whose Grundy values are proven periodic: the
 /// options are searched with splits a + b only for a at most n0 + 2p, which covers every pair
 /// of residues.
-fn by_period(game: &Game, n: u64, p: &Proven, take: usize) -> Found {
+fn by_period(moves: &Moves, n: u64, p: &Proven, take: usize) -> Found {
     let gn = p.at(n);
     let (n0, per) = (p.period.preperiod, p.period.period);
     let a_max = n0 + 2 * per;
-    let moves = options_of_value(game, n, a_max, take, |h| u64::from(p.at(h)), 0);
+    let found = options_of_value(moves, n, a_max, take, |h| u64::from(p.at(h)), 0);
     let d = Decision {
         n,
         win: gn != 0,
@@ -747,7 +515,7 @@ fn by_period(game: &Game, n: u64, p: &Proven, take: usize) -> Found {
              the larger heap to the smaller"
         )
     });
-    (d, moves, note)
+    (d, found, note)
 }
 
 /// Odd divisors are listed for heaps up to this (trial division to its square root).
@@ -756,6 +524,7 @@ const ODD_DIVISORS_MAX: u64 = 10_000_000_000_000_000;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Refusal;
     use crate::observe::Silent;
     use crate::rule::{grundy_by_definition, outcome_by_definition};
 

@@ -6,17 +6,21 @@
 
 use crate::cert::{CertRule, Sequence};
 use crate::games::code::Code;
+use crate::games::divisors::NonDivisors;
 use crate::games::predicate::MovePredicate;
 use crate::games::takebreak::{excluded_periods_of, ExcludedPeriods, TakeBreak};
-use crate::games::terminal::{sink_grundy, sink_options, Seed};
+use crate::games::terminal::{Seed, Sink};
 use crate::games::turning::Turning;
 use crate::moves::bound::Bound;
 use crate::moves::breaker::Breaker;
+use crate::moves::interval::{IntervalGame, Reach};
+pub use crate::moves::Play;
+use crate::moves::{Moves, Structure};
 use crate::rule::{Rule, SubtractionRule};
-use crate::sets::{MoveSet, NamedSet};
+use crate::sets::MoveSet;
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::ops::ControlFlow;
+use std::sync::Arc;
 
 /// One impartial heap game.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -62,18 +66,6 @@ pub enum Game {
     /// CGSuite code (`4!.0`, `{2+}!.0`, `0.[3]`) or a coin-turning game (see
     /// [`Ruleset`]).
     Ruleset(Ruleset),
-}
-
-/// Normal play (the last player to move wins) or misère play (the last player to move
-/// loses).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Play {
-    /// The last player to move wins.
-    #[default]
-    Normal,
-    /// The last player to move loses.
-    Misere,
 }
 
 impl Game {
@@ -344,88 +336,6 @@ pub enum Ruleset {
     Seed(Seed<Game>),
 }
 
-impl Ruleset {
-    /// Calls `visit` with the heaps each option of a heap of `n` leaves (every option,
-    /// listed: for tests, sums and small heaps).
-    /// Stops when `visit` breaks.
-    pub fn for_each_option(
-        &self,
-        n: u64,
-        visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
-        match self {
-            Ruleset::Code(c) => c.for_each_option(n, visit),
-            Ruleset::Turning(t) => t.for_each_option(n, visit),
-            Ruleset::Sink(set) => sink_options(set, n, visit),
-            // the moves (the prescribed heaps' outcomes do not follow from them)
-            Ruleset::Seed(s) => {
-                for m in s.game.moves_of(n).unwrap_or_default() {
-                    visit(&[n - m])?;
-                }
-                ControlFlow::Continue(())
-            }
-        }
-    }
-
-    /// Grundy values 0..=max from the ruleset's engine (the public call is
-    /// [`crate::grundy_table`]).
-    /// `room`: the most bytes the value bit sets may take.
-    pub(crate) fn grundy(
-        &self,
-        max: u64,
-        room: u64,
-        watch: &mut crate::observe::Watch,
-    ) -> Result<Vec<u32>, crate::Error> {
-        match self {
-            Ruleset::Code(c) => crate::games::code::code_grundy(c, max, room, watch),
-            Ruleset::Turning(t) => crate::games::turning::turning_grundy(t, max, room, watch),
-            Ruleset::Sink(set) => sink_grundy(set, max, watch),
-            Ruleset::Seed(s) => Err(crate::Error::Unsupported {
-                what: format!(
-                    "Grundy values of {s}, whose prescribed start gives outcomes only (ask for \
-                     outcomes or P-positions)"
-                ),
-            }),
-        }
-    }
-
-    /// Bit-set rows per heap size the engine keeps (for its cost).
-    pub(crate) fn rows(&self) -> usize {
-        match self {
-            Ruleset::Code(c) => c.rows(),
-            Ruleset::Turning(_) | Ruleset::Sink(_) | Ruleset::Seed(_) => 0,
-        }
-    }
-
-    /// How many bit sets (each as wide as the values) the engine holds at N = `max`.
-    pub(crate) fn bitsets(&self, max: u64) -> f64 {
-        match self {
-            Ruleset::Code(c) => c.rows() as f64 * (max as f64 + 1.0),
-            Ruleset::Turning(t) => t.unions_at(max as f64).0 + 2.0,
-            Ruleset::Sink(_) | Ruleset::Seed(_) => 0.0,
-        }
-    }
-
-    /// About how many rows the engine unites for heap n (for its cost).
-    pub(crate) fn unions_at(&self, n: f64) -> f64 {
-        match self {
-            Ruleset::Code(c) => c.unions_at(n).0,
-            Ruleset::Turning(t) => t.unions_at(n).0,
-            Ruleset::Sink(_) | Ruleset::Seed(_) => 0.0,
-        }
-    }
-
-    /// About how many single values the engine adds for heap n (for its cost).
-    pub(crate) fn singles_at(&self, n: f64) -> f64 {
-        match self {
-            Ruleset::Code(c) => c.unions_at(n).1,
-            Ruleset::Turning(t) => t.unions_at(n).1,
-            Ruleset::Sink(set) => set.count_upto_estimate(n as u64) as f64,
-            Ruleset::Seed(s) => s.game.moves_of(n as u64).map_or(1.0, |m| m.len() as f64),
-        }
-    }
-}
-
 impl std::fmt::Display for Ruleset {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -438,114 +348,94 @@ impl std::fmt::Display for Ruleset {
 }
 
 impl Game {
-    /// The amounts that may be removed from a heap of `n` for the families whose every move
-    /// leaves one heap (subtraction sets, divisors, interval games), increasing; `None` for
-    /// take-and-break games.
-    pub fn moves_of(&self, n: u64) -> Option<Vec<u64>> {
-        let mut v = Vec::new();
-        match self {
-            Game::Misere(g) => return g.moves_of(n),
-            Game::NonDivisors => v.extend((1..n).filter(|d| !n.is_multiple_of(*d))),
-            Game::Rule(p) => v.extend(p.moves(n)),
-            Game::Union(parts) => {
-                for g in parts {
-                    v.extend(g.moves_of(n).unwrap_or_default());
-                }
-                v.sort_unstable();
-                v.dedup();
-            }
-            Game::Subtraction { set, leave1 } => {
-                let top = if *leave1 { n.saturating_sub(1) } else { n };
-                match set {
-                    MoveSet::Union { named, finite } => {
-                        v.extend(finite.iter().copied().filter(|&s| s <= top));
-                        for &s in named {
-                            match s {
-                                // cheaper to test each amount than to list the set
-                                NamedSet::Primes | NamedSet::Practical => {
-                                    v.extend((1..=top).filter(|&x| s.contains(x)))
-                                }
-                                NamedSet::Squares
-                                | NamedSet::Cubes
-                                | NamedSet::Triangular
-                                | NamedSet::Fibonacci
-                                | NamedSet::Powers2
-                                | NamedSet::Factorials => v.extend(s.elements_upto(top)),
-                            }
-                        }
-                        v.sort_unstable();
-                        v.dedup();
-                    }
-                    MoveSet::AllBut { excluded } => {
-                        v.extend((1..=top).filter(|s| excluded.binary_search(s).is_err()))
-                    }
-                }
-            }
-            Game::Divisors { nontrivial } => {
-                // pairs d·(n/d) = n with d <= sqrt(n)
-                let lo = if *nontrivial { 2 } else { 1 };
-                for d in (1..=crate::num::isqrt(n)).filter(|d| n.is_multiple_of(*d)) {
-                    v.extend([d, n / d].into_iter().filter(|&x| x >= lo && x < n));
-                }
-                v.sort_unstable();
-                v.dedup();
-            }
-            Game::Interval { bound, leave1 } => {
-                let top = if *leave1 { n.saturating_sub(1) } else { n };
-                v.extend(1..=bound.f(n).min(top));
-            }
-            Game::Ruleset(Ruleset::Seed(s)) => return s.game.moves_of(n),
-            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => return None,
+    /// What this game's moves are, as the engines see them, and how it is played: the one
+    /// place that turns a family into a structure ([`Moves`]). Unions keep the structure
+    /// of their parts where it exists ([`Moves::union`]); a `rule{…}` whose amounts form an
+    /// interval or a finite set is one ([`MovePredicate::moves_structure`]).
+    pub(crate) fn structure(&self) -> Structure {
+        let g = self.normalized();
+        match &*g {
+            Game::Misere(inner) => Structure {
+                moves: inner.moves(),
+                play: Play::Misere,
+            },
+            other => Structure {
+                moves: other.moves(),
+                play: Play::Normal,
+            },
         }
-        Some(v)
     }
-}
 
-impl Game {
-    /// Is removing `s` tokens from a heap of `n` a move that leaves one heap of n − s, in a
-    /// one-heap family? False for take-and-break games and for s = 0 or s > n.
-    pub fn is_move(&self, n: u64, s: u64) -> bool {
-        if s == 0 || s > n {
-            return false;
-        }
+    /// The moves of a normalised game (play aside).
+    fn moves(&self) -> Moves {
         match self {
-            Game::Misere(g) => g.is_move(n, s),
-            Game::Subtraction { set, leave1 } => !(*leave1 && s == n) && set.contains(s),
-            Game::Divisors { nontrivial } => {
-                s < n && n.is_multiple_of(s) && (!nontrivial || s >= 2)
-            }
-            Game::Interval { bound, leave1 } => !(*leave1 && s == n) && s <= bound.f(n),
-            Game::NonDivisors => s < n && !n.is_multiple_of(s),
-            Game::Rule(p) => p.allows(n, s),
-            Game::Union(parts) => parts.iter().any(|g| g.is_move(n, s)),
-            Game::Ruleset(Ruleset::Seed(sd)) => sd.game.is_move(n, s),
-            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) => false,
+            Game::Subtraction {
+                set: MoveSet::AllBut { excluded },
+                leave1,
+            } => Moves::AllBut {
+                excluded: excluded.clone(),
+                leave1: *leave1,
+            },
+            Game::Subtraction {
+                set: MoveSet::Union { named, finite },
+                leave1,
+            } if named.is_empty() => Moves::Finite {
+                moves: finite.clone(),
+                leave1: *leave1,
+            },
+            Game::Subtraction { set, leave1 } => Moves::Set {
+                set: set.clone(),
+                leave1: *leave1,
+            },
+            Game::Divisors { nontrivial } => Moves::Divisors {
+                nontrivial: *nontrivial,
+            },
+            Game::Interval { bound, leave1 } => Moves::Interval(Reach::from(IntervalGame {
+                bound: *bound,
+                leave1: *leave1,
+            })),
+            Game::TakeBreak(code) => Moves::Split(Breaker::from_code(code)),
+            Game::GrundyGame => Moves::Split(Breaker::grundy_game()),
+            Game::NonDivisors => Moves::Listed(Arc::new(NonDivisors)),
+            Game::Rule(p) => p.moves_structure(),
+            Game::Union(parts) => Moves::union(parts.iter().map(Game::moves).collect()),
+            Game::Misere(inner) => inner.moves(),
+            Game::Ruleset(Ruleset::Code(c)) => Moves::Options(Arc::new(c.clone())),
+            Game::Ruleset(Ruleset::Turning(t)) => Moves::Options(Arc::new(t.clone())),
+            Game::Ruleset(Ruleset::Sink(set)) => Moves::Options(Arc::new(Sink(set.clone()))),
+            Game::Ruleset(Ruleset::Seed(s)) => Moves::Seeded {
+                start: s.start.clone(),
+                inner: Box::new(s.game.moves()),
+            },
         }
+    }
+
+    /// The structure of this game's moves as the engines see it: `finite set`, `named set`,
+    /// `all-but set`, `interval`, `interval with extra moves`, `divisors`, `listed moves`,
+    /// `code digits`, `option list` or `seeded outcomes` (docs/engines.md says which
+    /// engines serve each).
+    pub fn structure_kind(&self) -> &'static str {
+        self.structure().moves.kind()
+    }
+
+    /// The amounts that may be removed from a heap of `n` for the games whose every move
+    /// leaves one heap (subtraction sets, divisors, interval games, rules, unions; the
+    /// moves after a seeded start), increasing; `None` for take-and-break games.
+    pub fn moves_of(&self, n: u64) -> Option<Vec<u64>> {
+        let m = self.structure().moves;
+        m.is_one_heap().then(|| m.amounts_of(n))
+    }
+
+    /// Is removing `s` tokens from a heap of `n` a move that leaves one heap of n − s, in a
+    /// one-heap game? False for take-and-break games and for s = 0 or s > n.
+    pub fn is_move(&self, n: u64, s: u64) -> bool {
+        self.structure().moves.allows(n, s)
     }
 }
 
 impl Rule for Game {
     fn for_each_option(&self, n: u64, visit: &mut dyn FnMut(&[u64])) {
-        if let Game::Ruleset(r) = self.under_normal_play() {
-            let _ = r.for_each_option(n, &mut |heaps| {
-                visit(heaps);
-                ControlFlow::Continue(())
-            });
-            return;
-        }
-        match Breaker::of(self) {
-            Some(br) => {
-                let _ = br.options(n, u64::MAX, &mut |_, heaps| {
-                    visit(heaps);
-                    ControlFlow::Continue(())
-                });
-            }
-            None => {
-                for s in self.moves_of(n).unwrap_or_default() {
-                    visit(&[n - s]);
-                }
-            }
-        }
+        self.structure().moves.for_each_option(n, visit);
     }
 }
 
@@ -558,39 +448,31 @@ impl SubtractionRule for Game {
 }
 
 impl CertRule {
-    /// The rule for `seq` of `game`.
+    /// The rule for `seq` of `game`, from its structure: a finite set (or `upto{k}`)
+    /// proves a period by the window argument, in either play (every move is legal, and
+    /// no heap is without a move, from the largest move on); an octal code's Grundy period
+    /// by Guy–Smith, in normal play only; nothing else has a theorem here.
     pub fn of(game: &Game, seq: Sequence) -> CertRule {
-        match game {
-            // The window argument holds in misère play too (every move is legal, and no heap
-            // is without a move, from the largest move on); Guy–Smith does not.
-            Game::Misere(inner) => match CertRule::of(inner, seq) {
-                r @ CertRule::FiniteSubtraction { .. } => r,
-                CertRule::Octal { .. } | CertRule::None => CertRule::None,
-            },
-            Game::Subtraction { set, .. } => match set.max_finite() {
-                Some(k) => CertRule::FiniteSubtraction { largest_move: k },
+        let s = game.structure();
+        match (&s.moves, s.play) {
+            (Moves::Finite { moves, .. }, _) => match moves.last() {
+                Some(&k) => CertRule::FiniteSubtraction { largest_move: k },
                 None => CertRule::None,
             },
-            Game::TakeBreak(code) if seq == Sequence::Grundy && code.max_heaps_left() <= 2 => {
-                CertRule::Octal {
-                    last_digit: code.last_digit() as u64,
+            // upto{k} is sub{1..k}: the same window argument proves its period
+            (Moves::Interval(r), _) if r.pure().is_some() && r.constant().is_some() => {
+                CertRule::FiniteSubtraction {
+                    largest_move: r.constant().unwrap_or(0),
                 }
             }
-            // upto{k} is sub{1..k}: the same window argument proves its period
-            Game::Interval {
-                bound: Bound::Upto(k),
-                ..
-            } => CertRule::FiniteSubtraction { largest_move: *k },
-            // extended codes and coin-turning games: Guy–Smith's argument needs every split
-            // of the heaps left to be allowed, so no constraint, and at most two heaps
-            Game::TakeBreak(_)
-            | Game::GrundyGame
-            | Game::Ruleset(_)
-            | Game::Divisors { .. }
-            | Game::Interval { .. }
-            | Game::NonDivisors
-            | Game::Rule(_)
-            | Game::Union(_) => CertRule::None,
+            // Guy–Smith's argument needs every split of the heaps left to be allowed (no
+            // constraint) and at most two heaps
+            (Moves::Split(br), Play::Normal) if seq == Sequence::Grundy && br.is_octal() => {
+                CertRule::Octal {
+                    last_digit: br.last_take(),
+                }
+            }
+            _ => CertRule::None,
         }
     }
 }
@@ -599,17 +481,9 @@ impl Breaker {
     /// The rule of a take-and-break game (a code or Grundy's game, in either play); `None`
     /// for the other families.
     pub fn of(game: &Game) -> Option<Breaker> {
-        match game.under_normal_play() {
-            Game::TakeBreak(code) => Some(Breaker::from_code(code)),
-            Game::GrundyGame => Some(Breaker::grundy_game()),
-            Game::Subtraction { .. }
-            | Game::Divisors { .. }
-            | Game::Interval { .. }
-            | Game::NonDivisors
-            | Game::Rule(_)
-            | Game::Union(_)
-            | Game::Misere(_)
-            | Game::Ruleset(_) => None,
+        match game.structure().moves {
+            Moves::Split(br) => Some(br),
+            _ => None,
         }
     }
 }

@@ -28,6 +28,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod budget;
 pub mod census;
 mod cert;
 mod decide;
@@ -36,6 +37,7 @@ mod error;
 pub mod functions;
 mod game;
 mod games;
+mod known;
 mod mex;
 pub mod misere;
 mod moves;
@@ -52,36 +54,40 @@ mod stone;
 mod sums;
 mod table;
 
+pub use budget::{Budget, Engine, Estimate, Task, TIME_LIMIT};
 pub use census::{CensusError, CensusSpace, Class, Member, Reduction};
 pub use cert::{CertRule, Sequence};
-pub use decide::{
-    decide, proven_period, winning_moves, Decision, Move, ProvenPeriod, WinningMoves,
-};
+pub use decide::{decide, proven_period, winning_moves, Decision, ProvenPeriod, WinningMoves};
+pub use engines::stream::Checkpoint;
 pub use engines::StreamState;
 pub use error::{duration, Error, Refusal};
-pub use game::{excluded_periods, Game, Play, SLUG_MAX};
+pub use game::{excluded_periods, Game, Ruleset, SLUG_MAX};
 pub use games::allbut::{all_but_p_positions, all_but_p_positions_played};
 pub use games::finite::{
     finite_outcome_period, finite_outcome_period_played, finite_p_count_played, PeriodicOutcomes,
 };
-pub use games::interval::IntervalGame;
 pub use games::predicate::{MovePredicate, PredicateError};
 pub use games::takebreak::{ExcludedPeriods, TakeBreak};
 pub use games::{Family, FAMILIES};
+pub use known::Move;
 pub use mex::{first_gap, mex, MexCounter, ValueSet};
 pub use moves::bound::Bound;
 pub use moves::breaker::{guy_smith_bound, Breaker};
+pub use moves::interval::IntervalGame;
+pub use moves::Play;
 pub use num::{
     factorize, icbrt, is_prime, is_square, isqrt, isqrt_ceil, parse_count, primes_upto, v2,
     CountError,
 };
 pub use observe::{ControlFlow, Observer, Silent};
 pub use period::{best_candidate, exceptions, find_period, z_function, Period};
+pub use plan::cost::square_segment_bits;
+pub use plan::count::{count_p_positions, p_count_estimate};
+pub use plan::run::{grundy_continues, grundy_resumable, grundy_table_after};
+pub use plan::stream::{resume_stream, PPositionStream};
 pub use plan::{
-    count_p_positions, feasible_max, grundy_continues, grundy_resumable, grundy_table,
-    grundy_table_after, memory_estimate, open_stream, outcome_table, p_count_estimate,
-    p_position_list, plan, resume_stream, square_segment_bits, tables, time_estimate, Budget,
-    Checkpoint, Engine, PPositionStream, Plan, Task, TIME_LIMIT,
+    feasible_max, grundy_table, memory_estimate, open_stream, outcome_table, p_position_list, plan,
+    tables, time_estimate, Output, Plan,
 };
 pub use rule::{
     grundy_by_definition, grundy_table_of, outcome_by_definition, Rule, SubtractionRule,
@@ -94,8 +100,7 @@ pub use stone::{
     margin_by_minimax, pile_cap, score_strategy, solve, RowsError, StoneError, StoneMove,
     StoneResult, StoneRows, Strategy, Variant, Winner, MAX_PILES, STRATEGY_LINE_MAX,
 };
-pub use sums::{
-    count_sums, decide_sum, grundy_value, sum_winning_moves, HeapValue, Sum, SumCount, SumDecision,
-    SumError, SumMove, SumMoves,
-};
+pub use sums::count::{count_sums, SumCount};
+pub use sums::sum::{HeapValue, Sum, SumDecision, SumError, SumMove, SumMoves};
+pub use sums::{decide_sum, grundy_value, sum_winning_moves};
 pub use table::{GrundyTable, OutcomeTable, PCount};

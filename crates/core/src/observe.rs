@@ -22,9 +22,10 @@ pub trait Observer: Sync {
     fn observe(&self, done: u64, total: u64) -> ControlFlow<()>;
 
     /// A run about to start, with its estimated cost: calls that plan before they run
-    /// (`tables`, `decide`, analyses, checks) report their [`crate::Plan`] here, so a
-    /// front end can say how long a run will take. Nothing by default.
-    fn planned(&self, plan: &crate::Plan) {
+    /// (`tables`, `decide`, analyses, checks) report their plan's [`crate::Estimate`] here
+    /// (a [`crate::Plan`] dereferences to it), so a front end can say how long a run will
+    /// take. Nothing by default.
+    fn planned(&self, plan: &crate::budget::Estimate) {
         let _ = plan;
     }
 }

@@ -6,10 +6,10 @@
 //! the last P-position and the first undecided one has a move to one).
 
 use crate::engines::sieve::{Moves, SieveState};
+use crate::engines::stream::Checkpoint;
 use crate::error::Error;
 use crate::games::finite::finite_outcome_period_played;
-use crate::games::interval::IntervalGame;
-use crate::plan::Checkpoint;
+use crate::moves::interval::Reach;
 use bitvec::prelude::*;
 
 /// Positions sampled from a saved list.
@@ -213,15 +213,39 @@ pub(crate) fn list(list: &[u64], next: u64, cp: &Checkpoint) -> Result<(), Error
 }
 
 /// Jump-ahead: the last P-position is one, and the count is right where the count has a
-/// closed form.
+/// closed form; with extra amounts, the recent P-positions increase up to the last one,
+/// are no more than the count, and none is an option of another.
 pub(crate) fn jump(
-    ig: &IntervalGame,
+    reach: &Reach,
     first: u64,
     last: Option<u64>,
     count: u64,
+    recent: &[u64],
     cp: &Checkpoint,
 ) -> Result<(), Error> {
     same_counts(cp, count, last)?;
+    let Some(ig) = reach.pure() else {
+        let increasing = recent.windows(2).all(|w| w[0] < w[1]);
+        if !increasing || recent.last().copied() != last || recent.len() as u64 > count {
+            return Err(bad(format!(
+                "holds recent P-positions that do not end at {}",
+                last.map_or("none".into(), |p| p.to_string())
+            )));
+        }
+        for (i, &q) in recent.iter().enumerate() {
+            let before = &recent[..i];
+            let in_window = before.partition_point(|&r| r < reach.low(q)) < i;
+            let by_extra = reach
+                .extra_beyond(q)
+                .any(|s| before.binary_search(&(q - s)).is_ok());
+            if in_window || by_extra {
+                return Err(bad(format!(
+                    "lists {q} as a P-position, but it has a move to another"
+                )));
+            }
+        }
+        return Ok(());
+    };
     let Some(l) = last else {
         return if count == 0 {
             Ok(())
@@ -327,7 +351,9 @@ mod tests {
                     win[w / 2] ^= 1 << 5;
                 }
                 StreamState::List { next } => *next += 1,
-                StreamState::Jump { last, .. } => *last = last.map(|l| l + 1),
+                StreamState::Jump { last, .. } | StreamState::JumpRecent { last, .. } => {
+                    *last = last.map(|l| l + 1)
+                }
             }
             refused(c, &format!("{spec}: engine state"));
             // another game's state

@@ -19,9 +19,9 @@ use heaplab_analysis::{
     Error as AnalysisError, On,
 };
 use heaplab_core::{
-    count_sums, decide, decide_sum, grundy_table, open_stream, p_position_list, plan, solve,
-    tables, Budget, CensusSpace, Class, Error, Game, GrundyTable, Observer, PPositionStream,
-    Sequence, Space, Sum, Task, Variant, FAMILIES,
+    count_sums, decide, decide_sum, open_stream, p_position_list, plan, solve, tables, Budget,
+    CensusSpace, Class, Error, Game, GrundyTable, Observer, PPositionStream, Sequence, Space, Sum,
+    Task, Variant, FAMILIES,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyMemoryError, PyValueError};
@@ -306,8 +306,9 @@ impl RawGame {
     ) -> PyResult<Bound<'py, PyAny>> {
         let game = &self.game;
         let t = run(py, progress, |w| -> Result<GrundyTable, Error> {
-            w.planned(&plan(game, Task::Grundy, n_max, &budget())?);
-            grundy_table(game, n_max, w)
+            let p = plan(game, Task::Grundy, n_max, &budget())?;
+            w.planned(&p);
+            p.grundy(w)
         })?;
         Ok(grundy_array(py, t))
     }

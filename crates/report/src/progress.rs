@@ -1,7 +1,7 @@
 //! Progress on stderr for long runs: hidden for the first two seconds (short runs print
 //! nothing), never on stdout, off with `--quiet`.
 
-use heaplab_core::{duration, ControlFlow, Observer, Plan};
+use heaplab_core::{duration, ControlFlow, Estimate, Observer};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -105,7 +105,7 @@ impl Observer for Progress {
     }
 
     /// Says up front how long a run will take, when that is more than half a minute.
-    fn planned(&self, plan: &Plan) {
+    fn planned(&self, plan: &Estimate) {
         if !self.quiet && plan.seconds >= ANNOUNCE_AFTER {
             eprintln!(
                 "heaplab: {} ({}) is estimated at about {} here",

@@ -18,6 +18,7 @@
 
 pub(crate) mod blocked;
 pub(crate) mod crew;
+pub(crate) mod interval;
 pub(crate) mod layers;
 pub(crate) mod mem;
 pub(crate) mod mex;
@@ -31,11 +32,23 @@ pub use sieve::{
     p_positions, ListMoves, Moves, SetSieve, SieveState, SquareMoves, DEFAULT_SEGMENT_BITS,
     MAX_SIEVE_N,
 };
-pub use sparse::{rare_summary, Mask, OctalStats, RareSummary};
+pub use sparse::{Mask, OctalStats, RareSummary};
 pub use stream::StreamState;
 
+use crate::game::Game;
 use crate::moves::breaker::Breaker;
 use crate::observe::{Observer, Watch};
+
+/// The sparse-space classification of `g`, the Grundy values 0..=N of `game`: the mask
+/// (bits, range or domain type, rare class) leaving the fewest rare positions over the
+/// second half of the table, among those the engine may pick (Flammenkamp's sparse-space
+/// method: range type with rare class 0; domain type only when every splitting move
+/// removes tokens of one parity t, with rare class t mod 2). None when `game` is not a
+/// take-and-break game that splits heaps in two (and never in three), when no mask leaves
+/// fewer than a quarter of the positions rare, or when the values are all 0.
+pub fn rare_summary(game: &Game, g: &[u32]) -> Option<RareSummary> {
+    sparse::rare_summary_of(&Breaker::of(game)?, g)
+}
 
 /// Grundy values 0..=max of a take-and-break rule by the sparse-space engine, with its
 /// statistics (the mask, rare positions, a period proven by Guy–Smith).

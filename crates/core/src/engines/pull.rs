@@ -1,24 +1,22 @@
-//! Pull engines for games whose options are listed per segment (the divisor games): each
-//! position reads the values of its options, found as CSR lists a segment at a time
-//! ([`crate::games::divisors::divisor_lists`]).
+//! Pull engines for one-heap moves listed a segment at a time (divisors by a sieve over the
+//! segment, any other structure heap by heap: `moves::listed`): each position reads the
+//! outcomes or values of its options.
 
-use super::stream::{PStream, StreamState};
-use crate::games::divisors::divisor_lists;
+use crate::engines::stream::{PStream, StreamState};
 use crate::mex::ValueSet;
+use crate::moves::listed::segment_lists;
+use crate::moves::Moves;
 use crate::observe::{Stopped, Watch};
 use bitvec::prelude::*;
 
-/// Positions per segment of the divisor lists.
+/// Positions per segment of the option lists.
 const SEGMENT: u64 = 1 << 16;
 
-/// Divisor games' P-positions: n is an N-position iff n - d is a P-position for some
-/// proper divisor d of n (d >= 2 for the non-trivial variant). One outcome bit per
-/// position is kept (N / 8 bytes).
-pub(crate) struct DivisorStream {
-    nontrivial: bool,
-    /// Instead of divisors, the moves of this one-heap game listed heap by heap (unions of
-    /// families, `nondivisors`): the same pull with another option list.
-    listed: Option<crate::game::Game>,
+/// P-positions of one-heap moves: n is an N-position iff n − s is a P-position for some
+/// amount s of n (in misère play also when n has no move). One outcome bit per position is
+/// kept (N / 8 bytes).
+pub(crate) struct PullStream {
+    moves: Moves,
     /// Misère play: a heap without a move is an N-position.
     misere: bool,
     max: u64,
@@ -27,15 +25,10 @@ pub(crate) struct DivisorStream {
     count: u64,
 }
 
-impl DivisorStream {
-    /// A stream over 0..=max, or one resumed from `(lo, outcome words, count)`; in misère
-    /// play when `misere`.
-    pub fn new(
-        nontrivial: bool,
-        misere: bool,
-        max: u64,
-        resume: Option<(u64, Vec<u64>, u64)>,
-    ) -> Self {
+impl PullStream {
+    /// A stream over 0..=max of `moves` (one-heap), or one resumed from `(lo, outcome
+    /// words, count)`; in misère play when `misere`.
+    pub fn new(moves: Moves, misere: bool, max: u64, resume: Option<(u64, Vec<u64>, u64)>) -> Self {
         let (lo, win, count) = match resume {
             None => (0, BitVec::new(), 0),
             Some((lo, words, count)) => {
@@ -44,9 +37,8 @@ impl DivisorStream {
                 (lo, bits, count)
             }
         };
-        DivisorStream {
-            nontrivial,
-            listed: None,
+        PullStream {
+            moves,
             misere,
             max,
             lo,
@@ -56,16 +48,7 @@ impl DivisorStream {
     }
 }
 
-impl DivisorStream {
-    /// The pull over the moves of `game` (listed by [`crate::Game::moves_of`]) instead of
-    /// divisors.
-    pub fn listed(mut self, game: crate::game::Game) -> Self {
-        self.listed = Some(game);
-        self
-    }
-}
-
-impl PStream for DivisorStream {
+impl PStream for PullStream {
     fn done(&self) -> u64 {
         self.lo
     }
@@ -75,13 +58,10 @@ impl PStream for DivisorStream {
         }
         let lo = self.lo;
         let hi = (lo + SEGMENT).min(self.max + 1);
-        let (start, divs) = match &self.listed {
-            Some(g) => listed_moves(g, lo, hi),
-            None => divisor_lists(lo, hi, self.nontrivial),
-        };
+        let (start, amounts) = segment_lists(&self.moves, lo, hi);
         for n in lo..hi {
             let i = (n - lo) as usize;
-            let ds = &divs[start[i] as usize..start[i + 1] as usize];
+            let ds = &amounts[start[i] as usize..start[i + 1] as usize];
             let w =
                 (self.misere && ds.is_empty()) || ds.iter().any(|&d| !self.win[(n - d) as usize]);
             self.win.push(w);
@@ -104,29 +84,22 @@ impl PStream for DivisorStream {
         self.count
     }
     fn method(&self) -> &'static str {
-        match self.listed {
-            Some(_) => "option pull",
-            None => "divisor pull",
+        match self.moves {
+            Moves::Divisors { .. } => "divisor pull",
+            _ => "option pull",
         }
     }
 }
 
-/// The moves of every heap in [lo, hi) of a one-heap game as CSR lists, like
-/// [`divisor_lists`]: the moves of n are `moves[start[n - lo]..start[n - lo + 1]]`.
-pub(crate) fn listed_moves(game: &crate::game::Game, lo: u64, hi: u64) -> (Vec<u32>, Vec<u64>) {
-    let mut start = vec![0u32];
-    let mut moves = vec![];
-    for n in lo..hi {
-        moves.extend(game.moves_of(n).unwrap_or_default());
-        start.push(u32::try_from(moves.len()).unwrap_or(u32::MAX));
-    }
-    (start, moves)
-}
-
-/// Grundy values 0..=max of a divisor game: g(n) = mex{g(n - d) : d a proper divisor of n
-/// (d >= 2 if nontrivial)}.
-pub(crate) fn divisor_grundy(
-    nontrivial: bool,
+/// Values 0..=max of one-heap moves: the mex of the options' values, `empty` at a heap
+/// without a move (0: normal play's Grundy values; 1: misère nim-values, Winning Ways ch.
+/// 13). One step per (heap, amount).
+///
+/// # Errors
+/// When stopped.
+pub(crate) fn lists_mex(
+    moves: &Moves,
+    empty: u32,
     max: u64,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, Stopped> {
@@ -134,13 +107,18 @@ pub(crate) fn divisor_grundy(
     let mut lo = 0u64;
     let mut seen = ValueSet::default();
     while lo <= max {
-        watch.at(lo)?;
         let hi = (lo + SEGMENT).min(max + 1);
-        let (start, divs) = divisor_lists(lo, hi, nontrivial);
+        let (start, amounts) = segment_lists(moves, lo, hi);
         for n in lo..hi {
+            watch.at(n)?;
             let i = (n - lo) as usize;
+            let ds = &amounts[start[i] as usize..start[i + 1] as usize];
+            if ds.is_empty() {
+                g.push(empty);
+                continue;
+            }
             seen.clear();
-            for &d in &divs[start[i] as usize..start[i + 1] as usize] {
+            for &d in ds {
                 seen.insert(g[(n - d) as usize]);
             }
             g.push(seen.mex());
@@ -148,4 +126,37 @@ pub(crate) fn divisor_grundy(
         lo = hi;
     }
     Ok(g)
+}
+
+/// Outcomes 0..=max (true: N-position) of a seeded start: the prescribed outcomes of heaps
+/// 0..start.len(), then by the inner one-heap moves (an N-position has a move to a
+/// P-position). One step per (heap, amount).
+///
+/// # Errors
+/// When stopped.
+pub(crate) fn seeded_outcomes(
+    start: &[bool],
+    inner: &Moves,
+    max: u64,
+    watch: &mut Watch,
+) -> Result<Vec<bool>, Stopped> {
+    let mut win: Vec<bool> = Vec::with_capacity(max as usize + 1);
+    let mut lo = 0u64;
+    while lo <= max {
+        let hi = (lo + SEGMENT).min(max + 1);
+        let (starts, amounts) = segment_lists(inner, lo, hi);
+        for n in lo..hi {
+            watch.at(n)?;
+            let i = (n - lo) as usize;
+            let w = match start.get(n as usize) {
+                Some(&w) => w,
+                None => amounts[starts[i] as usize..starts[i + 1] as usize]
+                    .iter()
+                    .any(|&s| !win[(n - s) as usize]),
+            };
+            win.push(w);
+        }
+        lo = hi;
+    }
+    Ok(win)
 }

@@ -178,9 +178,8 @@ pub struct RareSummary {
 /// removes tokens of one parity t, with rare class t mod 2). None when `game` is not a
 /// take-and-break game that splits heaps in two (and never in three), when no mask leaves
 /// fewer than a quarter of the positions rare, or when the values are all 0.
-pub fn rare_summary(game: &crate::Game, g: &[u32]) -> Option<RareSummary> {
-    let br = Breaker::of(game)?;
-    if !sparse_applies(&br) {
+pub fn rare_summary_of(br: &Breaker, g: &[u32]) -> Option<RareSummary> {
+    if !sparse_applies(br) {
         return None;
     }
     let (mask, _) = choose_mask(g, g.len() / 2, br.domain_rare())?;

@@ -1,10 +1,9 @@
 //! The P-position engines' common shape: [`PStream`] decides positions in increasing order,
 //! one segment per call, and saves a [`StreamState`] to resume from. The adaptors here wrap
-//! the engines that need no window of their own: the sieve ([`SieveStream`]), a list
-//! computed up front ([`ListStream`]) and the interval games' jump-ahead ([`JumpStream`]).
+//! the engines that need no window of their own: the sieve ([`SieveStream`]) and a list
+//! computed up front ([`ListStream`]). (The jump-ahead is in `engines::interval`.)
 
 use super::sieve::{Moves, SetSieve, SieveState};
-use crate::games::interval::IntervalGame;
 use serde::{Deserialize, Serialize};
 
 /// Saved state of any stream, for checkpoints.
@@ -42,6 +41,33 @@ pub enum StreamState {
         /// Number emitted.
         count: u64,
     },
+    /// Jump-ahead with extra amounts: also the P-positions an extra amount may still
+    /// reach.
+    JumpRecent {
+        /// Last P-position emitted.
+        last: Option<u64>,
+        /// Number emitted.
+        count: u64,
+        /// The P-positions at least `last` − the largest extra amount, increasing.
+        recent: Vec<u64>,
+    },
+}
+
+/// Everything needed to resume a P-position stream: the game and N it was opened for, the
+/// P-positions emitted so far (how many, and the last) and the engine's state.
+/// Serialisable; the caller stores it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// The game's canonical spec.
+    pub game: String,
+    /// N.
+    pub max: u64,
+    /// P-positions emitted so far.
+    pub count: u64,
+    /// The last of them.
+    pub last: Option<u64>,
+    /// The engine's state.
+    pub state: StreamState,
 }
 
 /// A P-position engine: decides positions in increasing order, one segment per call.
@@ -126,84 +152,5 @@ impl PStream for ListStream {
     }
     fn method(&self) -> &'static str {
         self.method
-    }
-}
-
-/// Jump-ahead for interval games: O(1) per P-position ([`IntervalGame::next_p`]).
-pub(crate) struct JumpStream {
-    game: IntervalGame,
-    /// The first P-position: 0 in normal play; in misère play the least heap with a move
-    /// (every heap below it has none, so it is an N-position, and that heap's options are
-    /// all such).
-    first: u64,
-    max: u64,
-    last: Option<u64>,
-    count: u64,
-    finished: bool,
-}
-
-impl JumpStream {
-    /// A stream over 0..=max after `last` (None: from the start), `count` emitted so far,
-    /// whose first P-position is `first`.
-    pub fn new(
-        game: IntervalGame,
-        first: u64,
-        max: u64,
-        last: Option<u64>,
-        count: u64,
-    ) -> JumpStream {
-        JumpStream {
-            game,
-            first,
-            max,
-            last,
-            count,
-            finished: false,
-        }
-    }
-}
-
-impl PStream for JumpStream {
-    fn done(&self) -> u64 {
-        if self.finished {
-            self.max.saturating_add(1)
-        } else {
-            self.last.map_or(0, |p| p + 1)
-        }
-    }
-    fn advance(&mut self, out: &mut Vec<u64>) -> bool {
-        if self.finished {
-            return false;
-        }
-        for _ in 0..(1 << 20) {
-            let next = match self.last {
-                None => Some(self.first),
-                Some(p) => self.game.next_p(p),
-            };
-            match next {
-                Some(q) if q <= self.max => {
-                    out.push(q);
-                    self.count += 1;
-                    self.last = Some(q);
-                }
-                _ => {
-                    self.finished = true;
-                    return true;
-                }
-            }
-        }
-        true
-    }
-    fn state(&self) -> StreamState {
-        StreamState::Jump {
-            last: self.last,
-            count: self.count,
-        }
-    }
-    fn count(&self) -> u64 {
-        self.count
-    }
-    fn method(&self) -> &'static str {
-        "jump-ahead"
     }
 }

@@ -1050,5 +1050,30 @@ fn add_part_nae(l: &mut Layers, g: &[u32], a: usize, len: usize, divisors: &[Vec
     }
 }
 
+impl crate::moves::OptionRule for Code {
+    fn for_each_option(
+        &self,
+        n: u64,
+        visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        Code::for_each_option(self, n, visit)
+    }
+    fn grundy(&self, max: u64, room: u64, watch: &mut Watch) -> Result<Vec<u32>, crate::Error> {
+        code_grundy(self, max, room, watch)
+    }
+    fn rows(&self) -> usize {
+        Code::rows(self)
+    }
+    fn bitsets(&self, max: u64) -> f64 {
+        Code::rows(self) as f64 * (max as f64 + 1.0)
+    }
+    fn unions_at(&self, n: f64) -> f64 {
+        Code::unions_at(self, n).0
+    }
+    fn singles_at(&self, n: f64) -> f64 {
+        Code::unions_at(self, n).1
+    }
+}
+
 #[cfg(test)]
 mod tests;

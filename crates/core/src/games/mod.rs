@@ -90,6 +90,10 @@ pub struct Family {
     pub(crate) aliases: &'static [&'static str],
     #[serde(skip)]
     pub(crate) hook: Option<Hook>,
+    /// Its row of the README's spec table (the specs it covers, the moves in full), when
+    /// it starts one.
+    #[serde(skip)]
+    pub(crate) row: Option<(&'static str, &'static str)>,
 }
 
 impl PartialEq for Family {
@@ -100,166 +104,342 @@ impl PartialEq for Family {
 
 impl Eq for Family {}
 
-/// An entry with a word and a hook.
-const fn fam(
-    name: &'static str,
-    args: &'static str,
-    spec: &'static str,
-    description: &'static str,
-    structure: &'static str,
-    hook: Hook,
-) -> Family {
-    Family {
-        name,
-        spec,
-        description,
-        structure,
-        args,
-        aliases: &[],
-        hook: Some(hook),
+impl Family {
+    /// An entry: word, what follows it, example, moves, structure.
+    const fn new(
+        name: &'static str,
+        args: &'static str,
+        spec: &'static str,
+        description: &'static str,
+        structure: &'static str,
+    ) -> Family {
+        Family {
+            name,
+            spec,
+            description,
+            structure,
+            args,
+            aliases: &[],
+            hook: None,
+            row: None,
+        }
+    }
+
+    /// An entry that shows another entry's syntax at work (a union, a hexadecimal code).
+    const fn example(
+        spec: &'static str,
+        description: &'static str,
+        structure: &'static str,
+    ) -> Family {
+        Family::new("", "", spec, description, structure)
+    }
+
+    const fn hook(self, hook: Hook) -> Family {
+        Family {
+            hook: Some(hook),
+            ..self
+        }
+    }
+
+    const fn aliases(self, aliases: &'static [&'static str]) -> Family {
+        Family { aliases, ..self }
+    }
+
+    const fn row(self, specs: &'static str, moves: &'static str) -> Family {
+        Family {
+            row: Some((specs, moves)),
+            ..self
+        }
     }
 }
 
-/// An entry that shows another entry's syntax at work (a union, a hexadecimal code).
-const fn example(spec: &'static str, description: &'static str, structure: &'static str) -> Family {
-    Family {
-        name: "",
-        spec,
-        description,
-        structure,
-        args: "",
-        aliases: &[],
-        hook: None,
-    }
-}
-
-/// Every game family with an example spec, in the order `heaplab games` lists them.
+/// Every game family with an example spec, in the order `heaplab games` lists them (the
+/// order of the README's spec table).
 pub static FAMILIES: &[Family] = &[
-    fam("sub", "{..}", "sub{1,2,3}", "finite subtraction set: remove 1, 2 or 3", "finite set", |c, _, _, _| {
-        Ok(Term::Set(MoveSet::finite(c.list("subtraction set")?)))
-    }),
-    fam("allbut", "{..}", "allbut{2,3,7}", "remove any number except those listed", "all-but set", |c, _, _, _| {
-        Ok(Term::Set(MoveSet::all_but(c.list("all-but set")?)))
-    }),
-    fam("squares", "", "squares", "remove a positive square (Stone Game IV)", "named set", named),
-    fam("cubes", "", "cubes", "remove a positive cube", "named set", named),
-    fam("triangular", "", "triangular", "remove a triangular number 1, 3, 6, 10, ...", "named set", named),
-    fam("fibonacci", "", "fibonacci", "remove a Fibonacci number 1, 2, 3, 5, 8, ...", "named set", named),
-    fam("primes", "", "primes", "remove a prime", "named set", named),
-    fam("powers2", "", "powers2", "remove a power of two 1, 2, 4, 8, ...", "named set", named),
-    fam("factorials", "", "factorials", "remove a factorial 1, 2, 6, 24, ...", "named set", named),
-    fam("practical", "", "practical", "remove a practical number 1, 2, 4, 6, 8, 12, ...", "named set", named),
-    fam("nim", "", "nim", "remove any positive number (one-heap Nim)", "all-but set", |_, _, _, _| {
-        Ok(Term::Set(MoveSet::all_but(vec![])))
-    }),
-    example("primes|sub{1}", "union of sets: remove 1 or a prime", "named set"),
-    fam("leave1", "(..)", "leave1(primes|sub{1})", "same moves, but never take the whole heap", "the inner game's", leave1),
-    fam("divisors", "", "divisors", "remove a proper divisor d of n (1 <= d < n)", "divisors", |_, _, _, _| {
-        Ok(Term::Game(Game::Divisors { nontrivial: false }))
-    }),
-    fam("divisors-nontrivial", "", "divisors-nontrivial", "remove a divisor d with 1 < d < n", "divisors", |_, _, _, _| {
-        Ok(Term::Game(Game::Divisors { nontrivial: true }))
-    }),
-    fam("sqrt", "", "sqrt", "remove 1..floor(sqrt n)", "interval", |_, _, _, _| {
-        Ok(Term::Game(Game::Interval { bound: Bound::Sqrt, leave1: false }))
-    }),
-    fam("upto", "{k}", "upto{3}", "remove 1..k (the Bash game)", "interval", upto),
-    fam("half", "", "half", "remove 1..floor(n/2)", "interval", |_, _, _, _| {
-        Ok(Term::Game(Game::Interval { bound: Bound::Half, leave1: false }))
-    }),
-    Family {
-        name: "",
-        spec: "0.77",
-        description: "octal take-and-break code (Kayles); also .77, 4.07, 0.137",
-        structure: "code digits",
-        args: "",
-        aliases: &[],
-        hook: Some(code),
-    },
-    example("0.3F", "hexadecimal code: digit bit 8 leaves three heaps", "code digits"),
-    fam("kayles", "", "kayles", "alias of 0.77", "code digits", |_, _, _, _| {
-        Ok(Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 7, 7]))))
-    }),
-    fam("dawson", "", "dawson", "Dawson's Kayles, alias of 0.07", "code digits", |_, _, _, _| {
-        Ok(Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 0, 7]))))
-    }),
-    fam("grundy-game", "", "grundy-game", "split one heap into two unequal non-empty heaps", "code digits", |_, _, _, _| {
-        Ok(Term::Game(Game::GrundyGame))
-    }),
-    example(
+    Family::new("sub", "{..}", "sub{1,2,3}", "finite subtraction set: remove 1, 2 or 3", "finite set")
+        .hook(sub)
+        .row("`sub{1,2,3}`", "remove s for s in the finite set (any order, duplicates ignored)"),
+    Family::new("allbut", "{..}", "allbut{2,3,7}", "remove any number except those listed", "all-but set")
+        .hook(allbut)
+        .row("`allbut{2,3,7}`", "remove any positive number except those listed (`nim`: any number)"),
+    Family::new("nim", "", "nim", "remove any positive number (one-heap Nim)", "all-but set").hook(nim),
+    Family::new("squares", "", "squares", "remove a positive square (Stone Game IV)", "named set")
+        .hook(named)
+        .row(
+            "`squares`, `cubes`, `triangular`, `fibonacci`, `primes`, `powers2`, `factorials`, `practical`",
+            "remove a member of the named set",
+        ),
+    Family::new("cubes", "", "cubes", "remove a positive cube", "named set").hook(named),
+    Family::new("triangular", "", "triangular", "remove a triangular number 1, 3, 6, 10, ...", "named set").hook(named),
+    Family::new("fibonacci", "", "fibonacci", "remove a Fibonacci number 1, 2, 3, 5, 8, ...", "named set").hook(named),
+    Family::new("primes", "", "primes", "remove a prime", "named set").hook(named),
+    Family::new("powers2", "", "powers2", "remove a power of two 1, 2, 4, 8, ...", "named set").hook(named),
+    Family::new("factorials", "", "factorials", "remove a factorial 1, 2, 6, 24, ...", "named set").hook(named),
+    Family::new("practical", "", "practical", "remove a practical number 1, 2, 4, 6, 8, 12, ...", "named set").hook(named),
+    Family::example("primes|sub{1}", "union of sets: remove 1 or a prime", "named set")
+        .row("`primes\\|sub{1}`", "union of sets"),
+    Family::example(
+        "half|sub{1}",
+        "union of any one-heap games: a move of either (also sqrt|sub{5}, divisors|squares)",
+        "interval with extra moves",
+    )
+    .row(
+        "`half\\|sub{1}`, `sqrt\\|sub{5}`, `divisors\\|squares`",
+        "union of any games whose moves leave one heap: a move of any of them (written in one \
+         order: `sub{1}\\|half` prints as `half\\|sub{1}`). Unions keep the structure of their \
+         parts: intervals and finite sets make an interval with extra amounts (`half\\|sub{1}`: \
+         jump-ahead and the sliding-window mex, P-positions to 10^9 at once), constant bounds \
+         a finite set (`upto{3}\\|sub{7}`); other unions list their moves heap by heap",
+    ),
+    Family::new("nondivisors", "", "nondivisors", "remove d with 1 <= d < n that does not divide n", "listed moves")
+        .hook(nondivisors)
+        .row("`nondivisors`", "remove d with 1 ≤ d < n where d does not divide n"),
+    Family::new(
+        "rule",
+        "{..}",
+        "rule{k <= isqrt(n)}",
+        "your own rule: remove k when the predicate over n, k holds (this one is sqrt)",
+        "interval",
+    )
+    .hook(rule)
+    .row(
+        "`rule{k <= isqrt(n) AND k % 2 = 1}`",
+        "your own rule: remove k (1 ≤ k ≤ n) when the predicate over the heap `n` and the \
+         amount `k` holds. The language of `check` claims on integers: `+ - * // %`, \
+         comparisons, `AND OR NOT`, `isqrt`, `v2`, `popcount`, `is_square`, `is_prime`, `xor`; \
+         a null (division by 0, a function of a negative number) is no move. \
+         `rule{k <= isqrt(n)}` is `sqrt`, `rule{n % k = 0 AND k < n}` is `divisors`. A rule \
+         that is an OR of upper bounds on k (`k <= E`, `k < E`, E over n growing by at most 1 \
+         a heap: built from n, constants, `+`, `-` and `*` by constants, `//` by a positive \
+         constant, `isqrt`) and single amounts (`k = 3`) is an interval with extra amounts \
+         and runs on the interval engines: `rule{k <= n // 2 OR k = 1}` is `half\\|sub{1}`. \
+         Otherwise a conjunct `k <= E` (E without k) bounds the amounts tried: \
+         `rule{k <= isqrt(n) AND k % 2 = 1}` to 10^5 takes 0.35 s here; a rule that tries \
+         every k (`rule{n % k <> 0}`) is quadratic: its amounts are evaluated in batches of \
+         512, column by column, 10^5 in about 50 s",
+    ),
+    Family::new("leave1", "(..)", "leave1(primes|sub{1})", "same moves, but never take the whole heap", "named set")
+        .hook(leave1)
+        .row(
+            "`leave1(SPEC)`",
+            "the same moves, but never the whole heap (for subtraction sets and interval games)",
+        ),
+    Family::new("divisors", "", "divisors", "remove a proper divisor d of n (1 <= d < n)", "divisors")
+        .hook(divisors)
+        .row("`divisors`, `divisors-nontrivial`", "remove a divisor d of n with 1 ≤ d < n (1 < d < n)"),
+    Family::new("divisors-nontrivial", "", "divisors-nontrivial", "remove a divisor d with 1 < d < n", "divisors")
+        .hook(divisors_nontrivial),
+    Family::new("sqrt", "", "sqrt", "remove 1..floor(sqrt n)", "interval")
+        .hook(sqrt)
+        .row("`sqrt`, `upto{k}`, `half`", "remove 1..f(n) with f = floor(√n), k, floor(n/2)"),
+    Family::new("upto", "{k}", "upto{3}", "remove 1..k (the Bash game)", "interval").hook(upto),
+    Family::new("half", "", "half", "remove 1..floor(n/2)", "interval").hook(half),
+    Family::new("", "", "0.77", "octal take-and-break code (Kayles); also .77, 4.07, 0.137", "code digits")
+        .hook(code)
+        .row(
+            "`0.77`, `.77`, `4.07`, `0.3F`, `C.0`",
+            "take-and-break codes in CGSuite's octal/hexadecimal notation (a digit before the \
+             point splits a heap without removing any: `C.0` into two or three heaps); \
+             `kayles` = `0.77`, `dawson` = `0.07`",
+        ),
+    Family::example("0.3F", "hexadecimal code: digit bit 8 leaves three heaps", "code digits"),
+    Family::new("kayles", "", "kayles", "alias of 0.77", "code digits").hook(kayles),
+    Family::new("dawson", "", "dawson", "Dawson's Kayles, alias of 0.07", "code digits").hook(dawson),
+    Family::new("grundy-game", "", "grundy-game", "split one heap into two unequal non-empty heaps", "code digits")
+        .hook(grundy_game)
+        .row("`grundy-game`", "split a heap into two unequal non-empty heaps"),
+    Family::example(
         "4!.0",
         "extended code: ! pairwise unequal heaps (Grundy's game), ? not all equal, = all equal",
         "option list",
+    )
+    .row(
+        "`4!.0`, `{2+}!.0`, `0.[3]`, `{2,3}?.0`, `{2,3}=.0`, `0.&96;`, `0.*`, `G.0`",
+        "CGSuite's extended codes, written as CGSuite writes them. Digit i says how many heaps \
+         may be left after removing i tokens: base 32 (`0-9`, `A-V`, bit j set = j heaps, up to \
+         4), `&n;` with n in decimal read the same way (`&96;` = 5 or 6 heaps), `{2,5}` or \
+         `{2+}` (2 or more; counts up to 63), `*` (any number); after a digit `!` makes the \
+         heaps pairwise unequal, `?` not all equal, `=` all equal — constraints concern moves \
+         that leave two or more heaps (leaving one heap or none stays allowed where the digit \
+         allows it), one per digit (`{2!,3}` is refused: write `{2,3}!`); `[…]` at the end \
+         repeats for ever. `4!.0` is Grundy's game, `0.[3]` is Nim, `{2+}!.0` splits a heap \
+         into any number of unequal heaps. Codes with more than one digit before the point add \
+         tokens (loopy) and are refused. Values come from a knapsack over part sizes: \
+         `{2+}.0`, `{2+}!.0` and `{2+}?.0` to 10^4 take 6.7 s, 6.1 s and 8.4 s on a quiet \
+         machine here (the work grows like N³ when the values grow like n; runs are announced \
+         with an estimate). Periods of these codes are observed, never certified (Guy–Smith \
+         needs every split allowed and at most two heaps)",
     ),
-    example(
+    Family::example(
         "{2+}!.0",
         "extended code: {2,3} or {k+} heap counts, * any number (split into unequal heaps)",
         "option list",
     ),
-    example(
+    Family::example(
         "0.[3]",
         "extended code: [..] repeats for ever (Nim); digits 0-9 A-V (up to 4 heaps), &n; any (&96;: 5 or 6)",
         "option list",
     ),
-    fam(
+    Family::new(
         "turning",
         "{..}",
         "turning{1-3}",
         "coin turning: turn 1 to 3 coins, the rightmost heads to tails (Mock Turtles); C E S F C(m)",
-        "coin turning",
-        turning,
+        "option list",
+    )
+    .hook(turning)
+    .row(
+        "`turning{1-3}`, `ruler`, `mock-turtles`, `turning-turtles`, `moebius`, `mogul`, `twins`, \
+         `triplets`, `turnips`, `grunt`",
+        "coin-turning games (Winning Ways ch. 14, CGSuite's `Spawning` codes): coins numbered \
+         1, 2, 3, … (Winning Ways numbers some games from 0: there coin n − 1 has the value heap \
+         n has here); a move turns over some coins, the rightmost (at n) from heads to tails; \
+         heap n is one head at n. Elements separated by commas: `3`, `1-3`, `2+` coins, then \
+         `C` consecutive, `E` equally spaced, `S` symmetric, `F` the leftmost is coin 1, \
+         `C(m)` all coins turned within m adjacent positions (from n − m + 1 to n). `ruler` = \
+         `turning{1+C}` (g(n): the largest power of 2 dividing n), `mock-turtles` = \
+         `turning{1-3}` (the odious numbers, A000069), `turning-turtles` = `turning{1-2}` \
+         (Nim), `moebius` = `1-5`, `mogul` = `1-7`, `twins` = `2`, `triplets` = `3`, \
+         `turnips` = `3E`, `grunt` = `4SF` (Grundy's game one heap down). `ruler` to 10^5: \
+         0.14 s; `mock-turtles`: 0.7 s; Moebius's values grow like n^3, so it stops near 10^4",
     ),
-    Family {
-        name: "ruler",
-        spec: "ruler",
-        description: "turning{1+C}; also mock-turtles, turning-turtles, moebius, mogul, twins, triplets, turnips, grunt",
-        structure: "coin turning",
-        args: "",
-        aliases: &["turning-turtles", "mock-turtles", "moebius", "mogul", "twins", "triplets", "turnips", "grunt"],
-        hook: Some(named_turning),
-    },
-    fam(
+    Family::new(
+        "ruler",
+        "",
+        "ruler",
+        "turning{1+C}; also mock-turtles, turning-turtles, moebius, mogul, twins, triplets, turnips, grunt",
+        "option list",
+    )
+    .hook(named_turning)
+    .aliases(&["turning-turtles", "mock-turtles", "moebius", "mogul", "twins", "triplets", "turnips", "grunt"]),
+    Family::new(
         "splittles",
         "{..}",
         "splittles{1,3}",
         "remove s in S, optionally split the rest in two (the code 0.707)",
         "code digits",
-        splittles,
+    )
+    .hook(splittles)
+    .row(
+        "`splittles{1,3}`",
+        "remove s in S, then leave the rest, split it into two heaps, or nothing: the octal \
+         code with 7 at every s, and printed as it (`splittles{1,2}` is Kayles, `0.77`)",
     ),
-    fam("nondivisors", "", "nondivisors", "remove d with 1 <= d < n that does not divide n", "listed moves", |_, _, _, _| {
-        Ok(Term::Game(Game::NonDivisors))
-    }),
-    fam(
-        "rule",
-        "{..}",
-        "rule{k <= isqrt(n)}",
-        "your own rule: remove k when the predicate over n, k holds (this one is sqrt)",
-        "interval, finite set or listed moves",
-        rule,
+    Family::new(
+        "sink",
+        "(..)",
+        "sink(sub{2,5})",
+        "subtract any s in S, even past 0: a move to a non-positive heap wins",
+        "option list",
+    )
+    .hook(sink)
+    .row(
+        "`sink(sub{2,5})`",
+        "a move may subtract any s in the set, even more than the heap, and a move to a \
+         non-positive heap wins (Bhagat, Larsson, Manabe, Yamashita, arXiv 2601.18715): heap \
+         n ≥ 1 has the options n − s for s < n, and a move to the empty heap whenever some s ≥ \
+         n; heap 0 has no move (a P-position). In a sum such a move empties its heap, as in any \
+         sum of normal play. For subtraction sets",
     ),
-    example(
-        "half|sub{1}",
-        "union of any one-heap games: a move of either (also sqrt|sub{5}, divisors|squares)",
-        "interval with extra moves",
-    ),
-    fam("sink", "(..)", "sink(sub{2,5})", "subtract any s in S, even past 0: a move to a non-positive heap wins", "sink", sink),
-    fam(
+    Family::new(
         "seed",
         "(..)",
         "seed(sub{1,2}; NN)",
         "prescribed outcomes of heaps 0, 1, … (P or N), then the moves (outcomes only)",
         "seeded outcomes",
-        seed,
+    )
+    .hook(seed)
+    .row(
+        "`seed(sub{1,2}; NN)`",
+        "prescribed starting outcomes (Miklós and Post, arXiv 2312.02426): heaps 0, 1, … have \
+         the outcomes written (`P` or `N`, one letter a heap), later heaps follow the game's \
+         moves (a game whose every move leaves one heap: subtraction, divisor, interval, \
+         `rule{}` games and their unions). Outcomes only: `table --grundy` is refused, \
+         `analyze` analyses the outcomes (`seed(sub{1,2}; NN)` has P-positions 2, 5, 8, …)",
     ),
-    fam(
+    Family::new(
         "misere",
         "(..)",
         "misere(sub{1,2,3})",
         "any game in misère play: the last player to move loses (also --play misere)",
-        "the inner game's",
-        misere,
+        "finite set",
+    )
+    .hook(misere)
+    .row(
+        "`misere(SPEC)`",
+        "the same moves in misère play (the last player to move loses); same as `--play \
+         misere`. Not available for extended codes, coin-turning, `sink` and `seed` games \
+         (refused with that reason)",
     ),
 ];
+
+/// The README's table of game specs, made from the registry (`heaplab games --markdown`):
+/// one row per family that starts one — the specs, the moves, the structure of the moves
+/// (which picks the engines).
+pub fn spec_table() -> String {
+    let mut out = String::from("| spec | moves from a heap of n | structure |\n|---|---|---|\n");
+    for f in FAMILIES {
+        if let Some((specs, moves)) = f.row {
+            out.push_str(&format!("| {specs} | {moves} | {} |\n", f.structure));
+        }
+    }
+    out
+}
+
+fn sub(c: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Set(MoveSet::finite(c.list("subtraction set")?)))
+}
+
+fn allbut(c: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Set(MoveSet::all_but(c.list("all-but set")?)))
+}
+
+fn nim(_: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Set(MoveSet::all_but(vec![])))
+}
+
+fn nondivisors(_: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Game(Game::NonDivisors))
+}
+
+fn divisors(_: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Game(Game::Divisors { nontrivial: false }))
+}
+
+fn divisors_nontrivial(
+    _: &mut Cursor<'_>,
+    _: &str,
+    _: usize,
+    _: Nested,
+) -> Result<Term, SpecError> {
+    Ok(Term::Game(Game::Divisors { nontrivial: true }))
+}
+
+fn sqrt(_: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Game(Game::Interval {
+        bound: Bound::Sqrt,
+        leave1: false,
+    }))
+}
+
+fn half(_: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Game(Game::Interval {
+        bound: Bound::Half,
+        leave1: false,
+    }))
+}
+
+fn kayles(_: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 7, 7]))))
+}
+
+fn dawson(_: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Game(Game::TakeBreak(TakeBreak::new(vec![0, 0, 7]))))
+}
+
+fn grundy_game(_: &mut Cursor<'_>, _: &str, _: usize, _: Nested) -> Result<Term, SpecError> {
+    Ok(Term::Game(Game::GrundyGame))
+}
 
 /// The family named `word` (lower case), if any.
 pub(crate) fn family_named(word: &str) -> Option<&'static Family> {
@@ -495,7 +675,9 @@ mod tests {
     #[test]
     fn every_family_example_parses_and_certificates_follow_the_family() {
         for f in FAMILIES {
-            assert!(Game::parse(f.spec).is_ok(), "{}", f.spec);
+            let g = Game::parse(f.spec).unwrap_or_else(|e| panic!("{}: {e}", f.spec));
+            // the registry says what structure the engines see, and it is the one they see
+            assert_eq!(f.structure, g.structure_kind(), "{}", f.spec);
         }
         let rule = |s: &str, q| CertRule::of(&Game::parse(s).unwrap(), q);
         assert_eq!(

@@ -16,7 +16,11 @@
 //! √n amounts per heap, not n.
 
 use crate::functions::{ClaimFunction, ClaimValue};
+use crate::moves::bound::Bound;
+use crate::moves::interval::{Reach, ReachBound};
+use crate::moves::{interval_or_finite, Moves};
 use std::fmt;
+use std::sync::Arc;
 
 /// A parsed move predicate; equal when their canonical texts are equal.
 #[derive(Debug, Clone)]
@@ -922,6 +926,258 @@ impl<'de> serde::Deserialize<'de> for MovePredicate {
     }
 }
 
+/// How an integer expression over n grows, when it is known to be non-decreasing in n
+/// and never null for n >= 0: the most it can grow from n to n + 1, and its value at
+/// n = 0 (its least value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Growth {
+    step: i128,
+    least: i128,
+}
+
+impl Expr {
+    /// The growth of an integer expression over n alone, when the structure of the tree
+    /// proves it non-decreasing and never null for n >= 0: constants; n; sums; differences
+    /// and products with a constant (a non-negative factor); floor division by a positive
+    /// constant (step ⌈s / c⌉); `isqrt` of a non-negative expression (step 1 when the
+    /// argument's step is at most 3, as no two positive squares lie within 3 of each other
+    /// past 1, else ⌊√s⌋ + 1). `None` for anything else.
+    fn growth(&self) -> Option<Growth> {
+        let constant = |e: &Expr| match e.growth() {
+            Some(Growth { step: 0, least }) => Some(least),
+            _ => None,
+        };
+        let g = match self {
+            Expr::Int(x) => Growth { step: 0, least: *x },
+            Expr::N => Growth { step: 1, least: 0 },
+            Expr::Neg(e) => Growth {
+                step: 0,
+                least: constant(e)?.checked_neg()?,
+            },
+            Expr::Bin(Op::Add, a, b) => {
+                let (a, b) = (a.growth()?, b.growth()?);
+                Growth {
+                    step: a.step.checked_add(b.step)?,
+                    least: a.least.checked_add(b.least)?,
+                }
+            }
+            Expr::Bin(Op::Sub, a, b) => {
+                let (a, c) = (a.growth()?, constant(b)?);
+                Growth {
+                    step: a.step,
+                    least: a.least.checked_sub(c)?,
+                }
+            }
+            Expr::Bin(Op::Mul, a, b) => {
+                let (x, c) = match (constant(a), constant(b)) {
+                    (Some(c), _) => (b.growth()?, c),
+                    (_, Some(c)) => (a.growth()?, c),
+                    _ => return None,
+                };
+                if c < 0 {
+                    return None;
+                }
+                Growth {
+                    step: x.step.checked_mul(c)?,
+                    least: x.least.checked_mul(c)?,
+                }
+            }
+            Expr::Bin(Op::Div, a, b) => {
+                let (x, c) = (a.growth()?, constant(b)?);
+                if c <= 0 {
+                    return None;
+                }
+                Growth {
+                    step: (x.step + c - 1) / c,
+                    least: floor_div(x.least, c)?,
+                }
+            }
+            Expr::Call(ClaimFunction::Isqrt, args) => {
+                let x = args[0].growth()?;
+                if x.least < 0 {
+                    return None;
+                }
+                let root = |v: i128| crate::num::isqrt(u64::try_from(v).unwrap_or(u64::MAX));
+                Growth {
+                    step: if x.step <= 3 {
+                        x.step.min(1)
+                    } else {
+                        i128::from(root(x.step)) + 1
+                    },
+                    least: i128::from(root(x.least)),
+                }
+            }
+            _ => return None,
+        };
+        Some(g)
+    }
+}
+
+/// What one OR-term of a rule allows, when its structure shows: the amounts 1..=min of
+/// upper bounds over n, or one constant amount.
+enum TermShape {
+    /// `k <= E` (`k < E` is `k <= E - 1`), several joined by AND: k up to the least.
+    Upto(Vec<Expr>),
+    /// `k = c`.
+    Amount(i128),
+}
+
+/// The shape of a conjunction of comparisons of k: upper bounds on k (and the lower bound
+/// k >= 1 that every move has), or k equal to a constant. `None` for anything else.
+fn term_shape(e: &Expr) -> Option<TermShape> {
+    let mut conjuncts = vec![];
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        match x {
+            Expr::Bin(Op::And, a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            other => conjuncts.push(other),
+        }
+    }
+    let minus1 = |x: &Expr| Expr::Bin(Op::Sub, Box::new(x.clone()), Box::new(Expr::Int(1)));
+    let mut uppers = vec![];
+    let mut amount = None;
+    for c in conjuncts {
+        let Expr::Bin(op, a, b) = c else {
+            return None;
+        };
+        let (a, b) = (&**a, &**b);
+        match (op, a, b) {
+            (Op::Le, Expr::K, x) | (Op::Ge, x, Expr::K) if !x.uses_k() => uppers.push(x.clone()),
+            (Op::Lt, Expr::K, x) | (Op::Gt, x, Expr::K) if !x.uses_k() => uppers.push(minus1(x)),
+            // k >= 1 (or k > 0, k >= 0): every amount is
+            (Op::Ge, Expr::K, Expr::Int(0 | 1))
+            | (Op::Le, Expr::Int(0 | 1), Expr::K)
+            | (Op::Gt, Expr::K, Expr::Int(0))
+            | (Op::Lt, Expr::Int(0), Expr::K) => {}
+            (Op::Eq, Expr::K, x) | (Op::Eq, x, Expr::K) if amount.is_none() => {
+                amount = Some(match x.growth()? {
+                    Growth { step: 0, least } => least,
+                    _ => return None,
+                })
+            }
+            _ => return None,
+        }
+    }
+    match (amount, uppers.is_empty()) {
+        (Some(c), true) => Some(TermShape::Amount(c)),
+        (None, false) => Some(TermShape::Upto(uppers)),
+        _ => None,
+    }
+}
+
+impl MovePredicate {
+    /// The structure of the amounts this predicate allows. A rule that is an OR of terms,
+    /// each either upper bounds on k (`k <= E`, `k < E`, joined by AND, E over n alone and
+    /// proven non-decreasing with steps of at most 1 and never null: see
+    /// `Expr::growth`) or one constant amount (`k = 3`), is an interval with extra amounts
+    /// — `rule{k <= n // 2 OR k = 1}` is `half|sub{1}` — and runs on the interval engines
+    /// (a finite set when every bound is a constant). Any other rule is listed heap by heap.
+    pub(crate) fn moves_structure(&self) -> Moves {
+        self.interval_structure()
+            .unwrap_or_else(|| Moves::Listed(Arc::new(self.clone())))
+    }
+
+    fn interval_structure(&self) -> Option<Moves> {
+        let mut terms = vec![];
+        let mut stack = vec![&self.expr];
+        while let Some(x) = stack.pop() {
+            match x {
+                Expr::Bin(Op::Or, a, b) => {
+                    stack.push(a);
+                    stack.push(b);
+                }
+                other => terms.push(other),
+            }
+        }
+        let mut bounds = vec![];
+        let mut extra = vec![];
+        for t in terms {
+            match term_shape(t)? {
+                TermShape::Amount(c) => {
+                    // k = 0 or less is no move
+                    if c >= 1 {
+                        extra.push(u64::try_from(c).ok()?);
+                    }
+                }
+                TermShape::Upto(uppers) => {
+                    let mut named = None;
+                    for e in &uppers {
+                        let g = e.growth()?;
+                        if g.step > 1 {
+                            return None;
+                        }
+                        if g.step == 0 {
+                            named = Some(named.map_or(g.least, |m: i128| m.min(g.least)));
+                        }
+                    }
+                    let bound = match (
+                        named,
+                        uppers
+                            .iter()
+                            .all(|e| e.growth().is_some_and(|g| g.step == 0)),
+                    ) {
+                        // constants only: upto{c}
+                        (Some(c), true) => {
+                            ReachBound::Named(Bound::Upto(u64::try_from(c.max(0)).ok()?))
+                        }
+                        _ => {
+                            let text = uppers
+                                .iter()
+                                .map(|e| e.to_string())
+                                .collect::<Vec<_>>()
+                                .join(", ");
+                            ReachBound::Expr {
+                                text: format!("min({text})"),
+                                f: Arc::new(move |n| {
+                                    let n128 = i128::from(n);
+                                    uppers
+                                        .iter()
+                                        .map(|e| match e.eval(n128, 0) {
+                                            Val::Int(x) => x.clamp(0, n128) as u64,
+                                            // (never: the growth proves no null)
+                                            _ => 0,
+                                        })
+                                        .min()
+                                        .unwrap_or(0)
+                                }),
+                            }
+                        }
+                    };
+                    bounds.push((bound, false));
+                }
+            }
+        }
+        extra.sort_unstable();
+        extra.dedup();
+        if bounds.is_empty() {
+            return Some(Moves::Finite {
+                moves: extra,
+                leave1: false,
+            });
+        }
+        Some(interval_or_finite(Reach {
+            bounds,
+            extra,
+            extra_leave1: false,
+        }))
+    }
+}
+
+impl crate::moves::AmountRule for MovePredicate {
+    fn amounts(&self, n: u64, out: &mut Vec<u64>) {
+        out.extend(self.moves(n));
+    }
+    fn allows(&self, n: u64, s: u64) -> bool {
+        MovePredicate::allows(self, n, s)
+    }
+    fn tried(&self, n: u64) -> f64 {
+        MovePredicate::tried(self, n) as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1025,6 +1281,45 @@ mod columns {
             for n in 0..=1100u64 {
                 let want: Vec<u64> = (1..=n).filter(|&k| p.allows(n, k)).collect();
                 assert_eq!(p.moves(n), want, "{text} at n = {n}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod structure {
+    use super::*;
+
+    /// Rules whose amounts form an interval (with extra amounts) run as one; the amounts
+    /// are the predicate's own, heap by heap, and rules without such a shape are listed.
+    #[test]
+    fn interval_rules_keep_their_structure_and_their_amounts() {
+        for (text, kind) in [
+            ("k <= n // 2 OR k = 1", "interval with extra moves"),
+            ("k <= isqrt(n)", "interval"),
+            ("k < isqrt(n) + 2 AND k <= n // 3", "interval"),
+            ("k <= 3", "interval"),
+            ("k <= 3 OR k = 7", "finite set"),
+            ("k = 2 OR k = 5", "finite set"),
+            ("k <= n - 10 OR k = 4 OR k = 9", "interval with extra moves"),
+            ("k <= (n + 1) // 2 AND k >= 1", "interval"),
+            ("k <= 2 * n // 3", "interval"),
+            ("k <= isqrt(isqrt(n)) OR k = 3", "interval with extra moves"),
+            // not shown to be intervals: listed
+            ("k <= n * 2 // 3 + n // 2", "listed moves"),
+            ("k <= n // 2 AND k % 2 = 1", "listed moves"),
+            ("n % k <> 0", "listed moves"),
+            ("k <= isqrt(n - 3)", "listed moves"),
+            ("k >= 2 AND k <= n // 2", "listed moves"),
+        ] {
+            let p = MovePredicate::parse(text).unwrap();
+            let m = p.moves_structure();
+            assert_eq!(m.kind(), kind, "{text}");
+            for n in 0..=3000u64 {
+                assert_eq!(m.amounts_of(n), p.moves(n), "{text} at n = {n}");
+                for s in [1, 2, 3, 4, 7, 9, n / 2, n] {
+                    assert_eq!(m.allows(n, s), p.allows(n, s), "{text}: {s} from {n}");
+                }
             }
         }
     }

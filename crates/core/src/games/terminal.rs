@@ -96,6 +96,37 @@ pub(crate) fn sink_grundy(
     Ok(g)
 }
 
+/// `sink(S)` as an option rule: the options of [`sink_options`], the values of
+/// [`sink_grundy`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Sink(pub MoveSet);
+
+impl crate::moves::OptionRule for Sink {
+    fn for_each_option(
+        &self,
+        n: u64,
+        visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        sink_options(&self.0, n, visit)
+    }
+    fn grundy(&self, max: u64, _room: u64, watch: &mut Watch) -> Result<Vec<u32>, crate::Error> {
+        sink_grundy(&self.0, max, watch)
+    }
+    fn singles_at(&self, n: f64) -> f64 {
+        self.0.count_upto_estimate(n as u64) as f64
+    }
+    fn one_heap(&self) -> bool {
+        true
+    }
+    /// A move to a non-positive heap removes the least such amount.
+    fn removed(&self, n: u64, heaps: &[u64]) -> u64 {
+        match heaps {
+            [] => least_move_from(&self.0, n),
+            hs => n.saturating_sub(hs.iter().sum::<u64>()),
+        }
+    }
+}
+
 /// `seed(SPEC; …)`: a one-heap game whose first outcomes are prescribed; `G` is the game
 /// whose moves follow (a [`crate::Game`] whose every move leaves one heap, in normal play).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -104,33 +135,6 @@ pub struct Seed<G> {
     pub game: Box<G>,
     /// `start[n]`: heap n is an N-position (true) or a P-position, for n < start.len().
     pub start: Vec<bool>,
-}
-
-impl<G> Seed<G> {
-    /// Outcomes 0..=max (true: N-position): the prescribed ones, then by the moves
-    /// (`moves(n)`: the amounts that may be removed from n, increasing). One step per
-    /// (heap, move).
-    ///
-    /// # Errors
-    /// When stopped.
-    pub(crate) fn outcomes(
-        &self,
-        max: u64,
-        moves: impl Fn(u64) -> Vec<u64>,
-        watch: &mut Watch,
-    ) -> Result<Vec<bool>, crate::Error> {
-        let len = max as usize + 1;
-        let mut win: Vec<bool> = Vec::with_capacity(len);
-        for n in 0..len as u64 {
-            let w = match self.start.get(n as usize) {
-                Some(&w) => w,
-                None => moves(n).iter().any(|&s| !win[(n - s) as usize]),
-            };
-            win.push(w);
-            watch.at(n + 1)?;
-        }
-        Ok(win)
-    }
 }
 
 impl<G: std::fmt::Display> std::fmt::Display for Seed<G> {
@@ -285,7 +289,8 @@ mod parse_back {
 mod rulesets_in_sums {
     use crate::game::Game;
     use crate::game::Play;
-    use crate::sums::{sum_winning_moves, Sum};
+    use crate::sums::sum::Sum;
+    use crate::sums::sum_winning_moves;
     use crate::{Budget, Silent};
 
     /// Sums of the new families list their winning moves (each checked to reach a

@@ -623,6 +623,34 @@ fn t_one(e: &Element, n: u64, visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>) 
     ControlFlow::Continue(())
 }
 
+impl crate::moves::OptionRule for Turning {
+    fn for_each_option(
+        &self,
+        n: u64,
+        visit: &mut dyn FnMut(&[u64]) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        Turning::for_each_option(self, n, visit)
+    }
+    fn grundy(&self, max: u64, room: u64, watch: &mut Watch) -> Result<Vec<u32>, crate::Error> {
+        turning_grundy(self, max, room, watch)
+    }
+    fn bitsets(&self, max: u64) -> f64 {
+        Turning::unions_at(self, max as f64).0 + 2.0
+    }
+    fn unions_at(&self, n: f64) -> f64 {
+        Turning::unions_at(self, n).0
+    }
+    fn singles_at(&self, n: f64) -> f64 {
+        Turning::unions_at(self, n).1
+    }
+    fn removed(&self, _n: u64, _heaps: &[u64]) -> u64 {
+        0
+    }
+    fn turns_coins(&self) -> bool {
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::game::Game;

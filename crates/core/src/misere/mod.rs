@@ -28,13 +28,12 @@
 //!   phyla, and misère sums of tame heaps by the misère-Nim rule ([`misere_sum`]).
 
 pub mod canon;
-mod oneheap;
-mod sums;
+mod genus;
+pub(crate) mod oneheap;
+pub(crate) mod sums;
 
-pub(crate) use oneheap::option_mex;
-pub use oneheap::{
-    first_move, genera, genus_table, misere_values, Genus, GenusTable, Phylum, GENUS_LAYERS,
-};
+pub use genus::{first_move, genera, genus_table, misere_values};
+pub use oneheap::{Genus, GenusTable, Phylum, GENUS_LAYERS};
 pub use sums::{misere_sum, MisereSum, MisereSumHeap};
 
 #[cfg(test)]

@@ -1,14 +1,12 @@
-//! Misère nim-values and genera of games whose every move leaves one heap (subtraction
-//! sets, all-but sets, divisors, interval games): layer by layer over 0..=N, each layer one
-//! walk over every position's options.
+//! Misère nim-values and genera of one-heap moves (subtraction sets, all-but sets,
+//! divisors, intervals, listed moves): layer by layer over 0..=N, each layer one walk over
+//! every position's options (`moves::listed` lists them a segment at a time). The calls
+//! on games are in `misere::genus`.
 
-use crate::game::Game;
-use crate::games::divisors::divisor_lists;
-use crate::games::interval::IntervalGame;
 use crate::mex::ValueSet;
-use crate::moves::bound::Bound;
+use crate::moves::listed::segment_lists;
+use crate::moves::Moves;
 use crate::observe::{Stopped, Watch};
-use crate::sets::MoveSet;
 use serde::Serialize;
 use std::fmt;
 
@@ -17,191 +15,47 @@ use std::fmt;
 /// within a handful of layers).
 pub const GENUS_LAYERS: usize = 64;
 
-/// The least heap with a move, for the families whose heaps without a move are exactly
-/// those below it: subtraction and all-but sets (the least move, plus one under
-/// `leave1`), interval games and `divisors`. `u64::MAX` when no heap has a move (an
-/// empty set). `None` for `divisors-nontrivial` (1, 2, 3 and every prime have no move)
-/// and for take-and-break games; `misere( )` is looked through.
-pub fn first_move(game: &Game) -> Option<u64> {
-    let plus = |m: Option<u64>, leave1: bool| match m {
-        Some(m) => m.saturating_add(u64::from(leave1)),
-        None => u64::MAX,
-    };
-    match game.under_normal_play() {
-        Game::Subtraction { set, leave1 } => Some(plus(least_move(set), *leave1)),
-        Game::Interval { bound, leave1 } => Some(match bound {
-            Bound::Upto(0) => u64::MAX,
-            // f(n) >= 1 from n = 1 (n = 2 for half); under leave1 n - 1 >= 1 too
-            Bound::Upto(_) | Bound::Sqrt => 1 + u64::from(*leave1),
-            Bound::Half => 2,
-        }),
-        Game::Divisors { nontrivial: false } => Some(2),
-        // 3 is the least heap with a non-divisor below it (2)
-        Game::NonDivisors => Some(3),
-        // a union's heaps without a move are those of every part
-        Game::Union(parts) => parts
-            .iter()
-            .map(first_move)
-            .try_fold(u64::MAX, |m, f| f.map(|f| m.min(f))),
-        Game::Divisors { nontrivial: true }
-        | Game::Rule(_)
-        | Game::TakeBreak(_)
-        | Game::GrundyGame
-        | Game::Ruleset(_)
-        | Game::Misere(_) => None,
-    }
+/// Whether the genus recursion walks these moves: one-heap moves with values (not a
+/// seeded start, whose outcomes are prescribed).
+pub(crate) fn walkable(moves: &Moves) -> bool {
+    !matches!(
+        moves,
+        Moves::Split(_) | Moves::Options(_) | Moves::Seeded { .. }
+    )
 }
 
-/// The least element of a subtraction set (`None` for an empty one).
-fn least_move(set: &MoveSet) -> Option<u64> {
-    match set {
-        MoveSet::AllBut { excluded } => {
-            // the least positive integer not excluded (excluded is sorted)
-            let mut m = 1u64;
-            for &e in excluded {
-                if e == m {
-                    m += 1;
-                } else if e > m {
-                    break;
-                }
-            }
-            Some(m)
-        }
-        MoveSet::Union { named, finite } => {
-            // every named set holds 1 or 2 (primes)
-            let named_min = named
-                .iter()
-                .map(|s| if s.contains(1) { 1 } else { 2 })
-                .min();
-            finite
-                .iter()
-                .copied()
-                .filter(|&s| s > 0)
-                .min()
-                .into_iter()
-                .chain(named_min)
-                .min()
-        }
-    }
-}
-
-/// Walks every heap's options (as the heaps they leave) for the one-heap families.
-enum Walker {
-    /// Increasing moves (all of them up to N).
-    List { moves: Vec<u64>, leave1: bool },
-    /// All-but sets: every amount except these.
-    AllBut { excluded: Vec<u64>, leave1: bool },
-    /// Divisor lists a segment at a time.
-    Divisors { nontrivial: bool },
-    /// Interval games: the options of n are low(n)..n.
-    Interval(IntervalGame),
-    /// Any other one-heap game: its moves listed heap by heap ([`Game::moves_of`]).
-    Listed(Game),
-}
-
-/// Positions per segment of the divisor lists.
+/// Positions per segment of the option lists.
 const SEGMENT: u64 = 1 << 16;
 
-impl Walker {
-    fn of(game: &Game, max: u64) -> Option<Walker> {
-        Some(match game.under_normal_play() {
-            Game::Subtraction {
-                set: MoveSet::AllBut { excluded },
-                leave1,
-            } => Walker::AllBut {
-                excluded: excluded.clone(),
-                leave1: *leave1,
-            },
-            Game::Subtraction { set, leave1 } => Walker::List {
-                moves: set.elements_upto(max),
-                leave1: *leave1,
-            },
-            Game::Divisors { nontrivial } => Walker::Divisors {
-                nontrivial: *nontrivial,
-            },
-            Game::Interval { bound, leave1 } => Walker::Interval(IntervalGame {
-                bound: *bound,
-                leave1: *leave1,
-            }),
-            g @ (Game::NonDivisors | Game::Rule(_) | Game::Union(_)) => Walker::Listed(g.clone()),
-            Game::TakeBreak(_) | Game::GrundyGame | Game::Ruleset(_) | Game::Misere(_) => {
-                return None
-            }
-        })
-    }
-
-    /// Calls `each(n, options of n)` for n = 0..=max in order.
-    fn walk(
-        &self,
-        max: u64,
-        watch: &mut Watch,
-        mut each: impl FnMut(u64, &[u64]),
-    ) -> Result<(), Stopped> {
-        let mut opts: Vec<u64> = Vec::new();
-        match self {
-            Walker::List { moves, leave1 } => {
-                for n in 0..=max {
-                    watch.at(n)?;
-                    let top = if *leave1 { n.saturating_sub(1) } else { n };
-                    opts.clear();
-                    opts.extend(moves.iter().take_while(|&&s| s <= top).map(|&s| n - s));
-                    each(n, &opts);
-                }
-            }
-            Walker::AllBut { excluded, leave1 } => {
-                for n in 0..=max {
-                    watch.at(n)?;
-                    let top = if *leave1 { n.saturating_sub(1) } else { n };
-                    opts.clear();
-                    opts.extend(
-                        (1..=top)
-                            .filter(|s| excluded.binary_search(s).is_err())
-                            .map(|s| n - s),
-                    );
-                    each(n, &opts);
-                }
-            }
-            Walker::Divisors { nontrivial } => {
-                let mut lo = 0u64;
-                while lo <= max {
-                    let hi = lo.saturating_add(SEGMENT).min(max.saturating_add(1));
-                    let (start, divs) = divisor_lists(lo, hi, *nontrivial);
-                    for n in lo..hi {
-                        watch.at(n)?;
-                        let i = (n - lo) as usize;
-                        opts.clear();
-                        opts.extend(
-                            divs[start[i] as usize..start[i + 1] as usize]
-                                .iter()
-                                .map(|&d| n - d),
-                        );
-                        each(n, &opts);
-                    }
-                    if hi > max {
-                        break;
-                    }
-                    lo = hi;
-                }
-            }
-            Walker::Interval(ig) => {
-                for n in 0..=max {
-                    watch.at(n)?;
-                    opts.clear();
-                    opts.extend(ig.low(n)..n);
-                    each(n, &opts);
-                }
-            }
-            Walker::Listed(g) => {
-                for n in 0..=max {
-                    watch.at(n)?;
-                    opts.clear();
-                    opts.extend(g.moves_of(n).unwrap_or_default().iter().map(|&s| n - s));
-                    each(n, &opts);
-                }
-            }
+/// Calls `each(n, options of n)` for n = 0..=max in order (the heaps each amount leaves).
+fn walk(
+    moves: &Moves,
+    max: u64,
+    watch: &mut Watch,
+    mut each: impl FnMut(u64, &[u64]),
+) -> Result<(), Stopped> {
+    let mut opts: Vec<u64> = Vec::new();
+    let mut lo = 0u64;
+    while lo <= max {
+        let hi = lo.saturating_add(SEGMENT).min(max.saturating_add(1));
+        let (start, amounts) = segment_lists(moves, lo, hi);
+        for n in lo..hi {
+            watch.at(n)?;
+            let i = (n - lo) as usize;
+            opts.clear();
+            opts.extend(
+                amounts[start[i] as usize..start[i + 1] as usize]
+                    .iter()
+                    .map(|&d| n - d),
+            );
+            each(n, &opts);
         }
-        Ok(())
+        if hi > max {
+            break;
+        }
+        lo = hi;
     }
+    Ok(())
 }
 
 /// One layer of values over 0..=max: with `prev` = γ(i−1), the genus layer γi
@@ -209,7 +63,7 @@ impl Walker {
 /// options with `empty` for a heap without a move — 0 gives normal play's Grundy values,
 /// 1 misère nim-values (γ1).
 fn layer(
-    walker: &Walker,
+    walker: &Moves,
     max: u64,
     prev: Option<&[u32]>,
     empty: u32,
@@ -217,7 +71,7 @@ fn layer(
 ) -> Result<Vec<u32>, Stopped> {
     let mut out: Vec<u32> = Vec::with_capacity(max as usize + 1);
     let mut seen = ValueSet::default();
-    walker.walk(max, watch, |n, opts| {
+    walk(walker, max, watch, |n, opts| {
         let v = match prev {
             None if opts.is_empty() => empty,
             _ => {
@@ -236,35 +90,6 @@ fn layer(
         out.push(v);
     })?;
     Ok(out)
-}
-
-/// Grundy values 0..=max of a one-heap game (`misere( )` looked through) by a mex over
-/// every heap's options — the engine of the families without one of their own (unions of
-/// families, `nondivisors`, rules) — or, with `misere`, its misère nim-values: G⁻(n) = 1
-/// when n has no move, else the mex of G⁻ over its options (Winning Ways, ch. 13). One
-/// walk over every option: O(N + the number of options). `None` for take-and-break games
-/// (their options are sums: see [`crate::misere::canon`]).
-///
-/// # Errors
-/// Stopped when the watch's observer stops the run.
-pub(crate) fn option_mex(
-    game: &Game,
-    misere: bool,
-    max: u64,
-    watch: &mut Watch,
-) -> Result<Option<Vec<u32>>, Stopped> {
-    let Some(w) = Walker::of(game, max) else {
-        return Ok(None);
-    };
-    Ok(Some(layer(&w, max, None, u32::from(misere), watch)?))
-}
-
-/// Misère nim-values G⁻(0..=max) of a one-heap game (`misere( )` looked through): 1 at a
-/// heap without a move, else the mex of G⁻ over its options (Winning Ways, ch. 13), one
-/// walk over every option; `None` for take-and-break games (see [`crate::misere::canon`]).
-pub fn misere_values(game: &Game, max: u64) -> Option<Vec<u32>> {
-    let mut w = Watch::start(&crate::observe::Silent, max.saturating_add(1)).ok()?;
-    option_mex(game, true, max, &mut w).ok().flatten()
 }
 
 /// Conway's classes of a heap in misère play, from its genus and its options' classes
@@ -410,15 +235,15 @@ impl GenusTable {
 /// [`crate::Error::Cancelled`] when `obs` stops the run; [`crate::Error::BadState`] if
 /// `normal` does not hold max + 1 values or the layers do not repeat within
 /// [`GENUS_LAYERS`] (never seen).
-pub fn genus_table(
-    game: &Game,
+pub(crate) fn genus_layers(
+    w: &Moves,
     normal: &[u32],
     max: u64,
     obs: &dyn crate::Observer,
 ) -> Result<Option<GenusTable>, crate::Error> {
-    let Some(w) = Walker::of(game, max) else {
+    if !walkable(w) {
         return Ok(None);
-    };
+    }
     if normal.len() as u64 != max.saturating_add(1) {
         return Err(crate::Error::BadState {
             reason: format!(
@@ -440,7 +265,7 @@ pub fn genus_table(
         let mut watch = Watch::start(&seen, max.saturating_add(1))?;
         // γ1 is the misère nim-value (1 at heaps without a move); γi from γ(i−1) after it
         let next = layer(
-            &w,
+            w,
             max,
             (i >= 2).then(|| layers[i - 1].as_slice()),
             1,
@@ -455,7 +280,7 @@ pub fn genus_table(
     let mut phyla: Vec<Phylum> = Vec::with_capacity(max as usize + 1);
     let (g0, g1) = (&layers[0], &layers[1]);
     let mut quiet = Watch::start(&crate::observe::Silent, 0)?;
-    w.walk(max, &mut quiet, |n, opts| {
+    walk(w, max, &mut quiet, |n, opts| {
         let tame = opts.iter().all(|&m| phyla[m as usize] == Phylum::Tame);
         phyla.push(Phylum::of(g0[n as usize], g1[n as usize], tame));
     })?;
@@ -474,37 +299,4 @@ impl crate::Observer for Layer<'_> {
             total.saturating_mul(4),
         )
     }
-}
-
-/// The genus table of heaps 0..=max of a one-heap game (`misere( )` looked through), with
-/// its normal-play Grundy table built first by the family's fast engine, after [`crate::plan()`]
-/// accepts both within `budget` (the genus costs about four walks over every option, each
-/// like the misère nim-values'). `None` for take-and-break games.
-///
-/// # Errors
-/// As [`crate::plan()`] and [`genus_table`].
-pub fn genera(
-    game: &Game,
-    max: u64,
-    budget: &crate::Budget,
-    obs: &dyn crate::Observer,
-) -> Result<Option<GenusTable>, crate::Error> {
-    let inner = game.under_normal_play();
-    if Walker::of(inner, 0).is_none() {
-        return Ok(None);
-    }
-    let misere = inner.with_play(crate::game::Play::Misere);
-    let p = crate::plan::plan(&misere, crate::plan::Task::Grundy, max, budget)?;
-    obs.planned(&p);
-    let layers = 4.0;
-    budget.check_time(
-        || format!("the genus of {inner} to N = {max}"),
-        p.seconds * layers,
-    )?;
-    budget.check_memory(
-        || format!("the genus of {inner} to N = {max}"),
-        (max.saturating_add(1)).saturating_mul(4 * 6),
-    )?;
-    let normal = crate::plan::grundy_table(inner, max, obs)?.to_u32_vec();
-    genus_table(inner, &normal, max, obs)
 }

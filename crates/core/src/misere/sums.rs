@@ -1,15 +1,18 @@
 //! Misère sums of heaps: a sum of tame heaps by the misère-Nim rule on their genera; any
 //! sum of small heaps by canonical misère forms.
 
-use super::canon::{FormId, MisereForms};
-use super::oneheap::{genera, Genus, GenusTable, Phylum};
+use crate::budget::{Budget, Task};
 use crate::cert::{CertRule, Sequence};
-use crate::decide::Move;
 use crate::error::Error;
 use crate::game::Game;
+use crate::known::Move;
+use crate::misere::canon::{take_break_misere_in, FormId, MisereForms};
+use crate::misere::genus::genera;
+use crate::misere::oneheap::{Genus, GenusTable, Phylum};
+use crate::moves::Moves;
 use crate::observe::Observer;
-use crate::plan::{plan, Budget, Task};
-use crate::sums::{Sum, SumMove};
+use crate::plan::plan;
+use crate::sums::sum::{Sum, SumMove};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
@@ -238,9 +241,9 @@ fn by_genus(
 /// `nim` (every amount may be taken): its genera are known for every heap.
 fn is_nim(g: &Game) -> bool {
     matches!(
-        g,
-        Game::Subtraction {
-            set: crate::sets::MoveSet::AllBut { excluded },
+        g.structure().moves,
+        Moves::AllBut {
+            excluded,
             leave1: false,
         } if excluded.is_empty()
     )
@@ -504,15 +507,15 @@ fn heap_forms(
     n: u64,
     obs: &dyn Observer,
 ) -> Result<Vec<FormId>, Error> {
-    if let Some(br) = crate::moves::breaker::Breaker::of(game) {
-        let heaps = super::canon::take_break_misere_in(forms, &br, n, obs)?;
+    let moves = game.structure().moves;
+    if let Moves::Split(br) = &moves {
+        let heaps = take_break_misere_in(forms, br, n, obs)?;
         return Ok(heaps.iter().map(|h| h.form).collect());
     }
     let mut out: Vec<FormId> = Vec::new();
     for h in 0..=n {
-        let opts: Vec<FormId> = game
-            .moves_of(h)
-            .unwrap_or_default()
+        let opts: Vec<FormId> = moves
+            .amounts_of(h)
             .into_iter()
             .map(|s| out[(h - s) as usize])
             .collect();

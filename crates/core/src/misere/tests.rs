@@ -3,10 +3,12 @@
 //! heaps for the genus), values by memoised recursion on the definition.
 
 use super::*;
+use crate::budget::Budget;
 use crate::game::Game;
 use crate::game::Play;
-use crate::plan::{count_p_positions, grundy_table, outcome_table, Budget};
-use crate::sums::Sum;
+use crate::plan::count::count_p_positions;
+use crate::plan::{grundy_table, outcome_table};
+use crate::sums::sum::Sum;
 use crate::{decide, Silent};
 use proptest::prelude::*;
 use std::collections::HashMap;

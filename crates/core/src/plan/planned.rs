@@ -1,0 +1,129 @@
+//! The plan itself: the game, the structure of its moves, the engine chosen for a task
+//! and its estimated cost ([`Plan`]), and the sizes engines can address at all. The runs
+//! are in `plan` (`Plan::run`).
+
+use crate::budget::{Engine, Estimate, Task};
+use crate::error::Error;
+use crate::game::Game;
+use crate::moves::{Moves, Structure};
+use crate::plan::choose::{engine_for, engine_of};
+use crate::plan::cost::Priced;
+
+/// Largest heap of a take-and-break game in misère play (canonical forms grow fast; see
+/// [`crate::misere::canon`]).
+pub const CANONICAL_MAX: u64 = 100_000;
+
+/// Largest N of a Grundy table (its values are addressed by `usize` with room to spare).
+pub(crate) const GRUNDY_MAX: u64 = (isize::MAX as u64) / 8 - 1;
+
+/// Largest N of an outcome table (one bit per position).
+pub(crate) const BITS_MAX: u64 = (usize::MAX as u64) / 2 - 1;
+
+/// A run of `task` of a game over 0..=N with the engine chosen for it and what that costs:
+/// made by [`plan`] (within a budget) or [`Plan::new`] (no budget), run by
+/// [`Plan::run`]. Dereferences to its [`Estimate`] (`p.engine`, `p.memory`, `p.seconds`).
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub(crate) estimate: Estimate,
+    pub(crate) game: Game,
+    pub(crate) structure: Structure,
+}
+
+impl std::ops::Deref for Plan {
+    type Target = Estimate;
+    fn deref(&self) -> &Estimate {
+        &self.estimate
+    }
+}
+
+impl serde::Serialize for Plan {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.estimate.serialize(s)
+    }
+}
+
+impl Plan {
+    /// The plan of `task` for `game` over 0..=max with no budget: the engine, its memory
+    /// estimate and (when `timed`) its time estimate (pilot runs included; untimed plans
+    /// have 0 seconds).
+    ///
+    /// # Errors
+    /// [`Error::TooLarge`] beyond what the engine can address at all.
+    pub(crate) fn make(game: &Game, task: Task, max: u64, timed: bool) -> Result<Plan, Error> {
+        let game = game.normalized().into_owned();
+        let structure = game.structure();
+        let engine = engine_of(&structure, task);
+        let limit = match task {
+            _ if engine == Engine::CanonicalForms => CANONICAL_MAX,
+            Task::Grundy => GRUNDY_MAX,
+            Task::Outcomes => BITS_MAX,
+            Task::PPositions => u64::MAX,
+        };
+        if max > limit {
+            return Err(Error::TooLarge {
+                what: what(engine, task),
+                n: max,
+                limit,
+            });
+        }
+        let key = game.under_normal_play().to_string();
+        let priced = Priced {
+            key: &key,
+            s: &structure,
+        };
+        let engine = engine_for(&structure, task, max);
+        let estimate = Estimate {
+            task,
+            max,
+            engine,
+            memory: priced.memory(task, engine, max),
+            seconds: if timed {
+                priced.seconds(task, engine, max)
+            } else {
+                0.0
+            },
+        };
+        Ok(Plan {
+            estimate,
+            game,
+            structure,
+        })
+    }
+
+    /// The estimate.
+    pub fn estimate(&self) -> Estimate {
+        self.estimate
+    }
+
+    /// The game (normalised).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The structure of its moves, which chose the engine.
+    pub(crate) fn structure(&self) -> &Structure {
+        &self.structure
+    }
+
+    /// The moves.
+    pub(crate) fn moves(&self) -> &Moves {
+        &self.structure.moves
+    }
+}
+
+/// What a run of `task` by `engine` makes, for messages.
+pub(crate) fn what(engine: Engine, task: Task) -> &'static str {
+    match engine {
+        Engine::CanonicalForms => "canonical misère forms",
+        _ => task_name(task),
+    }
+}
+
+/// A task for messages: `an outcome table`, `a Grundy table`, `the P-position engine`.
+pub(crate) fn task_name(task: Task) -> &'static str {
+    match task {
+        Task::Outcomes => "an outcome table",
+        Task::Grundy => "a Grundy table",
+        Task::PPositions => "the P-position engine",
+    }
+}

@@ -1,0 +1,351 @@
+//! Counts of the k-heap positions of one game by outcome ([`count_sums`]), exact.
+
+use crate::budget::{Budget, Task};
+use crate::error::Error;
+use crate::game::Game;
+use crate::game::Play;
+use crate::known::{known_values, table_values, Values};
+use crate::observe::Observer;
+use crate::plan::plan;
+use crate::plan::stream::run_plan;
+use num_bigint::{BigInt, BigUint};
+use serde::Serialize;
+
+/// Counts of the k-heap positions of one game (serialised as decimal strings: they pass
+/// 2^64).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SumCount {
+    /// Positions counted: ordered k-tuples, or multisets with `sorted`.
+    #[serde(serialize_with = "decimal")]
+    pub total: BigUint,
+    /// Those with XOR 0 (P-positions).
+    #[serde(serialize_with = "decimal")]
+    pub p_positions: BigUint,
+    /// The others (N-positions).
+    #[serde(serialize_with = "decimal")]
+    pub n_positions: BigUint,
+    /// How the Grundy values were found.
+    pub method: String,
+    /// The largest Grundy value among the heap sizes; `None` when no value was needed
+    /// (no heap sizes, or one heap counted from its P-positions).
+    pub max_grundy: Option<u64>,
+}
+
+/// A big count as its decimal digits.
+fn decimal<S: serde::Serializer>(x: &BigUint, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&x.to_string())
+}
+
+/// The most distinct Grundy values a count handles (its transform has one entry each).
+const MAX_VALUES: u64 = 1 << 22;
+
+/// The positions of `heaps` heaps of `game`, each heap of size in `min..=max`, as ordered
+/// tuples or (with `sorted`) as multisets a <= b <= …, counted by outcome: the P-positions
+/// are those whose Grundy values XOR to 0.
+///
+/// Method: the histogram H of g(n) over the range — arithmetic for closed forms and proven
+/// periods (so N = 10^18 answers at once), else from a table — and its Walsh–Hadamard
+/// transform Ĥ (M = the values rounded up to a power of two): ordered tuples with XOR 0
+/// number (1/M) Σ_w Ĥ(w)^k; multisets, by the cycle index of the symmetric group
+/// (Burnside–Pólya: a cycle of odd length j contributes the heap's value once, of even
+/// length not at all), (1/(M·k!)) Σ_λ (k!/z_λ) T^{e(λ)} Σ_w Ĥ(w)^{o(λ)}, over the
+/// partitions λ of k with o(λ) odd and e(λ) even parts, T = max - min + 1 (grouped by
+/// (o, e), so k = 64 costs milliseconds). Exact (arbitrary precision).
+///
+/// `min > max` counts nothing (every count 0).
+///
+/// # Errors
+/// A refusal when the values are only known from a table the budget does not allow;
+/// [`Error::TooLarge`] when there are more than 2^22 distinct values, or for all 2^64 heap
+/// sizes (min 0, max 2^64 - 1); cancellation by `obs`.
+pub fn count_sums(
+    game: &Game,
+    heaps: u32,
+    min: u64,
+    max: u64,
+    sorted: bool,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<SumCount, Error> {
+    let game = &*game.normalized();
+    if game.play() == Play::Misere {
+        return Err(Error::Unsupported {
+            what: format!(
+                "counting sums of {game}: misère sums do not follow the XOR of values \
+                 (they need the misère quotient)"
+            ),
+        });
+    }
+    if min > max {
+        // no heap sizes: no positions
+        return Ok(SumCount {
+            total: BigUint::from(0u32),
+            p_positions: BigUint::from(0u32),
+            n_positions: BigUint::from(0u32),
+            method: "no heap sizes (min > max)".into(),
+            max_grundy: None,
+        });
+    }
+    if max - min == u64::MAX {
+        return Err(Error::TooLarge {
+            what: "a count of sums from heap 0",
+            n: max,
+            limit: u64::MAX - 1,
+        });
+    }
+    let values = match known_values(game, max, budget, obs)? {
+        Some(v) => v,
+        // one heap: its P-positions by the fastest stream (a sieve needs no Grundy table)
+        None if heaps == 1 => return count_p_positions(game, min, max, budget, obs),
+        None => table_values(game, max, budget, obs)?,
+    };
+    let hist = histogram(&values, min, max)?;
+    let m = hist.len();
+    let max_grundy = hist.iter().rposition(|&c| c > 0).map(|g| g as u64);
+    let t = BigUint::from(max - min) + 1u32;
+    // Ĥ(w), exact in i128: |Ĥ(w)| <= T <= 2^64
+    let mut h: Vec<i128> = hist.iter().map(|&c| c as i128).collect();
+    walsh_hadamard(&mut h);
+    // S_j = Σ_w Ĥ(w)^j for j = 0..=k
+    let k = heaps as usize;
+    // (ordered tuples need S_k alone)
+    let mut s = vec![BigInt::from(0); k + 1];
+    for &x in &h {
+        let x = BigInt::from(x);
+        if sorted {
+            let mut p = BigInt::from(1);
+            for sj in s.iter_mut() {
+                *sj += &p;
+                p *= &x;
+            }
+        } else {
+            s[k] += x.pow(heaps);
+        }
+    }
+    let mm = BigInt::from(m as u64);
+    let (total, p) = if !sorted {
+        (t.pow(heaps), &s[k] / &mm)
+    } else {
+        // k! Σ over cycle types: the number of permutations of each type times the fixed
+        // positions' count
+        let mut acc = BigInt::from(0);
+        let t_int = BigInt::from(t.clone());
+        for (odd, row) in cycle_parities(k).iter().enumerate() {
+            for (even, perms) in row.iter().enumerate() {
+                if perms.sign() != num_bigint::Sign::NoSign {
+                    acc += perms * t_int.pow(even as u32) * &s[odd];
+                }
+            }
+        }
+        let fact: BigInt = (1..=k as u64).map(BigInt::from).product();
+        (multisets(&t, heaps), acc / (mm * fact))
+    };
+    let p = p.to_biguint().expect("a count is not negative");
+    Ok(SumCount {
+        n_positions: &total - &p,
+        total,
+        p_positions: p,
+        method: values.method(),
+        max_grundy,
+    })
+}
+
+/// The P-positions of one heap of `game` in min..=max, counted from the fastest
+/// P-position stream ([`crate::open_stream`]) after [`plan`] has accepted it within `budget`.
+fn count_p_positions(
+    game: &Game,
+    min: u64,
+    max: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<SumCount, Error> {
+    let plan = plan(game, Task::PPositions, max, budget)?;
+    obs.planned(&plan);
+    let mut p = 0u64;
+    run_plan(&plan, obs, |segment| {
+        p += segment.iter().filter(|&&x| x >= min).count() as u64;
+    })?;
+    let total = BigUint::from(max - min) + 1u32;
+    let p = BigUint::from(p);
+    Ok(SumCount {
+        n_positions: &total - &p,
+        total,
+        p_positions: p,
+        method: format!("P-positions by {}", plan.engine.name()),
+        max_grundy: None,
+    })
+}
+
+/// C(t + k - 1, k): multisets of size k from t items.
+fn multisets(t: &BigUint, k: u32) -> BigUint {
+    let mut num = BigUint::from(1u32);
+    let mut den = BigUint::from(1u32);
+    for i in 0..k {
+        num *= t + BigUint::from(i);
+        den *= BigUint::from(i + 1);
+    }
+    num / den
+}
+
+/// The cycle index of the symmetric group S_k with every odd cycle marked x and every even
+/// cycle y, times k!: `w[o][e]` is the number of permutations of k items with o cycles of
+/// odd length and e of even length. From the recurrence k·Z_k = Σ_j a_j Z_{k-j} (the
+/// cycle through item k has length j; Stanley, *Enumerative Combinatorics* II, 5.1), as
+/// W_m = Σ_{j=1}^{m} (m-1)!/(m-j)! · a_j · W_{m-j} with W_m = m!·Z_m: O(k^4) big-integer
+/// steps, never the partitions of k one by one.
+pub(crate) fn cycle_parities(k: usize) -> Vec<Vec<BigInt>> {
+    let zero = || vec![vec![BigInt::from(0); k / 2 + 1]; k + 1];
+    let mut w: Vec<Vec<Vec<BigInt>>> = Vec::with_capacity(k + 1);
+    let mut w0 = zero();
+    w0[0][0] = BigInt::from(1);
+    w.push(w0);
+    for m in 1..=k {
+        let mut wm = zero();
+        let mut fall = BigInt::from(1); // (m-1)!/(m-j)!
+        for j in 1..=m {
+            if j > 1 {
+                fall *= (m - j + 1) as u64;
+            }
+            let (dodd, deven) = if j % 2 == 1 { (1, 0) } else { (0, 1) };
+            for (o, row) in w[m - j].iter().enumerate() {
+                for (e, c) in row.iter().enumerate() {
+                    if c.sign() != num_bigint::Sign::NoSign {
+                        wm[o + dodd][e + deven] += &fall * c;
+                    }
+                }
+            }
+        }
+        w.push(wm);
+    }
+    w.pop().expect("w holds W_0..=W_k")
+}
+
+/// In-place Walsh–Hadamard transform (length a power of two): `a[w] = Σ_v a[v]·(-1)^popcount(v & w)`.
+fn walsh_hadamard(a: &mut [i128]) {
+    let mut len = 1;
+    while len < a.len() {
+        for block in a.chunks_mut(2 * len) {
+            let (lo, hi) = block.split_at_mut(len);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (u, v) = (*x, *y);
+                *x = u + v;
+                *y = u - v;
+            }
+        }
+        len *= 2;
+    }
+}
+
+/// The histogram of g(n) over min..=max (index = value), its length a power of two.
+fn histogram(values: &Values, min: u64, max: u64) -> Result<Vec<u64>, Error> {
+    let mut h: Vec<u64> = Vec::new();
+    let mut add = |v: u64, c: u64| -> Result<(), Error> {
+        if v >= MAX_VALUES {
+            return Err(Error::TooLarge {
+                what: "a count of sums (Grundy values beyond 2^22)",
+                n: max,
+                limit: MAX_VALUES,
+            });
+        }
+        if h.len() <= v as usize {
+            h.resize(v as usize + 1, 0);
+        }
+        h[v as usize] += c;
+        Ok(())
+    };
+    // the positions below `from` one by one, the rest by a rule
+    let direct = |lo: u64, hi: u64, add: &mut dyn FnMut(u64, u64) -> Result<(), Error>| {
+        for x in lo..=hi {
+            add(values.at(x), 1)?;
+        }
+        Ok::<(), Error>(())
+    };
+    match values {
+        Values::V2 => {
+            if min == 0 {
+                add(0, 1)?;
+            }
+            let lo = min.max(1);
+            // n in [lo, max] with v2(n) = v: multiples of 2^v less multiples of 2^(v+1)
+            let upto = |x: u64, v: u32| (x >> v) - x.checked_shr(v + 1).unwrap_or(0);
+            for v in 0..64u32 {
+                let c = upto(max, v) - upto(lo - 1, v);
+                if c > 0 {
+                    add(u64::from(v), c)?;
+                }
+            }
+        }
+        Values::Mod { m, shift } => {
+            let below = min..(*shift).min(max.saturating_add(1));
+            for _ in below {
+                add(0, 1)?;
+            }
+            let lo = min.max(*shift);
+            if lo <= max {
+                // x - shift over [lo - shift, max - shift], counted by residue
+                count_residues(lo - shift, max - shift, *m, &mut add)?;
+            }
+        }
+        Values::Nim { .. } | Values::Half => {
+            if max.saturating_sub(min) >= MAX_VALUES {
+                return Err(Error::TooLarge {
+                    what: "a count of sums of nim or half heaps (values up to n)",
+                    n: max,
+                    limit: MAX_VALUES,
+                });
+            }
+            direct(min, max, &mut add)?;
+        }
+        Values::Periodic(p) => {
+            let (n0, per) = (p.period.preperiod, p.period.period);
+            let head_end = (n0 + per).min(max.saturating_add(1));
+            if min < head_end {
+                direct(min, head_end - 1, &mut add)?;
+            }
+            let lo = min.max(n0 + per);
+            if lo <= max {
+                // positions lo..=max repeat n0..n0 + per: whole periods and a remainder
+                let len = max - lo + 1;
+                let (whole, rest) = (len / per, len % per);
+                let start = (lo - n0) % per;
+                for i in 0..per {
+                    let r = (start + i) % per;
+                    let c = whole + u64::from(i < rest);
+                    if c > 0 {
+                        add(u64::from(p.at(n0 + r)), c)?;
+                    }
+                }
+            }
+        }
+        Values::Table(_) => direct(min, max, &mut add)?,
+    }
+    let m = h.len().next_power_of_two().max(1);
+    h.resize(m, 0);
+    Ok(h)
+}
+
+/// Adds, for every residue r mod m, how many x in lo..=hi have x mod m = r (as value r).
+fn count_residues(
+    lo: u64,
+    hi: u64,
+    m: u64,
+    add: &mut dyn FnMut(u64, u64) -> Result<(), Error>,
+) -> Result<(), Error> {
+    // (u128: 0..=2^64 - 1 holds 2^64 positions)
+    let len = u128::from(hi - lo) + 1;
+    let (whole, rest) = ((len / u128::from(m)) as u64, (len % u128::from(m)) as u64);
+    if m > MAX_VALUES {
+        // more residues than values: count the few x there are (whole = 0)
+        for x in lo..=hi {
+            add(x % m, 1)?;
+        }
+        return Ok(());
+    }
+    for i in 0..m {
+        let c = whole + u64::from(i < rest);
+        if c > 0 {
+            add((lo + i) % m, c)?;
+        }
+    }
+    Ok(())
+}
