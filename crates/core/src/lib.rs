@@ -68,7 +68,7 @@ pub use games::finite::{
 };
 pub use games::predicate::{MovePredicate, PredicateError};
 pub use games::takebreak::{ExcludedPeriods, TakeBreak};
-pub use games::{Family, FAMILIES};
+pub use games::{spec_table, Family, FAMILIES};
 pub use known::Move;
 pub use mex::{first_gap, mex, MexCounter, ValueSet};
 pub use moves::bound::Bound;

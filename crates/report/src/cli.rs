@@ -262,9 +262,12 @@ pub struct CompletionsArgs {
 /// `heaplab games` options.
 #[derive(clap::Args, Debug)]
 pub struct GamesArgs {
-    /// JSON array of {"spec", "description"} instead of the table.
+    /// JSON array of {"name", "spec", "description", "structure"} instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// The README's table of game specs (Markdown), made from the same registry.
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
 }
 
 /// `heaplab table`.

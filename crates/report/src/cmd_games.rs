@@ -5,7 +5,7 @@
 use crate::cli::{Cli, CompletionsArgs, GamesArgs};
 use anyhow::Result;
 use clap::CommandFactory;
-use heaplab_core::FAMILIES;
+use heaplab_core::{spec_table, FAMILIES};
 use std::process::ExitCode;
 
 /// Runs the command.
@@ -15,9 +15,11 @@ pub fn run(a: GamesArgs) -> Result<ExitCode> {
             "{}",
             serde_json::to_string_pretty(&serde_json::to_value(FAMILIES)?)?
         );
+    } else if a.markdown {
+        print!("{}", spec_table());
     } else {
         for f in FAMILIES {
-            println!("{:<24} {}", f.spec, f.description);
+            println!("{:<24} {:<26} {}", f.spec, f.structure, f.description);
         }
     }
     Ok(ExitCode::SUCCESS)

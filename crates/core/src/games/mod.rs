@@ -673,6 +673,15 @@ mod tests {
     use crate::cert::{CertRule, Sequence};
 
     #[test]
+    fn the_readme_spec_table_is_the_registry() {
+        let readme = include_str!("../../../../README.md");
+        assert!(
+            readme.contains(&spec_table()),
+            "README.md's table of game specs is not the registry's: paste `heaplab games --markdown`"
+        );
+    }
+
+    #[test]
     fn every_family_example_parses_and_certificates_follow_the_family() {
         for f in FAMILIES {
             let g = Game::parse(f.spec).unwrap_or_else(|e| panic!("{}: {e}", f.spec));
