@@ -21,13 +21,16 @@
 //!   G_code(n + 1) = G_cousin(n) (Winning Ways, ch. 4, "first cousins": .07 → .137,
 //!   .0177 → .11377, .045 and .047 → .0177, and .057 and .055 → .1177).
 
+use crate::expr::ast::Op as ExprOp;
+use crate::expr::linear::{relations, Lin};
+use crate::expr::parse::{parse, Dialect};
 use crate::game::Game;
 use crate::games::takebreak::TakeBreak;
-use crate::num::{parse_count, CountError};
+use crate::num::CountError;
 use crate::period::find_period;
 use crate::sets::MoveSet;
 use crate::spec::cursor::SpecError;
-use crate::spec::template::substitute_param;
+use crate::spec::template::{first_mention, substitute_param};
 use crate::CertRule;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -123,13 +126,6 @@ pub enum CensusError {
         /// parameters), or "".
         hint: String,
     },
-}
-
-/// A linear form Σ coef·var + constant over a template's parameters.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Lin {
-    terms: Vec<(i128, String)>,
-    constant: i128,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -567,20 +563,6 @@ fn mentions(template: &str, name: &str) -> bool {
     first_mention(template, name).is_some()
 }
 
-/// Byte offset of the first mention of `name` in `template`.
-fn first_mention(template: &str, name: &str) -> Option<usize> {
-    let marked = substitute_param(template, name, u64::MAX);
-    if marked == template {
-        return None;
-    }
-    // the first byte where the two differ
-    template
-        .bytes()
-        .zip(marked.bytes())
-        .position(|(a, b)| a != b)
-        .or(Some(template.len().min(marked.len())))
-}
-
 /// Lower and upper bounds of `name` implied by the simple relations (var op const,
 /// var op var), propagated to a fixed point.
 /// Lower and upper bounds of `name` implied by the constraints: every relation read as
@@ -695,7 +677,8 @@ fn and_to_commas(text: &str) -> String {
     out.join(" ")
 }
 
-/// Splits `text` into chains (`,` or the word `and`), each into relations.
+/// Splits `text` into chains (`,` or the word `and`), each read by the expression
+/// language as a chain of comparisons of linear forms.
 fn parse_constraints(text: &str) -> Result<Vec<Rel>, CensusError> {
     let mut rels = vec![];
     for chain in and_to_commas(text).split(',') {
@@ -703,33 +686,41 @@ fn parse_constraints(text: &str) -> Result<Vec<Rel>, CensusError> {
         if chain.is_empty() {
             continue;
         }
-        let toks = tokens(chain)?;
-        // split the tokens at comparison operators
-        let mut sides: Vec<Vec<Tok>> = vec![vec![]];
-        let mut ops: Vec<(Op, bool)> = vec![]; // (op, swapped)
-        for t in toks {
-            match t {
-                Tok::Cmp(op, swapped) => {
-                    ops.push((op, swapped));
-                    sides.push(vec![]);
-                }
-                other => sides.last_mut().unwrap().push(other),
+        let sums = || {
+            CensusError::Syntax(format!(
+                "the constraint `{chain}` must compare sums of terms like 3, a or 2*a"
+            ))
+        };
+        let e = parse(chain, Dialect::CONSTRAINT).map_err(|e| {
+            match e
+                .message
+                .strip_prefix("unexpected '")
+                .and_then(|m| m.strip_suffix('\''))
+            {
+                Some(ch) => CensusError::Syntax(format!(
+                    "unexpected `{ch}` in the constraint `{chain}`{}",
+                    if ch == "!" { " (write != )" } else { "" }
+                )),
+                None => sums(),
             }
-        }
-        if ops.is_empty() {
-            return Err(CensusError::Syntax(format!(
-                "the constraint `{chain}` compares nothing: write e.g. `1 <= a < b <= 20`"
-            )));
-        }
-        let lins: Vec<Lin> = sides
-            .iter()
-            .map(|s| linear(s, chain))
-            .collect::<Result<_, _>>()?;
-        for (i, &(op, swapped)) in ops.iter().enumerate() {
-            let (lhs, rhs) = if swapped {
-                (lins[i + 1].clone(), lins[i].clone())
+        })?;
+        let Some(found) = relations(&e) else {
+            return Err(if e.has_comparison() {
+                sums()
             } else {
-                (lins[i].clone(), lins[i + 1].clone())
+                CensusError::Syntax(format!(
+                    "the constraint `{chain}` compares nothing: write e.g. `1 <= a < b <= 20`"
+                ))
+            });
+        };
+        for (lhs, op, rhs) in found {
+            let (lhs, op, rhs) = match op {
+                ExprOp::Lt => (lhs, Op::Lt, rhs),
+                ExprOp::Le => (lhs, Op::Le, rhs),
+                ExprOp::Gt => (rhs, Op::Lt, lhs),
+                ExprOp::Ge => (rhs, Op::Le, lhs),
+                ExprOp::Eq => (lhs, Op::Eq, rhs),
+                _ => (lhs, Op::Ne, rhs),
             };
             rels.push(Rel {
                 lhs,
@@ -740,140 +731,6 @@ fn parse_constraints(text: &str) -> Result<Vec<Rel>, CensusError> {
         }
     }
     Ok(rels)
-}
-
-#[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Num(i128),
-    Name(String),
-    Plus,
-    Minus,
-    Times,
-    Cmp(Op, bool),
-}
-
-fn tokens(s: &str) -> Result<Vec<Tok>, CensusError> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    let mut out = vec![];
-    while i < b.len() {
-        let c = b[i];
-        let two = s.get(i..i + 2).unwrap_or("");
-        match c {
-            b' ' | b'\t' => i += 1,
-            b'0'..=b'9' => {
-                let start = i;
-                while i < b.len() && (b[i].is_ascii_alphanumeric() || b"^_".contains(&b[i])) {
-                    i += 1;
-                }
-                let v = parse_count(&s[start..i])?;
-                out.push(Tok::Num(i128::from(v)));
-            }
-            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                let start = i;
-                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
-                    i += 1;
-                }
-                out.push(Tok::Name(s[start..i].to_string()));
-            }
-            b'+' => {
-                out.push(Tok::Plus);
-                i += 1;
-            }
-            b'-' => {
-                out.push(Tok::Minus);
-                i += 1;
-            }
-            b'*' => {
-                out.push(Tok::Times);
-                i += 1;
-            }
-            b'<' | b'>' | b'=' | b'!' => {
-                let (op, swapped, len) = match two {
-                    "<=" => (Op::Le, false, 2),
-                    ">=" => (Op::Le, true, 2),
-                    "==" => (Op::Eq, false, 2),
-                    "!=" | "<>" => (Op::Ne, false, 2),
-                    _ => match c {
-                        b'<' => (Op::Lt, false, 1),
-                        b'>' => (Op::Lt, true, 1),
-                        b'=' => (Op::Eq, false, 1),
-                        _ => {
-                            return Err(CensusError::Syntax(format!(
-                                "unexpected `!` in the constraint `{s}` (write != )"
-                            )))
-                        }
-                    },
-                };
-                out.push(Tok::Cmp(op, swapped));
-                i += len;
-            }
-            _ => {
-                let ch = s[i..].chars().next().unwrap_or('?');
-                return Err(CensusError::Syntax(format!(
-                    "unexpected `{ch}` in the constraint `{s}`"
-                )));
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// A side of a comparison: `[-] atom ((+|-) atom)*`, atom = `NUM`, `NAME` or `NUM*NAME`.
-fn linear(toks: &[Tok], chain: &str) -> Result<Lin, CensusError> {
-    let bad = || {
-        CensusError::Syntax(format!(
-            "the constraint `{chain}` must compare sums of terms like 3, a or 2*a"
-        ))
-    };
-    if toks.is_empty() {
-        return Err(bad());
-    }
-    let mut lin = Lin {
-        terms: vec![],
-        constant: 0,
-    };
-    let mut i = 0;
-    let mut sign = 1i128;
-    if toks[0] == Tok::Minus {
-        sign = -1;
-        i = 1;
-    }
-    loop {
-        match (toks.get(i), toks.get(i + 1), toks.get(i + 2)) {
-            (Some(Tok::Num(c)), Some(Tok::Times), Some(Tok::Name(n))) => {
-                lin.terms.push((sign * c, n.clone()));
-                i += 3;
-            }
-            (Some(Tok::Num(c)), _, _) => {
-                lin.constant += sign * c;
-                i += 1;
-            }
-            (Some(Tok::Name(n)), _, _) => {
-                lin.terms.push((sign, n.clone()));
-                i += 1;
-            }
-            _ => return Err(bad()),
-        }
-        match toks.get(i) {
-            None => break,
-            Some(Tok::Plus) => sign = 1,
-            Some(Tok::Minus) => sign = -1,
-            Some(_) => return Err(bad()),
-        }
-        i += 1;
-    }
-    // merge repeated names
-    let mut merged: Vec<(i128, String)> = vec![];
-    for (c, n) in lin.terms {
-        match merged.iter_mut().find(|(_, m)| *m == n) {
-            Some(t) => t.0 += c,
-            None => merged.push((c, n)),
-        }
-    }
-    merged.retain(|(c, _)| *c != 0);
-    lin.terms = merged;
-    Ok(lin)
 }
 
 /// How an item's values follow from its representative's: moves dropped (values

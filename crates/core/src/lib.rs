@@ -34,6 +34,7 @@ mod cert;
 mod decide;
 pub mod engines;
 mod error;
+mod expr;
 pub mod functions;
 mod game;
 mod games;
