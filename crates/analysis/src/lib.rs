@@ -34,6 +34,7 @@ mod compare;
 mod frames;
 mod functions;
 mod guess;
+mod journal;
 mod known;
 mod periodicity;
 mod record;
@@ -67,6 +68,7 @@ pub use guess::{
     fit_quasi_polynomial, guess, guess_grundy, guess_losers, guess_outcomes, guess_sweep,
     sweep_guess_failures, ClaimOn, Family, Guess, QuasiPolynomial, SweepFailure, Target,
 };
+pub use journal::{journal_header, journal_line, read_journal, resume_rows};
 pub use known::{check_known, known_checks, Known, KnownCheck, KNOWN};
 pub use periodicity::{candidate, periodicity, Candidate, Periodicity, EXCEPTIONS_LISTED};
 pub use record::{

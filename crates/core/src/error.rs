@@ -136,6 +136,13 @@ pub enum Error {
         /// What cannot be done and why.
         what: String,
     },
+    /// A front end's part of a run failed (saving a checkpoint, writing a snapshot): its
+    /// reason, in one line.
+    #[error("{what}")]
+    Callback {
+        /// What failed and why.
+        what: String,
+    },
     /// The observer stopped the run.
     #[error("cancelled after {done} positions")]
     Cancelled {

@@ -48,6 +48,7 @@ mod period;
 mod plan;
 mod resume;
 mod rule;
+pub mod saved;
 mod sets;
 mod space;
 mod spec;

@@ -6,13 +6,13 @@ use crate::cli::{CensusArgs, MergeArgs};
 use crate::output::{print_json, secs, write_frame};
 use anyhow::{bail, Context, Result};
 use heaplab_analysis::{
-    census, census_frame, census_from_frame, census_id, merge_census, CensusBudget, CensusPart,
-    CensusRow,
+    census, census_frame, census_from_frame, census_id, journal_header, journal_line, merge_census,
+    read_journal, resume_rows, CensusBudget, CensusPart, CensusRow,
 };
 use heaplab_core::{census::shard, CensusSpace, Class, Silent};
 use polars::prelude::*;
 use serde_json::json;
-use std::io::{BufRead, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -40,23 +40,8 @@ fn journal_path(out: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// One row of a journal: its check ([`CensusRow::check`]), a space, the row as JSON.
-fn journal_line(r: &CensusRow, id: &str, classes: u64) -> String {
-    format!(
-        "{} {}",
-        r.check(id, classes),
-        serde_json::to_string(r).unwrap_or_default()
-    )
-}
-
-/// The journal's first line: which census and shard its rows belong to.
-fn journal_header(id: &str, classes: u64, shard: &str) -> serde_json::Value {
-    json!({"census": id, "classes": classes, "shard": shard})
-}
-
-/// Rows already in the journal at `p` (none when there is no journal). A last line cut
-/// short by a kill is ignored.
-fn read_journal(p: &Path, header: &serde_json::Value) -> Result<Vec<CensusRow>> {
+/// Rows already in the journal at `p` ([`read_journal`]; none when there is no journal).
+fn read_journal_file(p: &Path, header: &str) -> Result<Vec<CensusRow>> {
     let cannot = || format!("cannot read the journal `{}`", p.display());
     match std::fs::metadata(p) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(vec![]),
@@ -64,46 +49,9 @@ fn read_journal(p: &Path, header: &serde_json::Value) -> Result<Vec<CensusRow>> 
         Ok(m) if !m.is_file() => bail!("the journal `{}` is not a file", p.display()),
         Ok(_) => {}
     }
-    let f = std::fs::File::open(p).with_context(cannot)?;
-    // lines as bytes: a line cut inside a character is a cut line, not an unreadable file
-    let mut lines = std::io::BufReader::new(f)
-        .split(b'\n')
-        .map(|l| l.map(|b| String::from_utf8(b).unwrap_or_default()));
-    let first = lines
-        .next()
-        .transpose()
-        .with_context(cannot)?
-        .unwrap_or_default();
-    let found: serde_json::Value = serde_json::from_str(&first).unwrap_or(json!(null));
-    if found.is_null() && first.trim().is_empty() {
-        return Ok(vec![]);
-    }
-    if &found != header {
-        bail!(
-            "`{}` is the journal of another census or shard ({}): remove it to start afresh",
-            p.display(),
-            found
-                .get("census")
-                .and_then(|v| v.as_str())
-                .unwrap_or("unreadable")
-        );
-    }
-    let id = header["census"].as_str().unwrap_or_default();
-    let classes = header["classes"].as_u64().unwrap_or_default();
-    let mut rows = vec![];
-    for line in lines {
-        let line = line.with_context(cannot)?;
-        // `CHECK JSON`: a row whose check fails (cut, or edited) is computed again
-        let Some((check, json)) = line.split_once(' ') else {
-            break;
-        };
-        match serde_json::from_str::<CensusRow>(json) {
-            Ok(r) if r.check(id, classes) == check => rows.push(r),
-            Ok(_) => continue,
-            Err(_) => break,
-        }
-    }
-    Ok(rows)
+    let bytes = std::fs::read(p).with_context(cannot)?;
+    read_journal(&bytes, header)
+        .map_err(|why| anyhow::anyhow!("`{}` {why}: remove it to start afresh", p.display()))
 }
 
 /// Runs `heaplab census`.
@@ -145,30 +93,12 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
         .as_deref()
         .map(|j| crate::sink::CheckpointLock::take_named(j, "journal"))
         .transpose()?;
-    let mut done: Vec<CensusRow> = match &journal {
-        Some(j) => read_journal(j, &header)?,
+    let done: Vec<CensusRow> = match &journal {
+        Some(j) => read_journal_file(j, &header)?,
         None => vec![],
     };
-    // rows of this shard's classes that fit their class and read well, not failed (a
-    // failure may be passing): the others are computed again
-    let ours: std::collections::HashMap<u64, &Class> = mine.iter().map(|c| (c.index, c)).collect();
-    done.retain(|r| {
-        ours.get(&r.class).is_some_and(|c| {
-            c.representative.to_string() == r.game
-                && c.member_list() == r.member_list
-                && c.members.first().map(|m| m.item) == Some(r.item)
-        }) && r.status != "failed"
-            && r.validate().is_ok()
-    });
-    done.sort_by_key(|r| r.class);
-    done.dedup_by_key(|r| r.class);
+    let (done, todo) = resume_rows(done, &mine);
     let resumed = done.len();
-    let have: std::collections::HashSet<u64> = done.iter().map(|r| r.class).collect();
-    let todo: Vec<Class> = mine
-        .iter()
-        .filter(|c| !have.contains(&c.index))
-        .cloned()
-        .collect();
     let writer = match &journal {
         Some(j) => {
             let mut f = std::fs::OpenOptions::new()

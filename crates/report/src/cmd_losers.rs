@@ -5,7 +5,7 @@ use crate::cli::LosersArgs;
 use crate::files::same_file_key;
 use crate::output::{print_json, refuse_binary_terminal, resolve_format, secs, Format, Labels};
 use crate::progress::Progress;
-use crate::sink::{side_path, CheckpointLock, SavedRun, Sink};
+use crate::sink::{check_same, load_run, side_path, CheckpointLock, SavedRun, Sink};
 use anyhow::{bail, Context, Result};
 use heaplab_core::Observer;
 use heaplab_core::{count_p_positions, open_stream, p_count_estimate, plan, resume_stream, Task};
@@ -48,25 +48,8 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
         .as_deref()
         .map(CheckpointLock::take)
         .transpose()?;
-    let resume = match &a.checkpoint {
-        Some(cp) => SavedRun::load(cp)?,
-        None => None,
-    };
-    if let (Some(saved), Some(cp)) = (&resume, &a.checkpoint) {
-        saved.check_same(
-            cp,
-            &game.to_string(),
-            max,
-            a.output.as_deref(),
-            format,
-            labels,
-        )?;
-    }
-    if let (Some(cp), None) = (&a.checkpoint, &resume) {
-        // an unwritable checkpoint fails now, not minutes into the run
-        crate::files::AtomicFile::check(cp)?;
-    }
-    let mut sink = Sink::open(
+    let resume = resumed(&a, &game.to_string(), max, format, labels)?;
+    let sink = Sink::open(
         a.output.as_deref(),
         format,
         a.count || a.json,
@@ -74,78 +57,139 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
         resume.as_ref(),
         labels,
     )?;
-    let (count, largest, method, files) = match closed.filter(|_| resume.is_none()) {
-        Some(c) => (c.count, c.largest, c.method, vec![]),
-        None => {
-            let progress = Progress::new(
-                &format!("P-positions of {game} to {max}"),
-                max.saturating_add(1),
-            );
-            if let Some(p) = &planned {
-                progress.planned(p);
-            }
-            let mut stream = match resume {
-                Some(saved) => resume_stream(saved.stream, &progress)?,
-                None => open_stream(&game, max, &progress)?,
-            };
-            let target = a
-                .output
-                .as_ref()
-                .map_or("to stdout".to_string(), |p| format!("`{}`", p.display()));
-            let cannot_write = || format!("cannot write {target}");
-            // Checkpoints come early (after 10 s), then at doubling intervals up to
-            // --checkpoint-every.
-            let (mut buf, mut last_cp) = (Vec::new(), Instant::now());
-            let mut every = a.checkpoint_every.min(10.0);
-            while stream.advance(&mut buf) {
-                sink.push(&buf).with_context(cannot_write)?;
-                buf.clear();
-                progress.set(stream.done().min(max.saturating_add(1)));
-                if let Some(cp) = &a.checkpoint {
-                    if last_cp.elapsed().as_secs_f64() >= every {
-                        sink.checkpoint(cp, stream.checkpoint())?;
-                        last_cp = Instant::now();
-                        every = (every * 2.0).min(a.checkpoint_every);
-                    }
-                }
-            }
-            progress.finish();
-            let files = sink.finish().with_context(cannot_write)?;
-            if let Some(cp) = a.checkpoint.as_ref().filter(|cp| cp.exists()) {
-                // the checkpoint a link points to goes, and the link with it
-                std::fs::remove_file(crate::files::resolve_links(cp))?;
-                let _ = std::fs::remove_file(cp);
-            }
-            let method = stream.method().to_string();
-            (stream.count(), stream.last(), method, files)
-        }
+    let found = match (closed.filter(|_| resume.is_none()), planned) {
+        (Some(c), _) => Found {
+            count: c.count,
+            largest: c.largest,
+            method: c.method,
+            files: vec![],
+        },
+        (None, planned) => stream_into(&a, &game, max, planned, resume, sink)?,
     };
-    let seconds = secs(t0);
-    let largest = largest.map(|p| p + a.shift);
+    report(&a, &game, shown_max, found, secs(t0), rows_to_stdout)
+}
+
+/// What a run found: the count, the largest P-position, the method, the files written.
+struct Found {
+    count: u64,
+    largest: Option<u64>,
+    method: String,
+    files: Vec<String>,
+}
+
+/// The checkpoint this run resumes from (`--checkpoint` of an earlier run of the same
+/// command), refused when it belongs to another run; without one, a checkpoint path that
+/// cannot be written fails now, not minutes into the run.
+fn resumed(
+    a: &LosersArgs,
+    game: &str,
+    max: u64,
+    format: Format,
+    labels: Labels,
+) -> Result<Option<SavedRun>> {
+    let Some(cp) = &a.checkpoint else {
+        return Ok(None);
+    };
+    let saved = load_run(cp)?;
+    match &saved {
+        Some(s) => check_same(s, cp, game, max, a.output.as_deref(), format, labels)?,
+        None => crate::files::AtomicFile::check(cp)?,
+    }
+    Ok(saved)
+}
+
+/// The stream the plan chose (or the one the checkpoint resumes) run into the sink, with
+/// checkpoints early (after 10 s), then at doubling intervals up to --checkpoint-every.
+fn stream_into(
+    a: &LosersArgs,
+    game: &heaplab_core::Game,
+    max: u64,
+    planned: Option<heaplab_core::Plan>,
+    resume: Option<SavedRun>,
+    mut sink: Sink,
+) -> Result<Found> {
+    let progress = Progress::new(
+        &format!("P-positions of {game} to {max}"),
+        max.saturating_add(1),
+    );
+    let mut stream = match (resume, &planned) {
+        (Some(saved), _) => resume_stream(saved.stream, &progress)?,
+        (None, Some(p)) => {
+            progress.planned(p);
+            p.stream(&progress)?
+        }
+        (None, None) => open_stream(game, max, &progress)?,
+    };
+    let target = a
+        .output
+        .as_ref()
+        .map_or("to stdout".to_string(), |p| format!("`{}`", p.display()));
+    let cannot_write = || format!("cannot write {target}");
+    let (mut buf, mut last_cp) = (Vec::new(), Instant::now());
+    let mut every = a.checkpoint_every.min(10.0);
+    while stream.advance(&mut buf) {
+        sink.push(&buf).with_context(cannot_write)?;
+        buf.clear();
+        progress.set(stream.done().min(max.saturating_add(1)));
+        if let Some(cp) = &a.checkpoint {
+            if last_cp.elapsed().as_secs_f64() >= every {
+                sink.checkpoint(cp, stream.checkpoint())?;
+                last_cp = Instant::now();
+                every = (every * 2.0).min(a.checkpoint_every);
+            }
+        }
+    }
+    progress.finish();
+    let files = sink.finish().with_context(cannot_write)?;
+    if let Some(cp) = a.checkpoint.as_ref().filter(|cp| cp.exists()) {
+        // the checkpoint a link points to goes, and the link with it
+        std::fs::remove_file(crate::files::resolve_links(cp))?;
+        let _ = std::fs::remove_file(cp);
+    }
+    Ok(Found {
+        count: stream.count(),
+        largest: stream.last(),
+        method: stream.method().to_string(),
+        files,
+    })
+}
+
+/// Prints what was found: JSON, or one line (on stderr when the rows went to stdout).
+fn report(
+    a: &LosersArgs,
+    game: &heaplab_core::Game,
+    shown_max: u64,
+    f: Found,
+    seconds: f64,
+    rows_to_stdout: bool,
+) -> Result<ExitCode> {
+    let largest = f.largest.map(|p| p + a.shift);
     if a.json {
         print_json(&json!({
             "game": game.to_string(),
             "max": shown_max,
             "offset": a.offset,
             "shift": a.shift,
-            "p_positions": count,
+            "p_positions": f.count,
             "largest_p": largest,
             "max_grundy": null,
-            "files": files,
+            "files": f.files,
             "seconds": seconds,
-            "method": method,
+            "method": f.method,
         }));
         return Ok(ExitCode::SUCCESS);
     }
     let line = format!(
-        "{game}: {count} P-positions in {}..={shown_max}, largest {}{} ({method}, {seconds:.2} s)",
+        "{game}: {} P-positions in {}..={shown_max}, largest {}{} ({}, {seconds:.2} s)",
+        f.count,
         a.shift,
         largest.map_or("none".into(), |p| p.to_string()),
-        if files.is_empty() {
+        if f.files.is_empty() {
             String::new()
         } else {
-            format!("; wrote {}", files.join(", "))
+            format!("; wrote {}", f.files.join(", "))
         },
+        f.method,
     );
     // rows on stdout: the summary goes to stderr
     let rows_there = rows_to_stdout || a.output.as_deref().is_some_and(crate::files::is_stdout);

@@ -16,112 +16,80 @@
 
 use crate::output::{AtomicFile, Format, Labels, LoserRows, BATCH_ROWS};
 use anyhow::{bail, Context, Result};
+use heaplab_core::saved::stream::{last_agrees, spool_ends_right, SavedStream, SideHash};
 use heaplab_core::Checkpoint;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
-/// What a checkpoint file holds: the stream's state and the output's.
-#[derive(Serialize, Deserialize)]
-pub struct SavedRun {
-    version: u32,
-    /// The P-position stream.
-    pub stream: Checkpoint,
+/// What the command line keeps of its output in a checkpoint: the file, its format and
+/// how its rows are labelled.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Front {
     /// The output file (None: counting only).
     pub output: Option<PathBuf>,
     /// Its format.
     pub format: Format,
     /// How its rows are labelled (`--offset`, `--shift`).
     pub labels: Labels,
-    /// Length of the partial/spool file at the checkpoint.
-    pub bytes: u64,
-    /// xxh3-64 of those bytes.
-    pub hash: u64,
 }
 
-const CHECKPOINT_VERSION: u32 = 4;
+/// What a checkpoint file holds: the stream's state, the side file's and the output's
+/// ([`heaplab_core::saved::stream::SavedStream`]).
+pub type SavedRun = SavedStream<Front>;
 
-impl SavedRun {
-    /// Reads the checkpoint at `path`, checking its checksum; None when there is none.
-    pub fn load(path: &Path) -> Result<Option<SavedRun>> {
-        read_checkpoint(path, SavedRun::decode)
-    }
+/// Reads the checkpoint at `path`, checking its checksum; None when there is none.
+pub fn load_run(path: &Path) -> Result<Option<SavedRun>> {
+    read_checkpoint(path, SavedRun::decode)
+}
 
-    /// The checkpoint in `bytes`: its encoding, then the xxh3-64 of the encoding.
-    fn decode(bytes: &[u8]) -> std::result::Result<SavedRun, &'static str> {
-        let Some(body_len) = bytes.len().checked_sub(8) else {
-            return Err("is too short to be a checkpoint");
-        };
-        let (body, sum) = bytes.split_at(body_len);
-        if xxh3_64(body).to_le_bytes() != sum {
-            return Err("is damaged (its checksum does not match)");
-        }
-        let run: SavedRun =
-            postcard::from_bytes(body).map_err(|_| "is not a heaplab checkpoint")?;
-        if run.version != CHECKPOINT_VERSION {
-            return Err("is from another heaplab version");
-        }
-        Ok(run)
-    }
+/// Fails unless the checkpoint `saved` at `path` belongs to the run of `game` to `max`
+/// into `out` in `format`, naming what differs.
+pub fn check_same(
+    saved: &SavedRun,
+    path: &Path,
+    game: &str,
+    max: u64,
+    out: Option<&Path>,
+    format: Format,
+    labels: Labels,
+) -> Result<()> {
+    let f = &saved.front;
+    let show = |o: Option<&Path>| o.map_or("no file".into(), |p| format!("`{}`", p.display()));
+    let differs = if let Some(d) = saved.differs(game, max) {
+        d
+    } else if out.is_some() && f.labels != labels {
+        format!(
+            "--offset {} --shift {} (not --offset {} --shift {})",
+            f.labels.offset, f.labels.shift, labels.offset, labels.shift
+        )
+    } else if f.output.as_deref() != out {
+        format!("-o {} (not {})", show(f.output.as_deref()), show(out))
+    } else if out.is_some() && f.format != format {
+        format!("format {:?} (not {format:?})", f.format).to_lowercase()
+    } else {
+        return Ok(());
+    };
+    bail!(
+        "checkpoint `{}` belongs to another run, with {differs}; remove it or pick another file",
+        path.display()
+    );
+}
 
-    /// The checkpoint's bytes: the encoding and its checksum.
-    fn encode(&self) -> Result<Vec<u8>> {
-        let mut bytes = postcard::to_stdvec(self).context("encoding the checkpoint")?;
-        let sum = xxh3_64(&bytes);
-        bytes.extend_from_slice(&sum.to_le_bytes());
-        Ok(bytes)
+/// Writes the checkpoint to `path` atomically.
+fn save_run(run: &SavedRun, path: &Path) -> Result<()> {
+    let bytes = run.encode().map_err(anyhow::Error::msg)?;
+    let file = AtomicFile::create(path)?;
+    {
+        let mut f = file.file()?;
+        f.write_all(&bytes)
+            .and_then(|_| f.sync_data())
+            .with_context(|| format!("cannot write checkpoint `{}`", path.display()))?;
     }
-
-    /// Fails unless this checkpoint belongs to the run of `game` to `max` into `output`
-    /// in `format`, naming what differs.
-    pub fn check_same(
-        &self,
-        path: &Path,
-        game: &str,
-        max: u64,
-        out: Option<&Path>,
-        format: Format,
-        labels: Labels,
-    ) -> Result<()> {
-        let show = |o: Option<&Path>| o.map_or("no file".into(), |p| format!("`{}`", p.display()));
-        let differs = if self.stream.game != game {
-            format!("game {} (not {game})", self.stream.game)
-        } else if out.is_some() && self.labels != labels {
-            format!(
-                "--offset {} --shift {} (not --offset {} --shift {})",
-                self.labels.offset, self.labels.shift, labels.offset, labels.shift
-            )
-        } else if self.stream.max != max {
-            format!("--max {} (not {max})", self.stream.max)
-        } else if self.output.as_deref() != out {
-            format!("-o {} (not {})", show(self.output.as_deref()), show(out))
-        } else if out.is_some() && self.format != format {
-            format!("format {:?} (not {format:?})", self.format).to_lowercase()
-        } else {
-            return Ok(());
-        };
-        bail!(
-            "checkpoint `{}` belongs to another run, with {differs}; remove it or pick another file",
-            path.display()
-        );
-    }
-
-    /// Writes the checkpoint to `path` atomically.
-    fn save(&self, path: &Path) -> Result<()> {
-        let bytes = self.encode()?;
-        let file = AtomicFile::create(path)?;
-        {
-            let mut f = file.file()?;
-            f.write_all(&bytes)
-                .and_then(|_| f.sync_data())
-                .with_context(|| format!("cannot write checkpoint `{}`", path.display()))?;
-        }
-        file.commit()?;
-        Ok(())
-    }
+    file.commit()?;
+    Ok(())
 }
 
 /// The advisory lock a run holds on its checkpoint (on `CHECKPOINT.lock`), released when
@@ -211,23 +179,24 @@ pub fn side_path(out: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// The running checksum of what a side file holds: every byte written to it, in order.
+/// The running checksum of what a side file holds: every byte written to it, in order
+/// ([`SideHash`], shared with the writer).
 #[derive(Clone)]
-pub(crate) struct Hashed(Arc<Mutex<(Xxh3, u64)>>);
+pub(crate) struct Hashed(Arc<Mutex<SideHash>>);
 
 impl Hashed {
     pub(crate) fn new() -> Hashed {
-        Hashed(Arc::new(Mutex::new((Xxh3::new(), 0))))
+        Hashed::from(SideHash::default())
+    }
+    fn from(h: SideHash) -> Hashed {
+        Hashed(Arc::new(Mutex::new(h)))
     }
     fn add(&self, bytes: &[u8]) {
-        let mut h = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        h.0.update(bytes);
-        h.1 += bytes.len() as u64;
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).add(bytes);
     }
     /// (bytes so far, their xxh3-64).
     pub(crate) fn now(&self) -> (u64, u64) {
-        let h = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        (h.1, h.0.digest())
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).now()
     }
 }
 
@@ -249,10 +218,10 @@ impl Write for HashWrite {
 }
 
 /// Opens the side file `path` to append: fresh (created empty), or resumed — checked
-/// against the checkpoint (at least `saved.bytes` long, those bytes with the saved
-/// checksum and ending in the saved last row), cut there, and its checksum carried on.
+/// against the checkpoint ([`SideHash::check`]: at least `saved.bytes` long, those bytes
+/// with the saved checksum, and ending in the saved last row), cut there, and its checksum
+/// carried on.
 fn open_side(path: &Path, resume: Option<&SavedRun>, cp: &Path) -> Result<(File, Hashed)> {
-    let sum = Hashed::new();
     let Some(saved) = resume else {
         let f = OpenOptions::new()
             .read(true)
@@ -261,7 +230,7 @@ fn open_side(path: &Path, resume: Option<&SavedRun>, cp: &Path) -> Result<(File,
             .truncate(true)
             .open(path)
             .with_context(|| format!("cannot open `{}`", path.display()))?;
-        return Ok((f, sum));
+        return Ok((f, Hashed::new()));
     };
     let refuse = |why: String| {
         anyhow::anyhow!(
@@ -275,86 +244,37 @@ fn open_side(path: &Path, resume: Option<&SavedRun>, cp: &Path) -> Result<(File,
         .write(true)
         .open(path)
         .map_err(|e| refuse(format!("it cannot be opened ({e})")))?;
-    if f.metadata()?.len() < saved.bytes {
-        return Err(refuse(format!(
-            "it is shorter than the {} bytes saved",
-            saved.bytes
-        )));
-    }
-    // the saved bytes, hashed again; the last 64 KiB kept for the last row
-    let mut r = std::io::BufReader::new(&f).take(saved.bytes);
-    let mut buf = vec![0u8; 1 << 20];
-    let mut tail: Vec<u8> = Vec::new();
-    loop {
-        let n = r.read(&mut buf)?;
-        if n == 0 {
-            break;
-        }
-        sum.add(&buf[..n]);
-        tail.extend_from_slice(&buf[..n]);
-        if tail.len() > 1 << 16 {
-            tail.drain(..tail.len() - (1 << 16));
-        }
-    }
-    if sum.now() != (saved.bytes, saved.hash) {
-        return Err(refuse("its saved part has changed".into()));
-    }
+    let (sum, tail) = SideHash::check(&f, saved.bytes, saved.hash).map_err(refuse)?;
     last_row_agrees(&tail, saved).map_err(refuse)?;
     f.set_len(saved.bytes)?;
     f.seek(SeekFrom::Start(saved.bytes))?;
-    Ok((f, sum))
+    Ok((f, Hashed::from(sum)))
 }
 
 /// The side file's saved part ends in the checkpoint's last P-position: as the last 8
-/// bytes of a spool, or as the last row (`k,p,…` or `k p`) of a CSV or b-file.
+/// bytes of a spool ([`spool_ends_right`]), or as the last row (`k,p,…` or `k p`) of a CSV
+/// or b-file, labelled as the run labels its rows.
 fn last_row_agrees(tail: &[u8], saved: &SavedRun) -> std::result::Result<(), String> {
-    let (count, last) = (saved.stream.count, saved.stream.last);
-    let (k, p) = if saved.format == Format::Parquet {
-        if saved.bytes != count.saturating_mul(8) {
-            return Err(format!(
-                "it holds {} bytes for {count} P-positions",
-                saved.bytes
-            ));
-        }
-        let p = tail
-            .len()
-            .checked_sub(8)
-            .map(|i| u64::from_le_bytes(tail[i..].try_into().expect("8 bytes")));
-        (count.checked_sub(1), p)
-    } else {
-        let text = String::from_utf8_lossy(tail);
-        let row = text
-            .trim_end_matches('\n')
-            .rsplit('\n')
-            .next()
-            .unwrap_or("");
-        let mut cells = row.split([',', ' ']).map(|c| c.parse::<u64>().ok());
-        match (cells.next().flatten(), cells.next().flatten()) {
-            (Some(k), Some(p)) => (Some(k), Some(p)),
-            _ => (None, None), // the header alone, or nothing
-        }
-    };
-    // the text rows are labelled (`--offset`, `--shift`); the spool holds raw positions
-    let (k, p) = if saved.format == Format::Parquet {
-        (k, p)
-    } else {
-        let Labels { offset, shift } = saved.labels;
-        (
-            k.and_then(|k| k.checked_sub(offset)),
-            p.and_then(|p| p.checked_sub(shift)),
-        )
-    };
-    if (k, p) != (count.checked_sub(1), last) {
-        return Err(format!(
-            "its last row is {} but the checkpoint's last P-position is {}",
-            p.map_or("none".into(), |p| format!(
-                "k = {}, p = {p}",
-                k.unwrap_or(0)
-            )),
-            last.map_or("none".into(), |p| format!("k = {}, p = {p}", count - 1))
-        ));
+    if saved.front.format == Format::Parquet {
+        return spool_ends_right(tail, saved.bytes, &saved.stream);
     }
-    Ok(())
+    let text = String::from_utf8_lossy(tail);
+    let row = text
+        .trim_end_matches('\n')
+        .rsplit('\n')
+        .next()
+        .unwrap_or("");
+    let mut cells = row.split([',', ' ']).map(|c| c.parse::<u64>().ok());
+    let (k, p) = match (cells.next().flatten(), cells.next().flatten()) {
+        (Some(k), Some(p)) => (Some(k), Some(p)),
+        _ => (None, None), // the header alone, or nothing
+    };
+    let Labels { offset, shift } = saved.front.labels;
+    last_agrees(
+        k.and_then(|k| k.checked_sub(offset)),
+        p.and_then(|p| p.checked_sub(shift)),
+        &saved.stream,
+    )
 }
 
 /// How the P-positions are kept.
@@ -495,16 +415,12 @@ impl Sink {
             Kind::Count => {}
         }
         let (bytes, hash) = self.side.as_ref().map_or((0, 0), |(_, sum)| sum.now());
-        SavedRun {
-            version: CHECKPOINT_VERSION,
-            stream,
+        let front = Front {
             output: self.output.clone(),
             format: self.format,
             labels: self.labels,
-            bytes,
-            hash,
-        }
-        .save(path)?;
+        };
+        save_run(&SavedRun::new(stream, bytes, hash, front), path)?;
         // the checkpoint now refers to the side file: it stays
         if let Some(u) = self.unsaved.take() {
             u.keep();
@@ -602,15 +518,12 @@ mod tests {
         let mut s = heaplab_core::open_stream(&g, 100_000, &heaplab_core::Silent).unwrap();
         let mut out = vec![];
         while s.count() < count && s.advance(&mut out) {}
-        SavedRun {
-            version: CHECKPOINT_VERSION,
-            stream: s.checkpoint(),
+        let front = Front {
             output: Some("x.txt".into()),
             format: Format::Bfile,
             labels: Labels::default(),
-            bytes: 1234,
-            hash: 99,
-        }
+        };
+        SavedRun::new(s.checkpoint(), 1234, 99, front)
     }
 
     #[test]
@@ -649,15 +562,15 @@ mod tests {
         let mut saved = run(5);
         let last = saved.stream.last.unwrap();
         let k = saved.stream.count - 1;
-        saved.format = Format::Csv;
+        saved.front.format = Format::Csv;
         let ok = format!("k,p,gap\n0,0,\n{k},{last},3\n");
         assert!(last_row_agrees(ok.as_bytes(), &saved).is_ok());
         let wrong = format!("k,p,gap\n0,0,\n{k},{},3\n", last + 1);
         assert!(last_row_agrees(wrong.as_bytes(), &saved).is_err());
-        saved.format = Format::Bfile;
+        saved.front.format = Format::Bfile;
         assert!(last_row_agrees(format!("{k} {last}\n").as_bytes(), &saved).is_ok());
         assert!(last_row_agrees(b"", &saved).is_err());
-        saved.format = Format::Parquet;
+        saved.front.format = Format::Parquet;
         saved.bytes = 8 * saved.stream.count;
         assert!(last_row_agrees(&last.to_le_bytes(), &saved).is_ok());
         assert!(last_row_agrees(&(last + 1).to_le_bytes(), &saved).is_err());
