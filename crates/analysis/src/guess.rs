@@ -21,6 +21,7 @@
 
 use crate::periodicity::{periodicity, Periodicity};
 use crate::record::analyze;
+use crate::stats::gcd;
 use crate::sweep::SweepRow;
 use crate::Error;
 use heaplab_core::{Budget, CertRule, Game, Observer, Sequence};
@@ -606,14 +607,6 @@ impl QuasiPolynomial {
         };
         residue_case(var, self.period, |c| poly(&self.classes[c as usize]))
     }
-}
-
-pub(crate) fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.abs(), b.abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 /// (x - r0)(x - r1)… as coefficients of x^0, x^1, …; None on overflow.

@@ -275,7 +275,7 @@ fn summarise(data: &mut AnalysisData, rule: CertRule, game: Option<&Game>) {
     drop(seq);
     let p = stats::p_summary(&data.ps, max);
     let exact = per_period.map(|[c, q]| {
-        let d = crate::guess::gcd(c.into(), q.into()).max(1) as u64;
+        let d = crate::stats::gcd(c.into(), q.into()).max(1) as u64;
         [c / d, q / d]
     });
     // the table's values, copied once for the Grundy summary and the rare values

@@ -296,6 +296,15 @@ pub fn log_bins(
     out
 }
 
+/// The greatest common divisor of |a| and |b| (0 when both are 0).
+pub(crate) fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.abs(), b.abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,19 +19,22 @@ use heaplab_analysis::{
     Error as AnalysisError, On,
 };
 use heaplab_core::{
-    count_sums, decide, decide_sum, open_stream, p_position_list, plan, solve, tables, Budget,
-    CensusSpace, Class, Error, Game, GrundyTable, Observer, PPositionStream, Sequence, Space, Sum,
-    Task, Variant, FAMILIES,
+    count_sums, decide, decide_sum, p_position_list, plan, solve, tables, Budget, CensusSpace,
+    Class, Error, Game, GrundyTable, Observer, PPositionStream, Sequence, Space, Sum, Task,
+    Variant, FAMILIES,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+mod resume;
 
 // module `heaplab`: the package re-exports them, so they print as heaplab.RefusedError and
 // pickle by that name
@@ -331,16 +334,26 @@ impl RawGame {
         Ok(v.into_pyarray(py))
     }
 
-    /// The P-positions in 0..=n_max, increasing.
-    #[pyo3(signature = (n_max, progress=None))]
+    /// The P-positions in 0..=n_max, increasing; with `checkpoint`, resumable
+    /// ([`resume::Saving::losers`]: the P-positions spooled to `checkpoint.spool`, the
+    /// stream saved to `checkpoint` every `checkpoint_every` seconds at most).
+    #[pyo3(signature = (n_max, progress=None, checkpoint=None, checkpoint_every=300.0))]
     fn losers<'py>(
         &self,
         py: Python<'py>,
         n_max: u64,
         progress: Option<Py<PyAny>>,
+        checkpoint: Option<PathBuf>,
+        checkpoint_every: f64,
     ) -> PyResult<Bound<'py, PyArray1<u64>>> {
         let game = &self.game;
-        let ps = run(py, progress, |w| p_position_list(game, n_max, &budget(), w))?;
+        let Some(cp) = checkpoint else {
+            let ps = run(py, progress, |w| p_position_list(game, n_max, &budget(), w))?;
+            return Ok(ps.into_pyarray(py));
+        };
+        let saving = resume::Saving::take(cp, checkpoint_every)?;
+        let ps = run(py, progress, |w| saving.losers(game, n_max, w))?;
+        saving.finish(true)?;
         Ok(ps.into_pyarray(py))
     }
 
@@ -356,7 +369,7 @@ impl RawGame {
         let stream = run(py, progress.as_ref().map(|p| p.clone_ref(py)), |w| {
             let p = plan(game, Task::PPositions, n_max, &budget())?;
             w.planned(&p);
-            open_stream(game, n_max, w)
+            p.stream(w)
         })?;
         Ok(LoserChunks {
             stream: Mutex::new(Some(stream)),
@@ -400,21 +413,33 @@ impl RawGame {
     }
 
     /// Columns `n` (uint64), `win` (bool) and, with `grundy`, `grundy` (smallest unsigned)
-    /// of 0..=n_max, as an Arrow table.
-    #[pyo3(signature = (n_max, grundy=true, progress=None))]
+    /// of 0..=n_max, as an Arrow table; with `checkpoint`, the Grundy table in resumable
+    /// segments ([`resume::Saving::grundy_table`]).
+    #[pyo3(signature = (n_max, grundy=true, progress=None, checkpoint=None, checkpoint_every=300.0))]
     fn table(
         &self,
         py: Python<'_>,
         n_max: u64,
         grundy: bool,
         progress: Option<Py<PyAny>>,
+        checkpoint: Option<PathBuf>,
+        checkpoint_every: f64,
     ) -> PyResult<ArrowTable> {
         let game = &self.game;
+        let saving = checkpoint
+            .map(|cp| resume::Saving::take_table(game, grundy, cp, checkpoint_every))
+            .transpose()?;
         // the n column's 8 bytes a position, beside the tables
         let rows = n_max.saturating_add(1);
         hand_over_fits("a table of", rows, rows.saturating_mul(8))?;
-        let (o, g, genus) = run(py, progress, |w| -> Result<_, Error> {
-            let (o, g) = tables(game, n_max, grundy, &budget(), w)?;
+        let (o, g, genus) = run(py, progress, |w| -> Result<_, Raised> {
+            let (o, g) = match &saving {
+                Some(s) => {
+                    let g = s.grundy_table(game, n_max, w)?;
+                    (g.outcomes(), Some(g))
+                }
+                None => tables(game, n_max, grundy, &budget(), w)?,
+            };
             // misère play of a one-heap game: the genus and phylum columns too
             let genus = match (game.play(), grundy) {
                 (heaplab_core::Play::Misere, true) => {
@@ -453,7 +478,10 @@ impl RawGame {
             }
             RecordBatch::try_from_iter(cols)
         });
-        ArrowTable::new(batch)
+        let table = ArrowTable::new(batch)?;
+        // the run is complete: its checkpoint goes
+        saving.map(|s| s.finish(false)).transpose()?;
+        Ok(table)
     }
 
     fn __repr__(&self) -> String {
@@ -627,7 +655,7 @@ impl ArrowTable {
     }
 }
 
-/// Every game family as JSON: `spec`, `description`.
+/// Every game family as JSON: `name`, `spec`, `description`, `structure`.
 #[pyfunction]
 fn games() -> PyResult<String> {
     to_json(&FAMILIES)
@@ -842,9 +870,10 @@ fn census_identity(space: &str, start: u64, max: u64, seconds: Option<f64>) -> P
 }
 
 /// Census rows of the classes in `classes_json` (a JSON list of classes), computed in
-/// parallel here: a JSON list of rows. A class that fails becomes a `failed` row.
+/// parallel here: a JSON list of rows. A class that fails becomes a `failed` row. With
+/// `journal`, each row is appended to it as it is finished.
 #[pyfunction]
-#[pyo3(signature = (classes_json, start, max, seconds=None, progress=None))]
+#[pyo3(signature = (classes_json, start, max, seconds=None, progress=None, journal=None))]
 fn census_rows(
     py: Python<'_>,
     classes_json: &str,
@@ -852,7 +881,9 @@ fn census_rows(
     max: u64,
     seconds: Option<f64>,
     progress: Option<Py<PyAny>>,
+    journal: Option<Bound<'_, resume::CensusJournal>>,
 ) -> PyResult<String> {
+    let journal = journal.as_ref().map(|j| j.get());
     let budget = census_budget(start, max, seconds)?;
     let classes: Vec<Class> = serde_json::from_str(classes_json)
         .map_err(|e| PyValueError::new_err(format!("not a list of census classes: {e}")))?;
@@ -864,7 +895,10 @@ fn census_rows(
             total,
         };
         let _ = count.observe(0, total);
-        census(&classes, &budget, &self::budget(), &count, &|_| {
+        census(&classes, &budget, &self::budget(), &count, &|row| {
+            if let Some(j) = journal {
+                j.append(row);
+            }
             let done = count.done.fetch_add(1, Ordering::Relaxed) + 1;
             let _ = count.watch.observe(done, total);
         })
@@ -1109,6 +1143,7 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RawGame>()?;
     m.add_class::<LoserChunks>()?;
     m.add_class::<ArrowTable>()?;
+    m.add_class::<resume::CensusJournal>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(who_sum, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;

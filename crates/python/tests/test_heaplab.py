@@ -347,6 +347,8 @@ def test_stone_games():
 def test_games_list():
     specs = [f.spec for f in heaplab.games()]
     assert "squares" in specs and "0.77" in specs or "kayles" in " ".join(specs)
+    sub = next(f for f in heaplab.games() if f.name == "sub")
+    assert (sub.spec, sub.structure) == ("sub{1,2,3}", "finite set")
 
 
 def test_progress_callback_sees_the_run():

@@ -54,9 +54,21 @@ fn read_journal_file(p: &Path, header: &str) -> Result<Vec<CensusRow>> {
         .map_err(|why| anyhow::anyhow!("`{}` {why}: remove it to start afresh", p.display()))
 }
 
-/// Runs `heaplab census`.
-pub fn run(a: CensusArgs) -> Result<ExitCode> {
-    let t0 = Instant::now();
+/// The census a run computes: its space, budget and identity, and this run's classes.
+struct Run {
+    budget: CensusBudget,
+    id: String,
+    /// Classes of the whole census.
+    total: u64,
+    /// Items of the whole census.
+    items: usize,
+    /// This run's classes (one shard, or all).
+    mine: Vec<Class>,
+    shard: String,
+}
+
+/// Reads the space, the budget and the shard, refusing a bad one before any work.
+fn prepare(a: &CensusArgs) -> Result<Run> {
     let space = CensusSpace::parse(&a.game, &a.param, &a.constraints)?;
     let budget = CensusBudget {
         start: a.start,
@@ -76,30 +88,34 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
     }
     let classes = space.classes()?;
     let total = classes.len() as u64;
-    let items: usize = classes.iter().map(|c| c.members.len()).sum();
+    let items = classes.iter().map(|c| c.members.len()).sum();
     let id = census_id(&space.describe(), &budget);
-    let (mine, shard_text) = match shard_of {
+    let (mine, shard) = match shard_of {
         Some((i, n)) => (shard(classes, i, n)?, format!("{i}/{n}")),
         None => (classes, "1/1".to_string()),
     };
-    if a.list {
-        return list(&mine, items, a.json);
-    }
-    // resume from the journal
-    let header = journal_header(&id, total, &shard_text);
-    let journal = a.output.as_deref().map(journal_path);
-    // one run at a time writes a journal
-    let _lock = journal
-        .as_deref()
-        .map(|j| crate::sink::CheckpointLock::take_named(j, "journal"))
-        .transpose()?;
-    let done: Vec<CensusRow> = match &journal {
+    Ok(Run {
+        budget,
+        id,
+        total,
+        items,
+        mine,
+        shard,
+    })
+}
+
+/// The rows of this run: those its journal (`FILE.journal` beside `-o FILE`, locked for
+/// the run) holds and [`resume_rows`] keeps, and the rest computed, each written to the
+/// journal as it is found. Returns the rows (in class order) and how many were resumed.
+fn rows(r: &Run, journal: Option<&Path>) -> Result<(Vec<CensusRow>, usize)> {
+    let header = journal_header(&r.id, r.total, &r.shard);
+    let done: Vec<CensusRow> = match journal {
         Some(j) => read_journal_file(j, &header)?,
         None => vec![],
     };
-    let (done, todo) = resume_rows(done, &mine);
+    let (done, todo) = resume_rows(done, &r.mine);
     let resumed = done.len();
-    let writer = match &journal {
+    let writer = match journal {
         Some(j) => {
             let mut f = std::fs::OpenOptions::new()
                 .create(true)
@@ -108,8 +124,8 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
                 .open(j)
                 .with_context(|| format!("cannot write `{}`", j.display()))?;
             writeln!(f, "{header}")?;
-            for r in &done {
-                writeln!(f, "{}", journal_line(r, &id, total))?;
+            for row in &done {
+                writeln!(f, "{}", journal_line(row, &r.id, r.total))?;
             }
             f.flush()?;
             Some(Mutex::new(f))
@@ -118,26 +134,50 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
     };
     let spinner = crate::progress::Spinner::new(format!(
         "census of {} classes ({} to compute)",
-        mine.len(),
+        r.mine.len(),
         todo.len()
     ));
-    let on_row = |r: &CensusRow| {
+    let on_row = |row: &CensusRow| {
         if let Some(w) = &writer {
             if let Ok(mut f) = w.lock() {
                 // a journal line lost to a full disk is recomputed on resume
-                let _ = writeln!(f, "{}", journal_line(r, &id, total)).and_then(|_| f.flush());
+                let _ =
+                    writeln!(f, "{}", journal_line(row, &r.id, r.total)).and_then(|_| f.flush());
             }
         }
     };
-    let fresh = census(&todo, &budget, &crate::machine::budget(), &Silent, &on_row)?;
+    let fresh = census(
+        &todo,
+        &r.budget,
+        &crate::machine::budget(),
+        &Silent,
+        &on_row,
+    )?;
     drop(spinner);
     let mut rows = done;
     rows.extend(fresh);
-    rows.sort_by_key(|r| r.class);
+    rows.sort_by_key(|row| row.class);
     heaplab_analysis::link_same_values(&mut rows);
+    Ok((rows, resumed))
+}
+
+/// Runs `heaplab census`.
+pub fn run(a: CensusArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let r = prepare(&a)?;
+    if a.list {
+        return list(&r.mine, r.items, a.json);
+    }
+    let journal = a.output.as_deref().map(journal_path);
+    // one run at a time writes a journal
+    let _lock = journal
+        .as_deref()
+        .map(|j| crate::sink::CheckpointLock::take_named(j, "journal"))
+        .transpose()?;
+    let (rows, resumed) = rows(&r, journal.as_deref())?;
     let part = CensusPart {
-        id,
-        classes: total,
+        id: r.id.clone(),
+        classes: r.total,
         timed: true,
         rows,
     };
@@ -150,21 +190,20 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
             let _ = std::fs::remove_file(j);
         }
     }
-    for r in part.rows.iter().filter(|r| r.disagrees) {
+    for row in part.rows.iter().filter(|row| row.disagrees) {
         eprintln!(
             "DISAGREEMENT with a published result, class {} ({}): {}",
-            r.class,
-            r.game,
-            r.known.as_deref().unwrap_or_default()
+            row.class,
+            row.game,
+            row.known.as_deref().unwrap_or_default()
         );
     }
-    let count = |s: &str| part.rows.iter().filter(|r| r.status == s).count();
     if a.json {
         print_json(&json!({
             "census": part.id,
-            "items": items,
-            "classes": total,
-            "shard": shard_text,
+            "items": r.items,
+            "classes": r.total,
+            "shard": r.shard,
             "resumed": resumed,
             "rows": part.rows,
             "files": files,
@@ -172,6 +211,12 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
         }));
         return Ok(ExitCode::SUCCESS);
     }
+    print_rows(&r, &part, resumed, &files, secs(t0));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The rows as a table on stdout, and the summary line.
+fn print_rows(r: &Run, part: &CensusPart, resumed: usize, files: &[String], seconds: f64) {
     println!(
         "{:>6} {:<16} {:>7} {:<24} {:>9} {:>7} {:>6} {:>10} {:>8}  known",
         "class",
@@ -185,33 +230,34 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
         "P-pos"
     );
     let opt = |x: Option<String>| x.unwrap_or_else(|| "-".into());
-    for r in &part.rows {
+    for row in &part.rows {
         println!(
             "{:>6} {:<16} {:>7} {:<24} {:>9} {:>7} {:>6} {:>10} {:>8}  {}",
-            r.class,
-            r.game,
-            r.members,
-            r.verdict,
-            opt(r.preperiod.map(|x| x.to_string())),
-            opt(r.period.map(|x| x.to_string())),
-            opt(r.saltus.map(|x| x.to_string())),
-            opt(r.max_grundy.map(|x| x.to_string())),
-            r.p_positions,
-            match (r.same_values_as, r.known.as_deref()) {
+            row.class,
+            row.game,
+            row.members,
+            row.verdict,
+            opt(row.preperiod.map(|x| x.to_string())),
+            opt(row.period.map(|x| x.to_string())),
+            opt(row.saltus.map(|x| x.to_string())),
+            opt(row.max_grundy.map(|x| x.to_string())),
+            row.p_positions,
+            match (row.same_values_as, row.known.as_deref()) {
                 (Some(c), Some(k)) => format!("{k} [first values as class {c}]"),
                 (Some(c), None) => format!("[first values as class {c}]"),
                 (None, k) => k.unwrap_or("").to_string(),
             }
         );
     }
+    let count = |s: &str| part.rows.iter().filter(|row| row.status == s).count();
     println!(
         "{} items in {} classes{}: {} certified, {} observed, {} none, {} failed{} ({:.1} s)",
-        items,
-        total,
-        if shard_text == "1/1" {
+        r.items,
+        r.total,
+        if r.shard == "1/1" {
             String::new()
         } else {
-            format!(", shard {shard_text} has {}", part.rows.len())
+            format!(", shard {} has {}", r.shard, part.rows.len())
         },
         count("certified"),
         count("observed"),
@@ -222,12 +268,11 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
         } else {
             String::new()
         },
-        secs(t0)
+        seconds
     );
     if !files.is_empty() {
         println!("wrote {}", files.join(", "));
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// `--list`: the classes and their members.

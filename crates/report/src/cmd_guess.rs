@@ -23,6 +23,9 @@ struct Verdict {
     first: Option<Value>,
 }
 
+/// Guesses, their title and their verdicts at `--verify`.
+type Found = (String, Vec<Guess>, Vec<Option<Verdict>>);
+
 /// Runs the command.
 pub fn run(a: GuessArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
@@ -35,106 +38,9 @@ pub fn run(a: GuessArgs) -> Result<ExitCode> {
             );
         }
     }
-    let budget = crate::machine::budget();
     let (title, guesses, verdicts) = match &a.param {
-        Some(param) => {
-            if !a.target.is_empty() {
-                bail!("--target does not apply with --param: the sweep form guesses the period and preperiod");
-            }
-            let space = Space::parse(&a.game, param)?;
-            if space.values.windows(2).any(|w| w[1] != w[0] + 1) || space.values.len() < 8 {
-                bail!(
-                    "--param {param}: the sweep form needs at least 8 consecutive values, \
-                     e.g. {}=3..40",
-                    space.name
-                );
-            }
-            let spinner = crate::progress::Spinner::new(format!(
-                "sweep of {} games to {}",
-                space.values.len(),
-                a.max
-            ));
-            let rows = sweep(&space, a.max, &budget, &Silent)?;
-            let guesses = guess_sweep(&rows, &space.name);
-            let verdicts = match a.verify {
-                Some(n2) => {
-                    let rows2 = sweep(&space, n2, &budget, &Silent)?;
-                    guesses
-                        .iter()
-                        .map(|g| {
-                            let (col, bad) =
-                                sweep_guess_failures(g, &rows2).unwrap_or(("period", vec![]));
-                            let first = bad
-                                .first()
-                                .map(|&(v, got)| json!({ space.name.as_str(): v, col: got }));
-                            Verdict {
-                                holds: bad.is_empty(),
-                                rows: rows2.len() as u64,
-                                failures: bad.len() as u64,
-                                first,
-                            }
-                        })
-                        .map(Some)
-                        .collect()
-                }
-                None => guesses.iter().map(|_| None).collect(),
-            };
-            drop(spinner);
-            let unproven = rows.iter().filter(|r| !r.certified).count();
-            let title = format!(
-                "{} for {}={}..{}, Grundy values of 0 <= n <= {}{}",
-                a.game,
-                space.name,
-                space.values[0],
-                space.values[space.values.len() - 1],
-                a.max,
-                if unproven > 0 {
-                    format!(
-                        " ({unproven} of {} rows have no proven period at this N, and sweep \
-                         guesses need every row's: raise --max)",
-                        rows.len()
-                    )
-                } else {
-                    String::new()
-                }
-            );
-            (title, guesses, verdicts)
-        }
-        None => {
-            let game = game_arg(&a.game).map_err(|e| anyhow!(e))?;
-            let targets: Vec<Target> = if a.target.is_empty() {
-                Target::ALL.to_vec()
-            } else {
-                a.target.iter().map(|&t| t.into()).collect()
-            };
-            let progress = Progress::new(
-                &format!("{game} to {} for guesses", a.max),
-                a.max.saturating_add(1),
-            );
-            let guesses = guess(&game, a.max, &targets, &budget, &progress)?;
-            progress.finish();
-            let mut verdicts = vec![];
-            for g in &guesses {
-                verdicts.push(match a.verify {
-                    Some(n2) => {
-                        let progress = Progress::new(
-                            &format!("verifying {} to {n2}", g.target.name()),
-                            n2.saturating_add(1),
-                        );
-                        let r = verify_guess(&game, g, n2, &budget, &progress)?;
-                        progress.finish();
-                        r.map(|r| Verdict {
-                            holds: r.holds(),
-                            rows: r.rows,
-                            failures: r.failures,
-                            first: rows_json(&r.counterexamples).into_iter().next(),
-                        })
-                    }
-                    None => None,
-                });
-            }
-            (format!("{game}, 0 <= n <= {}", a.max), guesses, verdicts)
-        }
+        Some(param) => sweep_guesses(&a, param)?,
+        None => table_guesses(&a)?,
     };
     if a.json {
         print_json(&json!({
@@ -162,6 +68,110 @@ pub fn run(a: GuessArgs) -> Result<ExitCode> {
         text(&title, &guesses, &verdicts, a.verify, a.param.is_some())
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--param`: formulas for the period and preperiod over a family of games, from a sweep,
+/// checked on a second sweep to `--verify`.
+fn sweep_guesses(a: &GuessArgs, param: &str) -> Result<Found> {
+    if !a.target.is_empty() {
+        bail!(
+            "--target does not apply with --param: the sweep form guesses the period and preperiod"
+        );
+    }
+    let budget = crate::machine::budget();
+    let space = Space::parse(&a.game, param)?;
+    if space.values.windows(2).any(|w| w[1] != w[0] + 1) || space.values.len() < 8 {
+        bail!(
+            "--param {param}: the sweep form needs at least 8 consecutive values, e.g. {}=3..40",
+            space.name
+        );
+    }
+    let spinner = crate::progress::Spinner::new(format!(
+        "sweep of {} games to {}",
+        space.values.len(),
+        a.max
+    ));
+    let rows = sweep(&space, a.max, &budget, &Silent)?;
+    let guesses = guess_sweep(&rows, &space.name);
+    let verdicts = match a.verify {
+        Some(n2) => {
+            let rows2 = sweep(&space, n2, &budget, &Silent)?;
+            guesses
+                .iter()
+                .map(|g| {
+                    let (col, bad) = sweep_guess_failures(g, &rows2).unwrap_or(("period", vec![]));
+                    let first = bad
+                        .first()
+                        .map(|&(v, got)| json!({ space.name.as_str(): v, col: got }));
+                    Some(Verdict {
+                        holds: bad.is_empty(),
+                        rows: rows2.len() as u64,
+                        failures: bad.len() as u64,
+                        first,
+                    })
+                })
+                .collect()
+        }
+        None => guesses.iter().map(|_| None).collect(),
+    };
+    drop(spinner);
+    let unproven = rows.iter().filter(|r| !r.certified).count();
+    let title = format!(
+        "{} for {}={}..{}, Grundy values of 0 <= n <= {}{}",
+        a.game,
+        space.name,
+        space.values[0],
+        space.values[space.values.len() - 1],
+        a.max,
+        if unproven > 0 {
+            format!(
+                " ({unproven} of {} rows have no proven period at this N, and sweep guesses \
+                 need every row's: raise --max)",
+                rows.len()
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok((title, guesses, verdicts))
+}
+
+/// Guesses of one game's table, each verified on a table to `--verify`.
+fn table_guesses(a: &GuessArgs) -> Result<Found> {
+    let budget = crate::machine::budget();
+    let game = game_arg(&a.game).map_err(|e| anyhow!(e))?;
+    let targets: Vec<Target> = if a.target.is_empty() {
+        Target::ALL.to_vec()
+    } else {
+        a.target.iter().map(|&t| t.into()).collect()
+    };
+    let progress = Progress::new(
+        &format!("{game} to {} for guesses", a.max),
+        a.max.saturating_add(1),
+    );
+    let guesses = guess(&game, a.max, &targets, &budget, &progress)?;
+    progress.finish();
+    let mut verdicts = vec![];
+    for g in &guesses {
+        verdicts.push(match a.verify {
+            Some(n2) => {
+                let progress = Progress::new(
+                    &format!("verifying {} to {n2}", g.target.name()),
+                    n2.saturating_add(1),
+                );
+                let r = verify_guess(&game, g, n2, &budget, &progress)?;
+                progress.finish();
+                r.map(|r| Verdict {
+                    holds: r.holds(),
+                    rows: r.rows,
+                    failures: r.failures,
+                    first: rows_json(&r.counterexamples).into_iter().next(),
+                })
+            }
+            None => None,
+        });
+    }
+    Ok((format!("{game}, 0 <= n <= {}", a.max), guesses, verdicts))
 }
 
 /// The text report: one block per guess, simplest first within each target.

@@ -89,6 +89,20 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
         .collect();
     crate::cleanup::finishing(&done, || install(tmp, &dest))?;
     made.keep();
+    print_summary(&a, &game, max, &an, &files, &dest, secs(t0))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the report holds, for the user: JSON, or one line.
+fn print_summary(
+    a: &ReportArgs,
+    game: &heaplab_core::Game,
+    max: u64,
+    an: &AnalysisData,
+    files: &[String],
+    dest: &Path,
+    seconds: f64,
+) -> Result<()> {
     let (p, max_g) = (
         &an.analysis.p_positions,
         an.analysis.grundy.as_ref().map_or(0, |g| g.max),
@@ -107,7 +121,7 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
             "max_grundy": max_g,
             "files": paths,
             "dir": dest.display().to_string(),
-            "seconds": secs(t0),
+            "seconds": seconds,
         }));
     } else {
         // (games with outcomes only have no Grundy value to state)
@@ -116,14 +130,13 @@ pub fn run(a: ReportArgs) -> Result<ExitCode> {
             None => String::new(),
         };
         let line = format!(
-            "{game}: {} P-positions in 0..={max}{largest}; report in {} ({:.2} s)",
+            "{game}: {} P-positions in 0..={max}{largest}; report in {} ({seconds:.2} s)",
             p.count,
             dest.display(),
-            secs(t0)
         );
         println!("{}", crate::plot::in_play(&line, game.play()));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// `table.parquet`, `table.csv` (N up to [`CSV_TABLE_MAX`]) and `losers.csv` in `dir`.

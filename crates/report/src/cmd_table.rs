@@ -141,33 +141,7 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         _ => None,
     };
     progress.finish();
-    let mut files = vec![];
-    match dest {
-        Some(file) => {
-            write_table(
-                file.file()?,
-                format,
-                &out,
-                g.as_ref(),
-                genus.as_ref(),
-                a.shift,
-            )
-            .with_context(|| format!("cannot write `{}`", a.output.as_ref().unwrap().display()))?;
-            files.push(file.commit()?.display().to_string());
-        }
-        None if !a.json => {
-            write_table(
-                std::io::stdout(),
-                format,
-                &out,
-                g.as_ref(),
-                genus.as_ref(),
-                a.shift,
-            )
-            .context("cannot write to stdout")?;
-        }
-        None => {}
-    }
+    let mut files = write_out(&a, dest, format, &out, g.as_ref(), genus.as_ref())?;
     made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     if let Some(cp) = &a.checkpoint {
         // the run is complete: its checkpoint goes
@@ -177,9 +151,69 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         }
     }
     let snaps: Vec<String> = snapshots.iter().map(|p| p.display().to_string()).collect();
+    if !files.is_empty() && !snaps.is_empty() && !a.json {
+        files.push(snapshot_note(&a, snaps.len()));
+    }
+    summary(
+        &a,
+        &game,
+        shown_max,
+        &out,
+        g.as_ref(),
+        &files,
+        &snaps,
+        secs(t0),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the table to the destination (a file committed into place, or stdout unless
+/// --json): the files written.
+fn write_out(
+    a: &TableArgs,
+    dest: Option<AtomicFile>,
+    format: Format,
+    out: &heaplab_core::OutcomeTable,
+    g: Option<&heaplab_core::GrundyTable>,
+    genus: Option<&heaplab_core::misere::GenusTable>,
+) -> Result<Vec<String>> {
+    match dest {
+        Some(file) => {
+            write_table(file.file()?, format, out, g, genus, a.shift).with_context(|| {
+                format!(
+                    "cannot write `{}`",
+                    a.output
+                        .as_ref()
+                        .map_or("-".into(), |p| p.display().to_string())
+                )
+            })?;
+            Ok(vec![file.commit()?.display().to_string()])
+        }
+        None if !a.json => {
+            write_table(std::io::stdout(), format, out, g, genus, a.shift)
+                .context("cannot write to stdout")?;
+            Ok(vec![])
+        }
+        None => Ok(vec![]),
+    }
+}
+
+/// Prints the run's summary: JSON, the snapshots' note, or one line (on stderr when the
+/// rows went to stdout).
+#[allow(clippy::too_many_arguments)]
+fn summary(
+    a: &TableArgs,
+    game: &heaplab_core::Game,
+    shown_max: u64,
+    out: &heaplab_core::OutcomeTable,
+    g: Option<&heaplab_core::GrundyTable>,
+    files: &[String],
+    snaps: &[String],
+    seconds: f64,
+) {
     let count = out.count_p();
     let largest = out.last_p().map(|p| p + a.shift);
-    let max_g = g.as_ref().map(|g| g.max_value());
+    let max_g = g.map(|g| g.max_value());
     if a.json {
         print_json(&json!({
             "game": game.to_string(),
@@ -190,24 +224,20 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             "max_grundy": max_g,
             "files": files,
             "snapshots": snaps,
-            "seconds": secs(t0),
+            "seconds": seconds,
         }));
     } else if a.output.is_none() && !snaps.is_empty() && !crate::progress::quiet() {
         // rows on stdout: the note goes to stderr
-        eprintln!("{game}: wrote {}", snapshot_note(&a, snaps.len()));
+        eprintln!("{game}: wrote {}", snapshot_note(a, snaps.len()));
     } else if !files.is_empty() {
-        if !snaps.is_empty() {
-            files.push(snapshot_note(&a, snaps.len()));
-        }
         let line = format!(
-            "{game}: {count} P-positions in {}..={shown_max} (largest {}){}; wrote {} in {:.2} s",
+            "{game}: {count} P-positions in {}..={shown_max} (largest {}){}; wrote {} in {seconds:.2} s",
             a.shift,
             largest.map_or("none".into(), |p| p.to_string()),
             max_g.map_or(String::new(), |m| {
                 crate::plot::in_play(&format!(", largest Grundy value {m}"), game.play())
             }),
             files.join(", "),
-            secs(t0)
         );
         // rows on stdout: the summary goes to stderr
         match a.output.as_deref().is_some_and(crate::files::is_stdout) {
@@ -216,5 +246,4 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             false => println!("{line}"),
         }
     }
-    Ok(ExitCode::SUCCESS)
 }

@@ -19,6 +19,7 @@
 pub(crate) mod blocked;
 pub(crate) mod crew;
 pub(crate) mod interval;
+pub(crate) mod knapsack;
 pub(crate) mod layers;
 pub(crate) mod mem;
 pub(crate) mod mex;

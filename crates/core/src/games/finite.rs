@@ -4,6 +4,9 @@
 //! ([`finite_outcome_period`]); counts of P-positions to any N follow from it
 //! ([`finite_p_count_played`]).
 
+use crate::cert::CertRule;
+use crate::engines::mex::finite_set_grundy;
+use crate::period::find_period;
 use crate::table::PCount;
 use bitvec::prelude::*;
 
@@ -146,4 +149,79 @@ pub fn finite_outcome_period_played(
         }
     }
     None
+}
+/// A finite set (no leave-one rule) reduced by proven steps: moves that are provably
+/// redundant dropped (at most 12 moves, the largest at most 4096; see [`redundant`]), then
+/// a common factor k divided out, G_{kS}(n) = G_S(⌊n/k⌋) (Winning Ways, ch. 4; Siegel,
+/// *Combinatorial Game Theory*, ch. IV). Returns the set, the moves dropped (increasing)
+/// and the factor (1: none).
+pub(crate) fn reduce_finite(mut set: Vec<u64>) -> (Vec<u64>, Vec<u64>, u64) {
+    let mut removed = vec![];
+    if set.len() <= 12 && set.last().is_some_and(|&m| m <= 4096) {
+        'outer: loop {
+            for i in (0..set.len()).rev() {
+                if set.len() > 1 && redundant(&set, i) {
+                    removed.push(set.remove(i));
+                    continue 'outer;
+                }
+            }
+            break;
+        }
+        removed.sort_unstable();
+    }
+    let g = set.iter().fold(0, |a, &b| gcd(a, b));
+    if g > 1 {
+        set.iter_mut().for_each(|s| *s /= g);
+    }
+    (set, removed, g.max(1))
+}
+
+pub(crate) fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Whether the move `set[i]` is redundant in the finite subtraction set `set`: the set
+/// without it has a period proven within 2^16 positions, and no n >= s has
+/// G'(n) = G'(n - s). Then adding s never changes a mex, and G_set = G_{set \ s}.
+fn redundant(set: &[u64], i: usize) -> bool {
+    let s = set[i];
+    let rest: Vec<u64> = set
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| j != i)
+        .map(|(_, &x)| x)
+        .collect();
+    let k = *rest.iter().max().expect("at least one move is left");
+    let mut len = 1024usize;
+    loop {
+        // the project's engine for a finite set (the plain mex), for the set without s
+        let mut watch =
+            crate::observe::Watch::start(&crate::observe::Silent, len as u64).expect("never stops");
+        let Ok(g) = finite_set_grundy(&rest, false, len as u64 - 1, &mut watch) else {
+            return false;
+        };
+        let seq: Vec<i64> = g.iter().map(|&v| i64::from(v)).collect();
+        if let Some(p) = find_period(&seq, false) {
+            let (proven, _) = CertRule::FiniteSubtraction { largest_move: k }.certify(&p);
+            if proven && p.saltus == 0 {
+                let (n0, per) = (p.preperiod, p.period);
+                let at = |x: u64| -> u32 {
+                    if x < len as u64 {
+                        g[x as usize]
+                    } else {
+                        g[(n0 + (x - n0) % per) as usize]
+                    }
+                };
+                return (s..s + n0 + per).all(|n| at(n) != at(n - s));
+            }
+        }
+        if len >= 1 << 16 {
+            return false;
+        }
+        len *= 2;
+    }
 }

@@ -32,7 +32,7 @@ pub mod turning;
 mod union_tests;
 
 use crate::game::{joinable, Game, Ruleset};
-use crate::games::code::parse_code;
+use crate::games::code::parse::parse_code;
 use crate::games::predicate::MovePredicate;
 use crate::games::takebreak::TakeBreak;
 use crate::games::terminal::Seed;

@@ -215,6 +215,52 @@ pub fn excluded_periods_of(br: &Breaker, ps: &[u64]) -> Option<ExcludedPeriods> 
     })
 }
 
+/// The first cousin of an octal code with d1 = 0: b_i = (a_{i-1} & 4 ? 7 : 0) |
+/// (a_i & 2 ? 3 : 0) | (a_{i+1} & 1) for i >= 1, b_0 = 0; G_code(n + 1) = G_cousin(n).
+///
+/// Proof: heaps of size 1 have no move (d1 = 0 and a split needs two tokens), so a heap of
+/// m + 1 in the code plays like a heap of m in the cousin when every heap is read one
+/// smaller: removing i and leaving one heap y maps to removing i and leaving y - 1 (nothing
+/// when y = 1); removing i - 1 and leaving two heaps y, z maps to removing i and leaving
+/// y - 1 and z - 1 (fewer heaps when one is 1); removing i + 1 from a heap of i + 1 maps to
+/// removing i from a heap of i. Collecting which of "nothing", "one heap", "two heaps" each
+/// removal i reaches gives the digits above.
+pub fn first_cousin(code: &TakeBreak) -> TakeBreak {
+    let a = |i: usize| code.digit(i);
+    let len = code.digits.len() + 1;
+    let mut digits = vec![0u8];
+    for i in 1..=len {
+        let mut b = 0u8;
+        if a(i - 1) & 4 != 0 {
+            b |= 7;
+        }
+        if a(i) & 2 != 0 {
+            b |= 3;
+        }
+        if a(i + 1) & 1 != 0 {
+            b |= 1;
+        }
+        digits.push(b);
+    }
+    TakeBreak::new(digits)
+}
+
+/// An octal code (digits below 8, nothing or a split of two before the point) whose first
+/// digit after the point is 0, taken to its first cousins until that digit is not 0: the
+/// code and the number of steps (each moves every heap one down).
+pub(crate) fn cousins(code: &TakeBreak) -> Option<(TakeBreak, u64)> {
+    if !(code.digits.iter().all(|&d| d < 8) && matches!(code.digit(0), 0 | 4)) {
+        return None;
+    }
+    let mut code = code.clone();
+    let mut shift = 0;
+    while code.digit(1) == 0 && code.digits.iter().any(|&d| d != 0) {
+        code = first_cousin(&code);
+        shift += 1;
+    }
+    Some((code, shift))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -74,7 +74,7 @@ pub(crate) fn sink_grundy(
     max: u64,
     watch: &mut Watch,
 ) -> Result<Vec<u32>, crate::Error> {
-    let len = super::code::table_len(max)?;
+    let len = crate::engines::knapsack::table_len(max)?;
     let moves = set.elements_upto(max);
     let mut g: Vec<u32> = Vec::with_capacity(len);
     let mut seen = crate::mex::ValueSet::default();

@@ -258,14 +258,14 @@ mod tests {
         let s = saved(5);
         let cp = &s.stream;
         let last = cp.last.unwrap();
-        let mut spool = vec![];
-        for p in [0u64, 2, 5, 7, last] {
-            spool.extend(p.to_le_bytes());
-        }
-        assert!(spool_ends_right(&spool, 40, cp).is_ok());
-        assert!(spool_ends_right(&spool, 48, cp).is_err());
+        // the spool's tail: its last P-position, after count - 1 others
+        let bytes = cp.count * 8;
+        let mut spool = vec![0u8; 64];
+        spool.extend(last.to_le_bytes());
+        assert!(spool_ends_right(&spool, bytes, cp).is_ok());
+        assert!(spool_ends_right(&spool, bytes + 8, cp).is_err());
         let n = spool.len();
         spool[n - 8..].copy_from_slice(&(last + 1).to_le_bytes());
-        assert!(spool_ends_right(&spool, 40, cp).is_err());
+        assert!(spool_ends_right(&spool, bytes, cp).is_err());
     }
 }

@@ -24,6 +24,8 @@ before any work, naming the largest N that fits.
 from __future__ import annotations
 
 import json
+import math
+import os
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator, Optional, Sequence, Union
@@ -105,10 +107,15 @@ def _build(cls, data: Optional[dict]):
 
 @dataclass(frozen=True)
 class Family:
-    """A game family: an example spec and what its moves are."""
+    """A game family: an example spec, what its moves are, the word that names it in a
+    spec (``"sub"``; empty for an entry that shows another one's syntax, such as codes)
+    and the structure of its moves that picks the engines (``"finite set"``,
+    ``"interval"``, ``"code digits"``, …)."""
 
     spec: str
     description: str
+    name: str = ""
+    structure: str = ""
 
 
 @dataclass(frozen=True)
@@ -444,6 +451,31 @@ def _check_progress(progress: Progress) -> Progress:
     return progress
 
 
+def _path(name: str, value: Any) -> Optional[str]:
+    """A file path argument (str or os.PathLike of str) as a str; None stays None."""
+    if value is None:
+        return None
+    try:
+        path = os.fspath(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a path (str or os.PathLike), not {type(value).__name__}") from None
+    if not isinstance(path, str):
+        raise TypeError(f"{name} must be a str path, not {type(path).__name__}")
+    if not path:
+        raise ValueError(f"{name} must not be an empty path")
+    return path
+
+
+def _seconds(name: str, value: Any) -> float:
+    """A number of seconds: finite and not negative."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number of seconds, not {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a number of seconds (0 or more), not {value}")
+    return value
+
+
 class Game:
     """A game from its spec, e.g. ``Game("squares")``, ``Game("sub{1,3,4}")``,
     ``Game("0.77")`` (Kayles). Raises ``ValueError`` naming the problem for a bad spec."""
@@ -488,10 +520,34 @@ class Game:
         move wins), False for a P-position."""
         return self._raw.outcomes(_size("n_max", n_max), _check_progress(progress))
 
-    def losers(self, n_max: int, progress: Progress = None) -> np.ndarray:
+    def losers(
+        self,
+        n_max: int,
+        progress: Progress = None,
+        checkpoint: Union[str, "os.PathLike[str]", None] = None,
+        checkpoint_every: float = 300.0,
+    ) -> np.ndarray:
         """The P-positions in 0..=n_max, increasing, as a uint64 array (by the family's
-        fastest engine: closed forms, the segmented sieve, tables)."""
-        return self._raw.losers(_size("n_max", n_max), _check_progress(progress))
+        fastest engine: closed forms, the segmented sieve, tables).
+
+        With ``checkpoint=PATH`` the run can be resumed after it is killed or interrupted:
+        the P-positions go to ``PATH.spool`` (raw little-endian uint64) as they are found,
+        and the stream's state is saved to ``PATH`` (written atomically) every
+        ``checkpoint_every`` seconds at most (the first after 10 s, or
+        ``checkpoint_every`` when less, then at doubling intervals). Calling again with the
+        same arguments continues from the checkpoint; the result is the same array as an
+        uninterrupted run's, read back from the spool, and both files are removed once it
+        is complete. A checkpoint of another game or ``n_max``, a damaged one, or a spool
+        that no longer matches it raises ``ValueError`` naming the file and the reason
+        (remove them to start over); a checkpoint another run is using (an advisory lock
+        on ``PATH.lock``) raises :class:`HeaplabError`."""
+        n_max = _size("n_max", n_max)
+        progress = _check_progress(progress)
+        checkpoint = _path("checkpoint", checkpoint)
+        every = _seconds("checkpoint_every", checkpoint_every)
+        if checkpoint is None:
+            return self._raw.losers(n_max, progress)
+        return self._raw.losers(n_max, progress, checkpoint, every)
 
     def iter_losers(self, n_max: int, progress: Progress = None) -> Iterator[np.ndarray]:
         """The P-positions in 0..=n_max as a stream of increasing uint64 arrays, one per
@@ -536,7 +592,14 @@ class Game:
             excluded_periods=_build(ExcludedPeriods, d.get("excluded_periods")),
         )
 
-    def table(self, n_max: int, grundy: bool = True, progress: Progress = None) -> Any:
+    def table(
+        self,
+        n_max: int,
+        grundy: bool = True,
+        progress: Progress = None,
+        checkpoint: Union[str, "os.PathLike[str]", None] = None,
+        checkpoint_every: float = 300.0,
+    ) -> Any:
         """Columns ``n`` (uint64), ``win`` (bool) and, with ``grundy``, ``grundy``
         (smallest unsigned) of 0..=n_max as an Arrow table, without a copy: a
         ``pyarrow.Table`` when pyarrow is installed (so ``polars.from_arrow(t)`` is a
@@ -544,8 +607,27 @@ class Game:
         interface takes (``polars.DataFrame(t)``, ``pyarrow.table(t)``, DuckDB). In misère
         play (``Game(spec, play="misere")``) ``grundy`` holds misère nim-values and, for
         one-heap games, the string columns ``genus`` (``"0^{120}"``) and ``phylum``
-        (``"tame"``, ``"restive"``, ``"restless"``, ``"wild"``) follow."""
-        return _arrow(self._raw.table(_size("n_max", n_max), bool(grundy), _check_progress(progress)))
+        (``"tame"``, ``"restive"``, ``"restless"``, ``"wild"``) follow.
+
+        With ``checkpoint=PATH`` (``grundy=True``; take-and-break codes, Grundy's game and
+        subtraction games with a finite or named set, in normal play) the Grundy values are
+        computed in segments and saved to ``PATH`` (written atomically) every
+        ``checkpoint_every`` seconds at most (the first after 10 s, or
+        ``checkpoint_every`` when less, then at doubling intervals), so a run that is
+        killed or interrupted continues from there when called again with the same
+        arguments; the table is the same as an uninterrupted run's, and the checkpoint is
+        removed once it is complete. Only memory is budgeted then (such a run may take
+        longer than a day). A checkpoint that is damaged, of another game or heaplab
+        version, or whose first values are not this game's raises ``ValueError`` naming
+        the file and the reason (remove it to start over); a checkpoint another run is
+        using (an advisory lock on ``PATH.lock``) raises :class:`HeaplabError`."""
+        n_max = _size("n_max", n_max)
+        progress = _check_progress(progress)
+        checkpoint = _path("checkpoint", checkpoint)
+        every = _seconds("checkpoint_every", checkpoint_every)
+        if checkpoint is None:
+            return _arrow(self._raw.table(n_max, bool(grundy), progress))
+        return _arrow(self._raw.table(n_max, bool(grundy), progress, checkpoint, every))
 
 
 def _arrow(t: ArrowTable) -> Any:

@@ -22,6 +22,13 @@ is one task::
 
 Tasks that fail are retried (``retries``); a class that still fails becomes a row with
 status ``failed`` and the error as its verdict.
+
+With ``journal=PATH`` a census can be resumed: each row is appended to the journal as it
+is finished, and a later call with the same arguments computes only the classes the
+journal does not hold (the rule of ``heaplab census -o FILE``, whose journal is
+``FILE.journal``)::
+
+    t = heaplab.census(["0.???"], n_max=65536, journal="octal3.journal")
 """
 
 from __future__ import annotations
@@ -83,6 +90,7 @@ def census(
     retries: int = 2,
     with_seconds: bool = True,
     progress: Optional[Callable[[int, int], Any]] = None,
+    journal: Any = None,
     _task_fn: Callable[..., str] = _task,
 ) -> Any:
     """One row per class of the space, as an Arrow table sorted by class, with the columns
@@ -97,8 +105,17 @@ def census(
     ``dask.distributed.Client`` each class is one task (``retries`` retries each); a
     class that still fails becomes a ``failed`` row. ``seconds`` is a per-class budget in
     heaplab's estimated seconds. ``progress(done, total)`` is called with the number of
-    classes finished."""
-    from . import _arrow, _size
+    classes finished (of those this call computes).
+
+    ``journal=PATH`` (str or os.PathLike) makes the census resumable, in one process or
+    with a client: every finished row is appended to the journal and flushed at once, so
+    after a kill, an interrupt or a lost cluster the same call computes only the classes
+    still missing (rows of failed classes are computed again) and returns the same rows
+    as an uninterrupted run (the ``seconds`` column apart). The journal is removed once
+    the census is complete. A journal of another census (other games, constraints or
+    budget) raises ``ValueError`` naming the file; a journal another run is using (an
+    advisory lock on ``PATH.lock``) raises :class:`heaplab.HeaplabError`."""
+    from . import _arrow, _path, _size
 
     n_max = _size("n_max", n_max)
     start = _size("start", start)
@@ -116,16 +133,48 @@ def census(
         raise TypeError("client must be a dask.distributed.Client")
     if not isinstance(with_seconds, bool):
         raise TypeError("with_seconds must be True or False")
+    journal = _path("journal", journal)
     info = _classes(games, where, params)
     ident = _heaplab.census_identity(info["space"], start, n_max, seconds)
     payloads = info["payloads"]
-    if client is None:
-        rows = _heaplab.census_rows("[" + ",".join(payloads) + "]", start, n_max, seconds, progress)
-    else:
-        rows = json.dumps(
-            _distributed(client, payloads, start, n_max, seconds, retries, _task_fn, progress)
+    if journal is None:
+        rows = _rows(client, payloads, start, n_max, seconds, retries, _task_fn, progress, None)
+        return _arrow(_heaplab.census_table(rows, ident, len(payloads), bool(with_seconds)))
+    jr = _heaplab.CensusJournal(journal, ident, len(payloads))
+    try:
+        # the rows the journal holds that fit this census, and the classes still to do
+        kept, todo = jr.resume("[" + ",".join(payloads) + "]")
+        fresh = _rows(
+            client, [payloads[i] for i in todo], start, n_max, seconds, retries, _task_fn, progress, jr
         )
-    return _arrow(_heaplab.census_table(rows, ident, len(payloads), bool(with_seconds)))
+        rows = json.dumps(json.loads(kept) + json.loads(fresh))
+        table = _arrow(_heaplab.census_table(rows, ident, len(payloads), bool(with_seconds)))
+        jr.finish()
+        return table
+    finally:
+        jr.close()
+
+
+def _rows(
+    client: Any,
+    payloads: Sequence[str],
+    start: int,
+    n_max: int,
+    seconds: Optional[float],
+    retries: int,
+    task: Callable[..., str],
+    progress: Optional[Callable[[int, int], Any]],
+    journal: Any,
+) -> str:
+    """Rows (a JSON list) of the classes `payloads`, here or on `client`, each appended to
+    `journal` (a ``CensusJournal``) as it is finished."""
+    if client is None:
+        return _heaplab.census_rows(
+            "[" + ",".join(payloads) + "]", start, n_max, seconds, progress, journal
+        )
+    return json.dumps(
+        _distributed(client, payloads, start, n_max, seconds, retries, task, progress, journal)
+    )
 
 
 def _distributed(
@@ -137,10 +186,14 @@ def _distributed(
     retries: int,
     task: Callable[..., str],
     progress: Optional[Callable[[int, int], Any]],
+    journal: Any = None,
 ) -> list:
-    """Rows of every class from tasks on `client`, a failed task's class as a failed row."""
+    """Rows of every class from tasks on `client`, a failed task's class as a failed row;
+    each finished row appended to `journal` as it arrives."""
     from dask.distributed import as_completed
 
+    if not payloads:  # (every class resumed from the journal)
+        return []
     futures = client.map(
         task,
         payloads,
@@ -150,7 +203,9 @@ def _distributed(
         retries=int(retries),
         pure=False,
     )
-    for done, _ in enumerate(as_completed(futures), 1):
+    for done, f in enumerate(as_completed(futures), 1):
+        if journal is not None and f.status == "finished":
+            journal.write(f.result())
         if progress is not None:
             progress(done, len(futures))
     rows = []

@@ -1,6 +1,7 @@
 use super::*;
 use crate::game::Game;
 use crate::game::Ruleset;
+use crate::games::code::grundy::code_grundy;
 use crate::rule::grundy_by_definition;
 use proptest::prelude::*;
 
