@@ -89,7 +89,7 @@ pub use plan::run::{grundy_continues, grundy_resumable, grundy_table_after};
 pub use plan::stream::{resume_stream, PPositionStream};
 pub use plan::{
     feasible_max, grundy_table, memory_estimate, open_stream, outcome_table, p_position_list, plan,
-    tables, time_estimate, Output, Plan,
+    plan_list, plan_table, tables, time_estimate, Output, Plan,
 };
 pub use rule::{
     grundy_by_definition, grundy_table_of, outcome_by_definition, Rule, SubtractionRule,

@@ -11,8 +11,10 @@
 use crate::{budget, HeaplabError, PyWatch, Raised};
 use heaplab_analysis::{journal_header, journal_line, read_journal, resume_rows, CensusRow};
 use heaplab_core::saved::grundy::{self, Segments};
-use heaplab_core::saved::stream::{spool_ends_right, SavedStream, SideHash};
-use heaplab_core::{plan, resume_stream, Class, Error, Game, GrundyTable, Observer, Task};
+use heaplab_core::saved::stream::{spool_ends_right, Difference, SavedStream, SideHash};
+use heaplab_core::{
+    plan_list, plan_table, resume_stream, Class, Error, Game, GrundyTable, Observer,
+};
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use std::fs::{File, OpenOptions};
@@ -260,12 +262,7 @@ impl Saving {
             seconds: f64::INFINITY,
             ..budget()
         };
-        let p = plan(game, Task::Grundy, max, &long)?;
-        long.check_memory(
-            || format!("a table of {} positions", max as u128 + 1),
-            p.memory.saturating_add(max / 8 + 1),
-        )
-        .map_err(Error::from)?;
+        let p = plan_table(game, max, &long)?;
         w.planned(&p);
         let saved = match read_checkpoint(&self.path, |b| grundy::decode(b, game))? {
             Some(t) => {
@@ -299,21 +296,17 @@ impl Saving {
     /// a Parquet file; at the end, the spool read back.
     pub(crate) fn losers(&self, game: &Game, max: u64, w: &PyWatch) -> Result<Vec<u64>, Raised> {
         let b = budget();
-        let p = plan(game, Task::PPositions, max, &b)?;
-        // the list in memory at the end, as `p_position_list` checks it
-        if let Some(count) = heaplab_core::p_count_estimate(game, max) {
-            let bytes = (count * 8.0).min(u64::MAX as f64) as u64;
-            b.check_memory(
-                || format!("a list of {count:.0} P-positions"),
-                p.memory.saturating_add(bytes),
-            )
-            .map_err(Error::from)?;
-        }
+        // (the list in memory at the end counted in)
+        let p = plan_list(game, max, &b)?;
         let saved = read_checkpoint(&self.path, SavedStream::<()>::decode)?;
         if let Some(d) = saved
             .as_ref()
             .and_then(|s| s.differs(&game.to_string(), max))
         {
+            let d = match d {
+                Difference::Game(g) => format!("game {g} (not {game})"),
+                Difference::Max(m) => format!("n_max {m} (not {max})"),
+            };
             return Err(refused(format!(
                 "checkpoint `{}` belongs to another run, with {d}; remove it or pick another file",
                 self.path.display()

@@ -117,17 +117,23 @@ fn rows(r: &Run, journal: Option<&Path>) -> Result<(Vec<CensusRow>, usize)> {
     let resumed = done.len();
     let writer = match journal {
         Some(j) => {
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .write(true)
-                .truncate(true)
-                .open(j)
-                .with_context(|| format!("cannot write `{}`", j.display()))?;
-            writeln!(f, "{header}")?;
-            for row in &done {
-                writeln!(f, "{}", journal_line(row, &r.id, r.total))?;
+            // the header and the rows kept, written whole before the old journal goes (a
+            // kill now loses nothing), then the journal open to append
+            let cannot = || format!("cannot write `{}`", j.display());
+            let fresh = crate::files::AtomicFile::create(j)?;
+            {
+                let mut f = std::io::BufWriter::new(fresh.file()?);
+                writeln!(f, "{header}").with_context(cannot)?;
+                for row in &done {
+                    writeln!(f, "{}", journal_line(row, &r.id, r.total)).with_context(cannot)?;
+                }
+                f.flush().with_context(cannot)?;
             }
-            f.flush()?;
+            fresh.commit()?;
+            let f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(j)
+                .with_context(cannot)?;
             Some(Mutex::new(f))
         }
         None => None,

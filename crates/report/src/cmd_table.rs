@@ -116,11 +116,7 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             seconds: f64::INFINITY,
             ..budget
         };
-        let p = heaplab_core::plan(&game, heaplab_core::Task::Grundy, max, &long)?;
-        long.check_memory(
-            || format!("a table of {} positions", max as u128 + 1),
-            p.memory.saturating_add(max / 8 + 1),
-        )?;
+        let p = heaplab_core::plan_table(&game, max, &long)?;
         heaplab_core::Observer::planned(&progress, &p);
         let s = crate::segments::Segmented {
             game: &game,

@@ -16,7 +16,9 @@
 
 use crate::output::{AtomicFile, Format, Labels, LoserRows, BATCH_ROWS};
 use anyhow::{bail, Context, Result};
-use heaplab_core::saved::stream::{last_agrees, spool_ends_right, SavedStream, SideHash};
+use heaplab_core::saved::stream::{
+    last_agrees, spool_ends_right, Difference, SavedStream, SideHash,
+};
 use heaplab_core::Checkpoint;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -59,7 +61,10 @@ pub fn check_same(
     let f = &saved.front;
     let show = |o: Option<&Path>| o.map_or("no file".into(), |p| format!("`{}`", p.display()));
     let differs = if let Some(d) = saved.differs(game, max) {
-        d
+        match d {
+            Difference::Game(g) => format!("game {g} (not {game})"),
+            Difference::Max(m) => format!("--max {m} (not {max})"),
+        }
     } else if out.is_some() && f.labels != labels {
         format!(
             "--offset {} --shift {} (not --offset {} --shift {})",

@@ -1,3 +1,5 @@
+//! The census's tests: spaces enumerated in the documented order, bad spaces named, reductions that reproduce the values, published first cousins.
+
 use super::*;
 use crate::games::finite::gcd;
 use crate::sets::MoveSet;

@@ -229,11 +229,7 @@ pub fn tables(
             Engine::GrundyTable | Engine::CanonicalForms
         );
     if via_grundy {
-        let p = plan(game, Task::Grundy, max, budget)?;
-        budget.check_memory(
-            || format!("a table of {} positions", max as u128 + 1),
-            p.memory.saturating_add(max / 8 + 1),
-        )?;
+        let p = plan_table(game, max, budget)?;
         obs.planned(&p);
         let g = p.grundy(obs)?;
         let o = g.outcomes();
@@ -243,6 +239,38 @@ pub fn tables(
         obs.planned(&p);
         Ok((p.outcomes(obs)?, None))
     }
+}
+
+/// The plan of a Grundy table of 0..=max within `budget`, the outcome bits made from it
+/// (N / 8 bytes) counted in.
+///
+/// # Errors
+/// As [`plan`]; a memory refusal for the table and its outcomes together.
+pub fn plan_table(game: &Game, max: u64, budget: &Budget) -> Result<Plan, Error> {
+    let p = plan(game, Task::Grundy, max, budget)?;
+    budget.check_memory(
+        || format!("a table of {} positions", max as u128 + 1),
+        p.memory.saturating_add(max / 8 + 1),
+    )?;
+    Ok(p)
+}
+
+/// The plan of every P-position of 0..=max kept in memory, within `budget`: the stream's
+/// and, where their number can be told in advance ([`count::p_count_estimate`]), the list's
+/// 8 bytes a P-position.
+///
+/// # Errors
+/// As [`plan`]; a memory refusal for the stream and the list together.
+pub fn plan_list(game: &Game, max: u64, budget: &Budget) -> Result<Plan, Error> {
+    let p = plan(game, Task::PPositions, max, budget)?;
+    if let Some(count) = count::p_count_estimate(game, max) {
+        let bytes = (count * 8.0).min(u64::MAX as f64) as u64;
+        budget.check_memory(
+            || format!("a list of {count:.0} P-positions"),
+            p.memory.saturating_add(bytes),
+        )?;
+    }
+    Ok(p)
 }
 
 /// Opens the fastest P-position stream for `game` over 0..=max. Games whose P-positions
@@ -268,14 +296,7 @@ pub fn p_position_list(
     budget: &Budget,
     obs: &dyn Observer,
 ) -> Result<Vec<u64>, Error> {
-    let p = plan(game, Task::PPositions, max, budget)?;
-    if let Some(count) = count::p_count_estimate(game, max) {
-        let bytes = (count * 8.0).min(u64::MAX as f64) as u64;
-        budget.check_memory(
-            || format!("a list of {count:.0} P-positions"),
-            p.memory.saturating_add(bytes),
-        )?;
-    }
+    let p = plan_list(game, max, budget)?;
     obs.planned(&p);
     let mut out = Vec::new();
     stream::run_plan(&p, obs, |segment| out.append(segment))?;

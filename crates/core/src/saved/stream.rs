@@ -74,16 +74,26 @@ impl<T: Serialize + DeserializeOwned> SavedStream<T> {
     }
 
     /// `None` when this checkpoint is of the run of `game` (canonical spec) to `max`, else
-    /// what differs (`game 0.77 (not squares)`, `--max 100 (not 200)`).
-    pub fn differs(&self, game: &str, max: u64) -> Option<String> {
+    /// what differs (each front end names it in its own words).
+    pub fn differs(&self, game: &str, max: u64) -> Option<Difference> {
         if self.stream.game != game {
-            Some(format!("game {} (not {game})", self.stream.game))
+            Some(Difference::Game(self.stream.game.clone()))
         } else if self.stream.max != max {
-            Some(format!("--max {} (not {max})", self.stream.max))
+            Some(Difference::Max(self.stream.max))
         } else {
             None
         }
     }
+}
+
+/// What differs between a checkpoint and the run that would resume it: the checkpoint's
+/// game (canonical spec) or N.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Difference {
+    /// Another game.
+    Game(String),
+    /// Another N.
+    Max(u64),
 }
 
 /// The running length and xxh3-64 of what a side file holds.
@@ -235,10 +245,10 @@ mod tests {
         let s = saved(3);
         assert_eq!(s.differs("squares", 100_000), None);
         assert_eq!(
-            s.differs("cubes", 100_000).unwrap(),
-            "game squares (not cubes)"
+            s.differs("cubes", 100_000),
+            Some(Difference::Game("squares".into()))
         );
-        assert_eq!(s.differs("squares", 7).unwrap(), "--max 100000 (not 7)");
+        assert_eq!(s.differs("squares", 7), Some(Difference::Max(100_000)));
     }
 
     #[test]

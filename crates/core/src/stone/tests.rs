@@ -1,3 +1,5 @@
+//! Stone games' tests: seed examples, the minimax by definition, and the greedy strategy's margins.
+
 use super::*;
 
 #[test]

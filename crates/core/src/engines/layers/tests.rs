@@ -1,3 +1,5 @@
+//! The layer engine's tests: against the blocked and plain mex, and the primes' published values (OEIS A014589).
+
 use super::*;
 
 fn slow(moves: &[u64], leave1: bool, max: u64) -> Vec<u32> {

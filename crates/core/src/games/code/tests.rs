@@ -1,3 +1,5 @@
+//! Extended codes' tests: canonical forms, refusals, the knapsack against the definition, CGSuite's published values.
+
 use super::*;
 use crate::game::Game;
 use crate::game::Ruleset;

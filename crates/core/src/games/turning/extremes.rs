@@ -1,3 +1,5 @@
+//! Coin-turning games at their extremes: wide spans, heaps past what a run may list, the estimates that refuse them.
+
 use crate::game::Game;
 
 /// Huge coin counts, wide spans and fast-growing values: answers or clear errors,

@@ -1,3 +1,5 @@
+//! Coin-turning games' tests: against the definition and Winning Ways' values (ruler, Mock Turtles, Moebius).
+
 use crate::game::Game;
 use crate::rule::grundy_by_definition;
 

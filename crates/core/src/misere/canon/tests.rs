@@ -1,3 +1,5 @@
+//! Canonical misère forms' tests: Conway's reductions, sums, and misère outcomes against a game tree.
+
 use super::*;
 use crate::game::Game;
 use crate::Silent;
