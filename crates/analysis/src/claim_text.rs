@@ -1,11 +1,15 @@
 //! The text of a claim, checked before any engine runs or polars sees it (no polars here,
-//! so every front end refuses the same claims in the same words): one expression with
+//! so every front end refuses the same claims in the same words), read with the tokens of
+//! heaplab's one expression language ([`heaplab_core::tokens`]): one expression with
 //! balanced parentheses and closed strings, at most 2000 operators (polars parses a chain
 //! of them recursively), no aggregates, windows or subqueries (claims are checked row by
 //! row, in chunks), and our functions called with their number of arguments.
 
 use crate::ClaimFunction;
-use heaplab_core::{p_count_estimate, plan, proven_period, Budget, Estimate, Game, Observer, Task};
+use heaplab_core::{
+    p_count_estimate, plan, proven_period, tokens, Budget, Estimate, Game, Observer, Task,
+    TokenKind,
+};
 use serde::{Deserialize, Serialize};
 
 /// Checks the text of a claim as above. Returns the 1-based columns where string literals
@@ -99,48 +103,28 @@ pub fn identifiers(expr: &str) -> Vec<String> {
         .collect()
 }
 
-/// A name in a claim: a run of ASCII letters, digits and `_` outside string literals that
-/// does not start with a digit, with its 0-based character position and whether a `(`
-/// follows it (a call).
+/// A name in a claim (a [`TokenKind::Word`] of the expression language: outside string
+/// literals, not starting with a digit), with its 0-based character position and whether a
+/// `(` follows it (a call).
 pub(crate) struct Word {
     pub(crate) text: String,
     pub(crate) start: usize,
-    /// Character index of the `(` after the name, if it is a call.
+    /// Index in the claim's [`tokens`] of the `(` after the name, if it is a call.
     pub(crate) open: Option<usize>,
 }
 
 /// The [`Word`]s of a claim, in order.
 pub(crate) fn words(expr: &str) -> Vec<Word> {
-    let chars: Vec<char> = expr.chars().collect();
-    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let mut out = Vec::new();
-    let (mut i, mut in_str) = (0, false);
-    while i < chars.len() {
-        let c = chars[i];
-        if in_str || c == '\'' {
-            in_str = if in_str { c != '\'' } else { true };
-            i += 1;
-            continue;
-        }
-        if !is_word(c) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < chars.len() && is_word(chars[i]) {
-            i += 1;
-        }
-        if c.is_ascii_digit() {
-            continue;
-        }
-        let next = (i..chars.len()).find(|&k| !chars[k].is_whitespace());
-        out.push(Word {
-            text: chars[start..i].iter().collect(),
-            start,
-            open: next.filter(|&k| chars[k] == '('),
-        });
-    }
-    out
+    let ts = tokens(expr);
+    ts.iter()
+        .enumerate()
+        .filter(|(_, t)| t.kind == TokenKind::Word)
+        .map(|(i, t)| Word {
+            text: t.text.clone(),
+            start: t.start,
+            open: ts.get(i + 1).filter(|u| u.is_sym("(")).map(|_| i + 1),
+        })
+        .collect()
 }
 
 /// The claim is wrapped in a query, so it must be one expression on its own: not empty, its
@@ -155,28 +139,24 @@ fn balanced(expr: &str) -> Result<Vec<usize>, String> {
     }
     let mut open: Vec<usize> = vec![];
     let mut literals: Vec<usize> = vec![];
-    let mut quote: Option<usize> = None;
-    for (i, c) in expr.chars().enumerate() {
-        let col = i + 1;
-        match (quote, c) {
-            (Some(_), '\'') => quote = None,
-            (Some(_), _) => {}
-            (None, '\'') => {
-                quote = Some(col);
-                literals.push(col);
+    for t in tokens(expr) {
+        let col = t.start + 1;
+        match t.kind {
+            TokenKind::Str => literals.push(col),
+            TokenKind::OpenStr => {
+                return Err(format!(
+                    "unclosed string literal from column {col} of the claim"
+                ))
             }
-            (None, '(') => open.push(col),
-            (None, ')') if open.pop().is_none() => {
+            _ if t.is_sym("(") => open.push(col),
+            _ if t.is_sym(")") && open.pop().is_none() => {
                 return Err(format!("unmatched `)` at column {col} of the claim"));
             }
-            (None, ';') => return Err(format!("`;` at column {col}: the claim is one expression")),
+            _ if t.is_sym(";") => {
+                return Err(format!("`;` at column {col}: the claim is one expression"))
+            }
             _ => {}
         }
-    }
-    if let Some(col) = quote {
-        return Err(format!(
-            "unclosed string literal from column {col} of the claim"
-        ));
     }
     if let Some(col) = open.pop() {
         return Err(format!("unclosed `(` at column {col} of the claim"));
@@ -267,7 +247,7 @@ fn row_by_row(expr: &str) -> Result<(), String> {
 /// Each of our functions called with its number of arguments (polars' own message for
 /// `isqrt()` is "expression: '' didn't get any inputs"). `expr` must be balanced.
 pub(crate) fn check_arity(expr: &str) -> Result<(), String> {
-    let chars: Vec<char> = expr.chars().collect();
+    let ts = tokens(expr);
     for w in words(expr) {
         let arity = match (
             ClaimFunction::from_name(&w.text),
@@ -281,20 +261,14 @@ pub(crate) fn check_arity(expr: &str) -> Result<(), String> {
             continue;
         };
         // count the arguments up to the matching `)`
-        let (mut depth, mut commas, mut empty, mut quoted) = (0usize, 0usize, true, false);
-        for &d in &chars[open + 1..] {
-            if quoted {
-                quoted = d != '\'';
-                continue;
-            }
-            match d {
-                '\'' => (quoted, empty) = (true, false),
-                '(' => (depth, empty) = (depth + 1, false),
-                ')' if depth == 0 => break,
-                ')' => depth -= 1,
-                ',' if depth == 0 => commas += 1,
-                d if !d.is_whitespace() => empty = false,
-                _ => {}
+        let (mut depth, mut commas, mut empty) = (0usize, 0usize, true);
+        for t in &ts[open + 1..] {
+            match () {
+                _ if t.is_sym(")") && depth == 0 => break,
+                _ if t.is_sym(")") => depth -= 1,
+                _ if t.is_sym("(") => (depth, empty) = (depth + 1, false),
+                _ if t.is_sym(",") && depth == 0 => commas += 1,
+                _ => empty = false,
             }
         }
         let given = if empty && commas == 0 { 0 } else { commas + 1 };
@@ -315,33 +289,20 @@ pub(crate) fn check_arity(expr: &str) -> Result<(), String> {
 const MAX_OPERATORS: usize = 2000;
 
 /// Binary operators of an expression outside string literals: `AND`, `OR` and runs of
-/// `+-*/%=<>!|&^`.
+/// operator symbols (`+-*/%=<>!|&^`) written without a space between them.
 pub(crate) fn operators(expr: &str) -> usize {
-    let mut n = 0;
-    let mut in_str = false;
-    let mut prev_sym = false;
-    let mut word = String::new();
-    for c in expr.chars().chain(std::iter::once(' ')) {
-        if in_str {
-            in_str = c != '\'';
-            continue;
-        }
-        if c.is_ascii_alphanumeric() || c == '_' {
-            word.push(c);
-        } else {
-            if word.eq_ignore_ascii_case("and") || word.eq_ignore_ascii_case("or") {
-                n += 1;
-            }
-            word.clear();
-        }
-        let sym = "+-*/%=<>!|&^".contains(c);
-        if sym && !prev_sym {
-            n += 1;
-        }
-        prev_sym = sym;
-        in_str = c == '\'';
-    }
-    n
+    let ts = tokens(expr);
+    ts.iter()
+        .enumerate()
+        .filter(|&(i, t)| {
+            t.is_word("and")
+                || t.is_word("or")
+                || (t.is_operator()
+                    && !i
+                        .checked_sub(1)
+                        .is_some_and(|j| ts[j].is_operator() && ts[j].end == t.start))
+        })
+        .count()
 }
 
 /// For a claim that held on the table 0..=max: when it depends on n only through n mod m
@@ -469,83 +430,47 @@ pub struct ResidueShape {
 /// `isqrt(n)`, `n // 4`, `5 % n`) or the claim names a column other than `n`, `grundy` and
 /// `win`. Conservative: a claim it refuses may still be periodic.
 pub fn residue_shape(expr: &str) -> Option<ResidueShape> {
-    let chars: Vec<char> = expr.chars().collect();
-    let skip_ws = |mut i: usize| {
-        while i < chars.len() && chars[i].is_whitespace() {
-            i += 1;
-        }
-        i
+    let ts = tokens(expr);
+    // a literal: digits only
+    let literal = |i: usize| -> Option<u64> {
+        let t = ts.get(i).filter(|t| t.kind == TokenKind::Number)?;
+        t.text.parse().ok()
     };
-    let literal = |i: usize| -> Option<(u64, usize)> {
-        let mut j = i;
-        while j < chars.len() && chars[j].is_ascii_digit() {
-            j += 1;
-        }
-        let v: u64 = chars[i..j].iter().collect::<String>().parse().ok()?;
-        Some((v, j))
+    let word_in =
+        |i: usize, set: &[&str]| ts.get(i).is_some_and(|t| set.iter().any(|w| t.is_word(w)));
+    // what stands before token i opens a condition: the start, `(`, or a word that begins one
+    let opens_condition = |i: usize| match i.checked_sub(1) {
+        None => true,
+        Some(j) => ts[j].is_sym("(") || word_in(j, &["and", "or", "not", "when", "then", "else"]),
     };
-    // the last non-space character before position i
-    let before = |i: usize| {
-        chars[..i]
-            .iter()
-            .rev()
-            .find(|c| !c.is_whitespace())
-            .copied()
+    // token i closes a condition: the end, `)`, or a word that follows one
+    let ends = |i: usize| {
+        i >= ts.len()
+            || ts[i].is_sym(")")
+            || word_in(i, &["and", "or", "then", "when", "else", "end"])
     };
     let (mut modulus, mut lag, mut from) = (1u64, 0u64, 0u64);
-    // the text before position i ends an operand's left context: start, `(`, or a word
-    // that begins a condition
-    let ws = words(expr);
-    // the word of `ws` that starts at character i, or ends just before it, lowercased
-    let word_at = |i: usize| {
-        ws.binary_search_by_key(&i, |w| w.start)
-            .ok()
-            .map(|k| ws[k].text.to_ascii_lowercase())
-    };
-    let word_ending_at = |end: usize| {
-        let k = ws.partition_point(|w| w.start < end);
-        k.checked_sub(1)
-            .map(|k| &ws[k])
-            .filter(|w| w.start + w.text.chars().count() == end)
-            .map(|w| w.text.to_ascii_lowercase())
-    };
-    // what stands before position i opens a condition: the start, `(`, or a word that
-    // begins one
-    let opens_condition = |i: usize| match chars[..i].iter().rposition(|c| !c.is_whitespace()) {
-        None => true,
-        Some(j) if chars[j] == '(' => true,
-        Some(j) => word_ending_at(j + 1)
-            .is_some_and(|w| ["and", "or", "not", "when", "then", "else"].contains(&w.as_str())),
-    };
-    // what stands at position i (after spaces) closes a condition: the end, `)`, or a word
-    // that follows one
-    let ends = |i: usize| {
-        i >= chars.len()
-            || chars[i] == ')'
-            || word_at(i)
-                .is_some_and(|w| ["and", "or", "then", "when", "else", "end"].contains(&w.as_str()))
-    };
-    let mut inside_lookup: Vec<(usize, usize)> = vec![]; // n's covered by a look-up
-    for w in &ws {
-        let name = w.text.to_ascii_lowercase();
-        if let (Some(_), Some(open)) = (Lookup::from_name(&name), w.open) {
+    let mut inside_lookup: Vec<(usize, usize)> = vec![]; // tokens covered by a look-up
+    for (w, t) in ts.iter().enumerate() {
+        if t.kind != TokenKind::Word {
+            continue;
+        }
+        let name = t.text.to_ascii_lowercase();
+        if Lookup::from_name(&name).is_some() && ts.get(w + 1).is_some_and(|u| u.is_sym("(")) {
             // exactly `n - K` (or `n`) up to the closing parenthesis
-            let i = skip_ws(open + 1);
-            if !(i < chars.len() && chars[i].eq_ignore_ascii_case(&'n')) {
+            if !ts.get(w + 2).is_some_and(|u| u.is_word("n")) {
                 return None;
             }
-            let mut j = skip_ws(i + 1);
-            let mut k = 0;
-            if chars.get(j) == Some(&'-') {
-                let (v, end) = literal(skip_ws(j + 1))?;
-                k = v;
-                j = skip_ws(end);
+            let (mut j, mut k) = (w + 3, 0);
+            if ts.get(j).is_some_and(|u| u.is_sym("-")) {
+                k = literal(j + 1)?;
+                j += 2;
             }
-            if chars.get(j) != Some(&')') {
+            if !ts.get(j).is_some_and(|u| u.is_sym(")")) {
                 return None;
             }
             lag = lag.max(k);
-            inside_lookup.push((i, j));
+            inside_lookup.push((w + 2, j));
             continue;
         }
         match name.as_str() {
@@ -554,42 +479,43 @@ pub fn residue_shape(expr: &str) -> Option<ResidueShape> {
             other if ClaimFunction::from_name(other).is_some() || is_keyword(other) => continue,
             _ => return None,
         }
-        if inside_lookup
-            .iter()
-            .any(|&(a, b)| a <= w.start && w.start < b)
-        {
+        if inside_lookup.iter().any(|&(a, b)| a <= w && w < b) {
             continue;
         }
         // `n % m`, with nothing binding tighter on either side
-        if matches!(
-            before(w.start),
-            Some('*' | '/' | '%' | '^' | '&' | '|' | '.' | ':')
-        ) {
-            return None;
-        }
-        let i = skip_ws(w.start + 1);
-        if chars.get(i) != Some(&'%') {
-            // `n < c`: constant once n passes c
-            let op: String = chars[i..]
-                .iter()
-                .take_while(|c| "<>=!".contains(**c))
-                .collect();
-            if !["<", "<=", ">", ">=", "=", "<>", "!="].contains(&op.as_str())
-                || !opens_condition(w.start)
+        if let Some(p) = w.checked_sub(1).map(|j| &ts[j]) {
+            let last = p.text.chars().last().unwrap_or(' ');
+            if (p.kind == TokenKind::Sym && "*/%^&|.:".contains(last))
+                || (p.kind == TokenKind::Number && p.end == t.start)
             {
                 return None;
             }
-            let (c, end) = literal(skip_ws(i + op.len()))?;
-            let after = skip_ws(end);
-            if !ends(after) {
+        }
+        let next = ts.get(w + 1);
+        if !next.is_some_and(|u| u.is_sym("%")) {
+            // `n < c`: constant once n passes c
+            let op = next.filter(|u| {
+                ["<", "<=", ">", ">=", "=", "<>", "!="]
+                    .iter()
+                    .any(|s| u.is_sym(s))
+            });
+            if op.is_none() || !opens_condition(w) {
+                return None;
+            }
+            let c = literal(w + 2)?;
+            if !ends(w + 3) {
                 return None;
             }
             from = from.max(c.checked_add(1)?);
             continue;
         }
-        let (m, end) = literal(skip_ws(i + 1))?;
-        let after = skip_ws(end);
-        if m == 0 || matches!(chars.get(after), Some('^' | '.' | ':' | '(')) {
+        let m = literal(w + 2)?;
+        let after = ts.get(w + 3);
+        if m == 0
+            || after.is_some_and(|u| {
+                u.kind == TokenKind::Sym && ["^", ".", ":", "::", "("].contains(&u.text.as_str())
+            })
+        {
             return None;
         }
         modulus = lcm(modulus, m)?;

@@ -63,6 +63,7 @@ pub use decide::{decide, proven_period, winning_moves, Decision, ProvenPeriod, W
 pub use engines::stream::Checkpoint;
 pub use engines::StreamState;
 pub use error::{duration, Error, Refusal};
+pub use expr::lex::{tokens, Token, TokenKind};
 pub use game::{excluded_periods, Game, Ruleset, SLUG_MAX};
 pub use games::allbut::{all_but_p_positions, all_but_p_positions_played};
 pub use games::finite::{

@@ -1,10 +1,11 @@
 //! The one reader of heaplab's expression language, for `rule{…}` predicates, census
-//! constraints, spec templates (and the claims' analyses): numbers, names, `+ - * // %`,
+//! constraints and spec templates, over the [`tokens`] claims are checked by: numbers, names, `+ - * // %`,
 //! comparisons `= == <> != < <= > >=`, `AND OR NOT`, `TRUE FALSE`, parentheses and the
 //! functions of [`ClaimFunction`], each operand's type checked as it is read. A
 //! [`Dialect`] says which names it knows and whether comparisons chain (`1 <= a < b`).
 
 use crate::expr::ast::{Expr, Op, Ty};
+use crate::expr::lex::{tokens, Token, TokenKind};
 use crate::expr::ParseError;
 use crate::functions::ClaimFunction;
 
@@ -55,29 +56,37 @@ impl Dialect {
 /// [`ParseError`] with the 1-based position of the problem.
 pub(crate) fn parse(text: &str, dialect: Dialect) -> Result<Expr, ParseError> {
     let mut r = Reader {
-        chars: text.chars().collect(),
+        toks: tokens(text),
+        len: text.chars().count(),
         i: 0,
         ops: 0,
         dialect,
     };
-    r.ws();
-    if r.i >= r.chars.len() {
+    if r.toks.is_empty() {
         return r.err(0, "empty expression");
     }
     let e = r.or(0)?;
-    r.ws();
-    if let Some(c) = r.chars.get(r.i) {
-        return r.err(r.i, format!("unexpected '{}'", c.escape_default()));
+    if let Some(t) = r.toks.get(r.i) {
+        return r.err(t.start, unexpected(t));
     }
     Ok(e)
+}
+
+/// "unexpected 'c'", c the token's first character.
+fn unexpected(t: &Token) -> String {
+    let c = t.text.chars().next().unwrap_or(' ');
+    format!("unexpected '{}'", c.escape_default())
 }
 
 /// Most operators a predicate may hold (longer ones are refused, not evaluated).
 pub(crate) const OPERATORS_MAX: usize = 2000;
 
-/// The reader of the predicate language.
+/// The reader of the predicate language, over the [`tokens`] of the text.
 struct Reader {
-    chars: Vec<char>,
+    toks: Vec<Token>,
+    /// Characters in the text (the position of its end).
+    len: usize,
+    /// The next token.
     i: usize,
     /// Operators read so far.
     ops: usize,
@@ -94,36 +103,21 @@ impl Reader {
         })
     }
 
-    fn ws(&mut self) {
-        while self.chars.get(self.i).is_some_and(|c| c.is_whitespace()) {
-            self.i += 1;
-        }
+    /// The character position of the next token (the end of the text after the last).
+    fn here(&self) -> usize {
+        self.toks.get(self.i).map_or(self.len, |t| t.start)
     }
 
-    fn peek_str(&mut self, s: &str) -> bool {
-        self.ws();
-        let n = s.chars().count();
-        self.i + n <= self.chars.len()
-            && self.chars[self.i..self.i + n].iter().copied().eq(s.chars())
+    /// Whether the next token is the symbol `s`.
+    fn peek_str(&self, s: &str) -> bool {
+        self.toks.get(self.i).is_some_and(|t| t.is_sym(s))
     }
 
-    /// A keyword (any case) at the cursor, not followed by a word character.
+    /// Takes the next token when it is the keyword `word` (any case).
     fn keyword(&mut self, word: &str) -> bool {
-        self.ws();
-        let n = word.len();
-        if self.i + n > self.chars.len() {
-            return false;
-        }
-        let here: String = self.chars[self.i..self.i + n].iter().collect();
-        let after = self.chars.get(self.i + n);
-        if here.eq_ignore_ascii_case(word)
-            && !after.is_some_and(|c| c.is_alphanumeric() || *c == '_')
-        {
-            self.i += n;
-            true
-        } else {
-            false
-        }
+        let yes = self.toks.get(self.i).is_some_and(|t| t.is_word(word));
+        self.i += usize::from(yes);
+        yes
     }
 
     /// Joins `a op b` after checking the operand types, `at` the operator's position.
@@ -153,8 +147,7 @@ impl Reader {
     fn or(&mut self, depth: usize) -> Parsed<Expr> {
         let mut a = self.and(depth)?;
         loop {
-            self.ws();
-            let at = self.i;
+            let at = self.here();
             if !self.keyword("OR") {
                 return Ok(a);
             }
@@ -166,8 +159,7 @@ impl Reader {
     fn and(&mut self, depth: usize) -> Parsed<Expr> {
         let mut a = self.not(depth)?;
         loop {
-            self.ws();
-            let at = self.i;
+            let at = self.here();
             if !self.keyword("AND") {
                 return Ok(a);
             }
@@ -177,8 +169,7 @@ impl Reader {
     }
 
     fn not(&mut self, depth: usize) -> Parsed<Expr> {
-        self.ws();
-        let at = self.i;
+        let at = self.here();
         if self.keyword("NOT") {
             if depth > 64 {
                 return self.err(at, "nested more than 64 deep");
@@ -194,7 +185,6 @@ impl Reader {
 
     fn comparison(&mut self, depth: usize) -> Parsed<Expr> {
         let a = self.sum(depth)?;
-        self.ws();
         for (s, op) in [
             ("<>", Op::Ne),
             ("!=", Op::Ne),
@@ -206,14 +196,14 @@ impl Reader {
             (">", Op::Gt),
         ] {
             if self.peek_str(s) {
-                let at = self.i;
-                self.i += s.len();
+                let at = self.here();
+                self.i += 1;
                 let b = self.sum(depth)?;
                 let rel = self.join(op, a, b.clone(), at)?;
                 // `a < b <= c` is `a < b AND b <= c` where comparisons chain
                 return match self.dialect.chains && self.at_comparison() {
                     true => {
-                        let at = self.i;
+                        let at = self.here();
                         let rest = self.chain_from(b, depth)?;
                         self.join(Op::And, rel, rest, at)
                     }
@@ -233,17 +223,16 @@ impl Reader {
 
     /// The rest of a chain after its operand `a`: `op b [op c …]`.
     fn chain_from(&mut self, a: Expr, depth: usize) -> Parsed<Expr> {
-        let start = self.i;
+        let (start, at) = (self.i, self.here());
         let rest = self.comparison_after(a, depth)?;
         if self.i == start {
-            return self.err(start, "expected a comparison");
+            return self.err(at, "expected a comparison");
         }
         Ok(rest)
     }
 
     /// `a op b …` with `a` already read.
     fn comparison_after(&mut self, a: Expr, depth: usize) -> Parsed<Expr> {
-        self.ws();
         for (s, op) in [
             ("<>", Op::Ne),
             ("!=", Op::Ne),
@@ -255,12 +244,12 @@ impl Reader {
             (">", Op::Gt),
         ] {
             if self.peek_str(s) {
-                let at = self.i;
-                self.i += s.len();
+                let at = self.here();
+                self.i += 1;
                 let b = self.sum(depth)?;
                 let rel = self.join(op, a, b.clone(), at)?;
                 if self.at_comparison() {
-                    let at = self.i;
+                    let at = self.here();
                     let rest = self.comparison_after(b, depth)?;
                     return self.join(Op::And, rel, rest, at);
                 }
@@ -280,7 +269,7 @@ impl Reader {
             } else {
                 return Ok(a);
             };
-            let at = self.i;
+            let at = self.here();
             self.i += 1;
             let b = self.product(depth)?;
             a = self.join(op, a, b, at)?;
@@ -290,19 +279,19 @@ impl Reader {
     fn product(&mut self, depth: usize) -> Parsed<Expr> {
         let mut a = self.unary(depth)?;
         loop {
-            let (op, len) = if self.peek_str("//") {
-                (Op::Div, 2)
+            let op = if self.peek_str("//") {
+                Op::Div
             } else if self.peek_str("/") {
-                return self.err(self.i, "`/` is not integer division here: write `//`");
+                return self.err(self.here(), "`/` is not integer division here: write `//`");
             } else if self.peek_str("*") {
-                (Op::Mul, 1)
+                Op::Mul
             } else if self.peek_str("%") {
-                (Op::Rem, 1)
+                Op::Rem
             } else {
                 return Ok(a);
             };
-            let at = self.i;
-            self.i += len;
+            let at = self.here();
+            self.i += 1;
             let b = self.unary(depth)?;
             a = self.join(op, a, b, at)?;
         }
@@ -310,10 +299,10 @@ impl Reader {
 
     fn unary(&mut self, depth: usize) -> Parsed<Expr> {
         if depth > 64 {
-            return self.err(self.i, "nested more than 64 deep");
+            return self.err(self.here(), "nested more than 64 deep");
         }
         if self.peek_str("-") {
-            let at = self.i;
+            let at = self.here();
             self.i += 1;
             let e = self.unary(depth + 1)?;
             if e.ty() != Ty::Int {
@@ -325,111 +314,89 @@ impl Reader {
     }
 
     fn primary(&mut self, depth: usize) -> Parsed<Expr> {
-        self.ws();
-        let at = self.i;
-        let Some(&c) = self.chars.get(self.i) else {
+        let at = self.here();
+        let Some(t) = self.toks.get(self.i).cloned() else {
             return self.err(at, "expected a value, found the end");
         };
-        if c == '(' {
-            self.i += 1;
-            let e = self.or(depth + 1)?;
-            self.ws();
-            if self.chars.get(self.i) != Some(&')') {
-                return self.err(self.i, "expected ')'");
+        self.i += 1;
+        match t.kind {
+            _ if t.is_sym("(") => {
+                let e = self.or(depth + 1)?;
+                if !self.peek_str(")") {
+                    return self.err(self.here(), "expected ')'");
+                }
+                self.i += 1;
+                Ok(e)
             }
-            self.i += 1;
-            return Ok(e);
+            TokenKind::Number if self.dialect.counts => {
+                // a count: `1e6`, `10^6`, `1_000`, its tokens written without spaces
+                let mut text = t.text;
+                let mut end = t.end;
+                while let Some(u) = self
+                    .toks
+                    .get(self.i)
+                    .filter(|u| u.start == end && (u.kind != TokenKind::Sym || u.text == "^"))
+                {
+                    text.push_str(&u.text);
+                    end = u.end;
+                    self.i += 1;
+                }
+                match crate::num::parse_count(&text) {
+                    Ok(x) => Ok(Expr::Int(i128::from(x))),
+                    Err(e) => self.err(at, e.to_string()),
+                }
+            }
+            TokenKind::Number => {
+                let digits: String = t.text.chars().filter(|c| *c != '_').collect();
+                match digits.parse::<u64>() {
+                    Ok(x) => Ok(Expr::Int(i128::from(x))),
+                    Err(_) => self.err(at, "a number beyond 2^64 - 1"),
+                }
+            }
+            TokenKind::Word => self.name(t.text, at, depth),
+            _ => self.err(at, unexpected(&t)),
         }
-        if c.is_ascii_digit() && self.dialect.counts {
-            // a count: `1e6`, `10^6`, `1_000`
-            let mut j = self.i;
-            while self
-                .chars
-                .get(j)
-                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '^')
-            {
-                j += 1;
-            }
-            let text: String = self.chars[self.i..j].iter().collect();
-            self.i = j;
-            return match crate::num::parse_count(&text) {
-                Ok(x) => Ok(Expr::Int(i128::from(x))),
-                Err(e) => self.err(at, e.to_string()),
-            };
-        }
-        if c.is_ascii_digit() {
-            let mut j = self.i;
-            while self
-                .chars
-                .get(j)
-                .is_some_and(|c| c.is_ascii_digit() || *c == '_')
-            {
-                j += 1;
-            }
-            let digits: String = self.chars[self.i..j]
-                .iter()
-                .filter(|c| **c != '_')
-                .collect();
-            self.i = j;
-            return match digits.parse::<u64>() {
-                Ok(x) => Ok(Expr::Int(i128::from(x))),
-                Err(_) => self.err(at, "a number beyond 2^64 - 1"),
-            };
-        }
-        if c.is_alphabetic() || c == '_' {
-            let mut j = self.i;
-            while self
-                .chars
-                .get(j)
-                .is_some_and(|c| c.is_alphanumeric() || *c == '_')
-            {
-                j += 1;
-            }
-            let word: String = self.chars[self.i..j].iter().collect();
-            self.i = j;
-            let lower = word.to_ascii_lowercase();
-            let rule = self.dialect.names == Names::Rule;
-            return match lower.as_str() {
-                "n" if rule => Ok(Expr::N),
-                "k" if rule => Ok(Expr::K),
-                "true" => Ok(Expr::Bool(true)),
-                "false" => Ok(Expr::Bool(false)),
-                _ => match ClaimFunction::from_name(&lower) {
-                    Some(f) => self.call(f, at, depth),
-                    None if !rule => Ok(Expr::Name(word)),
-                    None => self.err(
-                        at,
-                        format!(
-                            "unknown name `{}` (a rule knows n, k, TRUE, FALSE and the functions \
-                             isqrt, v2, popcount, is_square, is_prime, xor)",
-                            word.chars().take(30).collect::<String>()
-                        ),
+    }
+
+    /// A name read at `at`: n, k, a truth value, a function call or a parameter.
+    fn name(&mut self, word: String, at: usize, depth: usize) -> Parsed<Expr> {
+        let lower = word.to_ascii_lowercase();
+        let rule = self.dialect.names == Names::Rule;
+        match lower.as_str() {
+            "n" if rule => Ok(Expr::N),
+            "k" if rule => Ok(Expr::K),
+            "true" => Ok(Expr::Bool(true)),
+            "false" => Ok(Expr::Bool(false)),
+            _ => match ClaimFunction::from_name(&lower) {
+                Some(f) => self.call(f, at, depth),
+                None if !rule => Ok(Expr::Name(word)),
+                None => self.err(
+                    at,
+                    format!(
+                        "unknown name `{}` (a rule knows n, k, TRUE, FALSE and the functions \
+                         isqrt, v2, popcount, is_square, is_prime, xor)",
+                        word.chars().take(30).collect::<String>()
                     ),
-                },
-            };
+                ),
+            },
         }
-        self.err(at, format!("unexpected '{}'", c.escape_default()))
     }
 
     fn call(&mut self, f: ClaimFunction, at: usize, depth: usize) -> Parsed<Expr> {
-        self.ws();
-        if self.chars.get(self.i) != Some(&'(') {
-            return self.err(self.i, format!("expected '(' after {}", f.name()));
+        if !self.peek_str("(") {
+            return self.err(self.here(), format!("expected '(' after {}", f.name()));
         }
         self.i += 1;
         let mut args = vec![self.or(depth + 1)?];
         loop {
-            self.ws();
-            match self.chars.get(self.i) {
-                Some(',') => {
-                    self.i += 1;
-                    args.push(self.or(depth + 1)?);
-                }
-                Some(')') => {
-                    self.i += 1;
-                    break;
-                }
-                _ => return self.err(self.i, "expected ',' or ')'"),
+            if self.peek_str(",") {
+                self.i += 1;
+                args.push(self.or(depth + 1)?);
+            } else if self.peek_str(")") {
+                self.i += 1;
+                break;
+            } else {
+                return self.err(self.here(), "expected ',' or ')'");
             }
         }
         if args.len() != f.arity() {
