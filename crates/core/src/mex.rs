@@ -78,27 +78,44 @@ pub fn mex(values: &[u32]) -> u32 {
     s.mex()
 }
 
-/// A multiset of small non-negative integers with O(1) insert and remove and a fast mex:
-/// a count per value, a bitmap of the values present and a summary bitmap of the full
-/// words of that bitmap, so the mex reads one summary word per 4096 values — from the
-/// first word that may not be full (remembered), so a mex that only grows (nim's values
-/// 0, 1, 2, …) costs O(1) amortised, not O(values / 4096).
+/// A multiset of small non-negative integers with insert, remove and mex in O(log_64 of the
+/// largest value) word operations: a count per value, a bitmap of the values present, and
+/// above it summary bitmaps, each bit of one saying that a word of the level below is full
+/// (all 64 values present), up to a single word. The mex descends from the top: five levels
+/// cover 2^30 values, so a sliding window whose mex is in the millions (`half`'s values
+/// grow like n / 2) pays a handful of word reads per query, not a scan of the values below
+/// it.
 #[derive(Debug, Default, Clone)]
 pub struct MexCounter {
     count: Vec<u32>,
-    present: Vec<u64>,
-    full: Vec<u64>,
-    /// Every word of `present` below this one is full.
-    low: std::cell::Cell<u32>,
+    /// `levels[0]`: bit v set when value v is present; `levels[i + 1]`: bit j set when word j
+    /// of `levels[i]` is full. The last level is one word.
+    levels: Vec<Vec<u64>>,
 }
 
 impl MexCounter {
     fn grow(&mut self, v: usize) {
-        if v >= self.count.len() {
-            let n = (v + 1).next_power_of_two().max(64);
-            self.count.resize(n, 0);
-            self.present.resize(n / 64, 0);
-            self.full.resize(n.div_ceil(4096), 0);
+        if v < self.count.len() {
+            return;
+        }
+        let n = (v + 1).next_power_of_two().max(64);
+        self.count.resize(n, 0);
+        let mut present = std::mem::take(&mut self.levels)
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        present.resize(n / 64, 0);
+        self.levels = vec![present];
+        // the summaries, rebuilt from the level below (a growth doubles the values, so
+        // rebuilding costs O(values / 64) amortised over as many inserts)
+        while let Some(below) = self.levels.last().filter(|l| l.len() > 1) {
+            let mut up = vec![0u64; below.len().div_ceil(64)];
+            for (j, &w) in below.iter().enumerate() {
+                if w == u64::MAX {
+                    up[j / 64] |= 1 << (j % 64);
+                }
+            }
+            self.levels.push(up);
         }
     }
 
@@ -108,10 +125,14 @@ impl MexCounter {
         self.grow(v);
         self.count[v] += 1;
         if self.count[v] == 1 {
-            let w = v / 64;
-            self.present[w] |= 1 << (v % 64);
-            if self.present[w] == u64::MAX {
-                self.full[w / 64] |= 1 << (w % 64);
+            let mut bit = v;
+            for level in &mut self.levels {
+                let w = &mut level[bit / 64];
+                *w |= 1 << (bit % 64);
+                if *w != u64::MAX {
+                    break;
+                }
+                bit /= 64;
             }
         }
     }
@@ -124,10 +145,16 @@ impl MexCounter {
         };
         *c -= 1;
         if *c == 0 {
-            let w = v / 64;
-            self.present[w] &= !(1 << (v % 64));
-            self.full[w / 64] &= !(1 << (w % 64));
-            self.low.set(self.low.get().min(w as u32));
+            let mut bit = v;
+            for level in &mut self.levels {
+                let w = &mut level[bit / 64];
+                let was_full = *w == u64::MAX;
+                *w &= !(1 << (bit % 64));
+                if !was_full {
+                    break;
+                }
+                bit /= 64;
+            }
         }
     }
 
@@ -136,19 +163,32 @@ impl MexCounter {
         self.count.get(v as usize).copied().unwrap_or(0)
     }
 
+    /// The least clear bit at or after bit `p` of level `l`, None when every bit from there
+    /// to the end of the level is set.
+    fn gap(&self, l: usize, p: usize) -> Option<usize> {
+        let words = &self.levels[l];
+        let w = p / 64;
+        let here = !*words.get(w)? & (u64::MAX << (p % 64));
+        if here != 0 {
+            return Some(w * 64 + here.trailing_zeros() as usize);
+        }
+        // the next word of this level that is not full, from the level above
+        let next = if l + 1 < self.levels.len() {
+            self.gap(l + 1, w + 1)?
+        } else {
+            (w + 1..words.len()).find(|&j| words[j] != u64::MAX)?
+        };
+        let free = !*words.get(next)?;
+        debug_assert_ne!(free, 0, "a summary bit is clear over a full word");
+        Some(next * 64 + free.trailing_zeros() as usize)
+    }
+
     /// The least value with count 0.
     pub fn mex(&self) -> u32 {
-        let gap = first_gap(&self.full, self.low.get());
-        if let Some(w) = gap {
-            self.low.set(w);
+        if self.levels.is_empty() {
+            return 0;
         }
-        match gap {
-            // the first word of `present` that is not full, then its first clear bit
-            Some(w) if (w as usize) < self.present.len() => {
-                first_gap(&self.present, w * 64).unwrap_or(self.present.len() as u32 * 64)
-            }
-            _ => self.present.len() as u32 * 64,
-        }
+        self.gap(0, 0).unwrap_or(self.count.len()) as u32
     }
 }
 
@@ -184,5 +224,48 @@ mod tests {
         assert_eq!(m.mex(), 0);
         m.remove(0); // not present: no change
         assert_eq!((m.count(0), m.count(1), m.mex()), (0, 1, 0));
+    }
+
+    /// The counter's mex against a count of the values held, through growth across three
+    /// summary levels and removals that empty full words at every level.
+    #[test]
+    fn the_counter_equals_a_scan() {
+        let mut m = MexCounter::default();
+        let mut held = vec![0u32; 1 << 19];
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for v in 0..300_000u32 {
+            m.add(v);
+            held[v as usize] += 1;
+        }
+        assert_eq!(m.mex(), 300_000);
+        for step in 0..20_000 {
+            let r = next();
+            let v = (r % 310_000) as u32;
+            if r >> 40 & 1 == 0 {
+                m.add(v);
+                held[v as usize] += 1;
+            } else {
+                m.remove(v);
+                held[v as usize] = held[v as usize].saturating_sub(1);
+            }
+            if step % 97 == 0 {
+                let want = held.iter().position(|&c| c == 0).unwrap() as u32;
+                assert_eq!(m.mex(), want, "step {step}");
+            }
+        }
+        let want = held.iter().position(|&c| c == 0).unwrap() as u32;
+        assert_eq!(m.mex(), want);
+        for v in 0..300_000u32 {
+            while m.count(v) > 0 {
+                m.remove(v);
+            }
+        }
+        assert_eq!(m.mex(), 0);
     }
 }

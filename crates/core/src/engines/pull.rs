@@ -9,7 +9,7 @@ use crate::moves::Moves;
 use crate::observe::{Stopped, Watch};
 use bitvec::prelude::*;
 
-/// Positions per segment of the option lists.
+/// Positions per segment of the option lists (fewer where heaps have many amounts).
 const SEGMENT: u64 = 1 << 16;
 
 /// P-positions of one-heap moves: n is an N-position iff n − s is a P-position for some
@@ -57,11 +57,11 @@ impl PStream for PullStream {
             return false;
         }
         let lo = self.lo;
-        let hi = (lo + SEGMENT).min(self.max + 1);
-        let (start, amounts) = segment_lists(&self.moves, lo, hi);
+        let (start, amounts) = segment_lists(&self.moves, lo, (lo + SEGMENT).min(self.max + 1));
+        let hi = lo + start.len() as u64 - 1;
         for n in lo..hi {
             let i = (n - lo) as usize;
-            let ds = &amounts[start[i] as usize..start[i + 1] as usize];
+            let ds = &amounts[start[i]..start[i + 1]];
             let w =
                 (self.misere && ds.is_empty()) || ds.iter().any(|&d| !self.win[(n - d) as usize]);
             self.win.push(w);
@@ -107,12 +107,12 @@ pub(crate) fn lists_mex(
     let mut lo = 0u64;
     let mut seen = ValueSet::default();
     while lo <= max {
-        let hi = (lo + SEGMENT).min(max + 1);
-        let (start, amounts) = segment_lists(moves, lo, hi);
+        let (start, amounts) = segment_lists(moves, lo, (lo + SEGMENT).min(max + 1));
+        let hi = lo + start.len() as u64 - 1;
         for n in lo..hi {
             watch.at(n)?;
             let i = (n - lo) as usize;
-            let ds = &amounts[start[i] as usize..start[i + 1] as usize];
+            let ds = &amounts[start[i]..start[i + 1]];
             if ds.is_empty() {
                 g.push(empty);
                 continue;
@@ -143,14 +143,14 @@ pub(crate) fn seeded_outcomes(
     let mut win: Vec<bool> = Vec::with_capacity(max as usize + 1);
     let mut lo = 0u64;
     while lo <= max {
-        let hi = (lo + SEGMENT).min(max + 1);
-        let (starts, amounts) = segment_lists(inner, lo, hi);
+        let (starts, amounts) = segment_lists(inner, lo, (lo + SEGMENT).min(max + 1));
+        let hi = lo + starts.len() as u64 - 1;
         for n in lo..hi {
             watch.at(n)?;
             let i = (n - lo) as usize;
             let w = match start.get(n as usize) {
                 Some(&w) => w,
-                None => amounts[starts[i] as usize..starts[i + 1] as usize]
+                None => amounts[starts[i]..starts[i + 1]]
                     .iter()
                     .any(|&s| !win[(n - s) as usize]),
             };

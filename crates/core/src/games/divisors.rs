@@ -48,7 +48,7 @@ mod tests {
     fn divisor_lists_and_parity_match_the_definition() {
         let (start, divs) = divisor_lists(10, 13, false);
         let of = |i: usize| {
-            let mut v = divs[start[i] as usize..start[i + 1] as usize].to_vec();
+            let mut v = divs[start[i]..start[i + 1]].to_vec();
             v.sort_unstable();
             v
         };

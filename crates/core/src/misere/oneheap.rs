@@ -24,7 +24,7 @@ pub(crate) fn walkable(moves: &Moves) -> bool {
     )
 }
 
-/// Positions per segment of the option lists.
+/// Positions per segment of the option lists (fewer where heaps have many amounts).
 const SEGMENT: u64 = 1 << 16;
 
 /// Calls `each(n, options of n)` for n = 0..=max in order (the heaps each amount leaves).
@@ -37,17 +37,14 @@ fn walk(
     let mut opts: Vec<u64> = Vec::new();
     let mut lo = 0u64;
     while lo <= max {
-        let hi = lo.saturating_add(SEGMENT).min(max.saturating_add(1));
-        let (start, amounts) = segment_lists(moves, lo, hi);
+        let end = lo.saturating_add(SEGMENT).min(max.saturating_add(1));
+        let (start, amounts) = segment_lists(moves, lo, end);
+        let hi = lo + start.len() as u64 - 1;
         for n in lo..hi {
             watch.at(n)?;
             let i = (n - lo) as usize;
             opts.clear();
-            opts.extend(
-                amounts[start[i] as usize..start[i + 1] as usize]
-                    .iter()
-                    .map(|&d| n - d),
-            );
+            opts.extend(amounts[start[i]..start[i + 1]].iter().map(|&d| n - d));
             each(n, &opts);
         }
         if hi > max {

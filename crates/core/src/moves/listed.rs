@@ -5,16 +5,26 @@
 use crate::moves::Moves;
 use crate::num::isqrt;
 
-/// The amounts of every heap in [lo, hi) of a one-heap structure, as CSR lists.
-pub fn segment_lists(moves: &Moves, lo: u64, hi: u64) -> (Vec<u32>, Vec<u64>) {
+/// Most amounts one segment lists (32 MiB of them) before it ends early: a rule with n / 2
+/// amounts a heap lists a few hundred heaps at a time, not 2^16 (which took 24 GiB at
+/// heap 10^5).
+pub const LIST_AMOUNTS_MAX: usize = 1 << 22;
+
+/// The amounts of the heaps lo, lo + 1, … below `hi` of a one-heap structure, as CSR lists:
+/// at least heap lo, and further heaps while fewer than [`LIST_AMOUNTS_MAX`] amounts are
+/// listed, so the lists cover [lo, lo + start.len() - 1). `lo < hi` is required.
+pub fn segment_lists(moves: &Moves, lo: u64, hi: u64) -> (Vec<usize>, Vec<u64>) {
     if let Moves::Divisors { nontrivial } = moves {
         return divisor_lists(lo, hi, *nontrivial);
     }
-    let mut start = vec![0u32];
+    let mut start = vec![0usize];
     let mut amounts = vec![];
     for n in lo..hi {
+        if n > lo && amounts.len() >= LIST_AMOUNTS_MAX {
+            break;
+        }
         moves.amounts(n, &mut amounts);
-        start.push(u32::try_from(amounts.len()).unwrap_or(u32::MAX));
+        start.push(amounts.len());
     }
     (start, amounts)
 }
@@ -22,9 +32,9 @@ pub fn segment_lists(moves: &Moves, lo: u64, hi: u64) -> (Vec<u32>, Vec<u64>) {
 /// Proper divisors of every n in [lo, hi) (d >= 2 when `nontrivial`), as CSR lists: the
 /// divisors of n are `divs[start[n - lo]..start[n - lo + 1]]`, unordered. Found by pairs
 /// d·m = n with d <= sqrt(n), so a segment of S positions costs O(S log hi + sqrt hi).
-pub fn divisor_lists(lo: u64, hi: u64, nontrivial: bool) -> (Vec<u32>, Vec<u64>) {
+pub fn divisor_lists(lo: u64, hi: u64, nontrivial: bool) -> (Vec<usize>, Vec<u64>) {
     let len = hi.saturating_sub(lo) as usize;
-    let mut start = vec![0u32; len + 1];
+    let mut start = vec![0usize; len + 1];
     if hi <= 1 || len == 0 {
         return (start, Vec::new());
     }
@@ -55,9 +65,9 @@ pub fn divisor_lists(lo: u64, hi: u64, nontrivial: bool) -> (Vec<u32>, Vec<u64>)
         start[i + 1] += start[i];
     }
     let mut fill = start.clone();
-    let mut divs = vec![0u64; start[len] as usize];
+    let mut divs = vec![0u64; start[len]];
     each(&mut |i, d| {
-        divs[fill[i] as usize] = d;
+        divs[fill[i]] = d;
         fill[i] += 1;
     });
     (start, divs)

@@ -25,6 +25,7 @@
 
 use crate::budget::{Engine, Task};
 use crate::engines::sieve::DEFAULT_SEGMENT_BITS;
+use crate::moves::listed::LIST_AMOUNTS_MAX;
 use crate::moves::{Moves, Play, Structure};
 use crate::plan::choose::engine_for;
 use crate::plan::pilots::{
@@ -110,8 +111,8 @@ impl Priced<'_> {
             Moves::Options(_) | Moves::Seeded { .. } => {
                 ruleset_cost(self.key, &self.s.moves, max).1
             }
-            // (listed moves: one heap's moves at a time)
-            Moves::Interval(_) | Moves::Listed(_) | Moves::Union(_) | Moves::Split(_) => 0,
+            Moves::Listed(_) | Moves::Union(_) => lists_memory(&self.s.moves, max),
+            Moves::Interval(_) | Moves::Split(_) => 0,
         };
         table.saturating_add(extra)
     }
@@ -141,9 +142,7 @@ impl Priced<'_> {
             }
             Moves::Divisors { .. } => max / 8 + seg + (1 << 20) * 24,
             // the outcome bits and one segment's move lists
-            Moves::Listed(_) | Moves::Union(_) => {
-                max / 8 + (1 << 16) * 8 * (moves_per_heap(&self.s.moves, max) as u64 + 1)
-            }
+            Moves::Listed(_) | Moves::Union(_) => max / 8 + lists_memory(&self.s.moves, max),
             // the last P-positions an extra amount may reach
             Moves::Interval(r) => (1 << 16) + r.extra.last().copied().unwrap_or(0).min(max) * 8,
             Moves::Split(_) | Moves::Options(_) | Moves::Seeded { .. } => self.grundy_memory(max),
@@ -207,10 +206,10 @@ impl Priced<'_> {
             }
             Moves::Divisors { .. } if grundy => m * ln / 5.8e7,
             Moves::Divisors { .. } => m * ln / 2.8e8,
-            Moves::Interval(r) if grundy => {
-                let values = r.reach(max).min(max) as f64 + r.extra.len() as f64;
-                m / 3.7e7 + m * (values / 262_144.0) / 1e9
-            }
+            // the window's mex descends a summary bitmap (`MexCounter`): a few word reads a
+            // heap whatever the values (measured 2026-12-02: `half` and `half|sub{1}` to 10^8
+            // in 3.0 s, `rule{k <= n // 2 OR k = 1}`, whose bound is evaluated, in 7.3 s)
+            Moves::Interval(r) if grundy => m / 3.3e7 + r.extra.len() as f64 * m / 2e8,
             Moves::Interval(r) => {
                 let tables = if task == Task::Outcomes { m / 2e9 } else { 0.0 };
                 // while an extra amount reaches past the interval, heaps are stepped one by
@@ -237,6 +236,14 @@ impl Priced<'_> {
             }
         }
     }
+}
+
+/// Bytes of one segment's move lists (`moves::listed`): 2^16 heaps, or fewer once
+/// [`LIST_AMOUNTS_MAX`] amounts are listed (plus the last heap's own).
+fn lists_memory(moves: &Moves, max: u64) -> u64 {
+    let per_heap = moves_per_heap(moves, max) as u64 + 1;
+    let amounts = ((1u64 << 16) * per_heap).min(LIST_AMOUNTS_MAX as u64 + 2 * per_heap);
+    amounts * 8 + (1 << 16) * 8
 }
 
 /// The average number of moves from a heap of 0..=max (an estimate, for the cost of walks

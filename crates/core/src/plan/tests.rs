@@ -110,8 +110,12 @@ fn time_estimates_refuse_only_hopeless_runs() {
     // interval games: jump-ahead, one step per P-position
     assert!(t("sqrt", PPositions, 1_000_000_000_000_000) < 10.0);
     assert!(t("half", PPositions, u64::MAX) < 1.0);
-    // half's Grundy values grow with n: the sliding window's mex is quadratic
-    assert!(t("half", Grundy, 1_000_000_000) > 1000.0);
+    // half's Grundy values grow with n, but the sliding window's mex descends a summary
+    // bitmap: linear (to 10^8 in 3.15 s measured on 2026-12-02; a scan from 0 took 113 s)
+    let half = t("half", Grundy, 1_000_000_000);
+    assert!((10.0..120.0).contains(&half), "{half}");
+    let union = t("half|sub{1}", Grundy, 100_000_000);
+    assert!((1.0..12.0).contains(&union), "{union}");
     // all-but sets: finitely many P-positions
     assert!(t("nim", PPositions, 1_000_000_000_000_000) < 1.0);
     // hexadecimal codes leaving three heaps are cubic
