@@ -6,6 +6,7 @@
 
 use anyhow::{bail, Context, Result};
 use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -324,6 +325,20 @@ impl AtomicFile {
         }
         drop(AtomicFile::create(dest)?);
         Ok(())
+    }
+
+    /// Writes `bytes` to `dest` whole, synced to disk, then renames it into place: a kill
+    /// at any moment leaves the old file or the new one, never a part (checkpoints).
+    /// `what` names the file in the error (`checkpoint`).
+    pub fn write_whole(dest: &Path, bytes: &[u8], what: &str) -> Result<PathBuf> {
+        let file = AtomicFile::create(dest)?;
+        {
+            let mut f = file.file()?;
+            f.write_all(bytes)
+                .and_then(|_| f.sync_data())
+                .with_context(|| format!("cannot write {what} `{}`", dest.display()))?;
+        }
+        file.commit()
     }
 
     /// The open file to write (the temporary one, or a device itself).

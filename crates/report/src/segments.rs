@@ -27,15 +27,7 @@ pub struct Segmented<'a> {
 /// Writes the checkpoint of `table` (values 0..table.len() of `game`) to `path`
 /// atomically ([`heaplab_core::saved::grundy::encode`]).
 pub fn save(path: &Path, game: &Game, table: &GrundyTable) -> Result<()> {
-    let bytes = grundy::encode(game, table);
-    let file = AtomicFile::create(path)?;
-    {
-        let mut f = file.file()?;
-        f.write_all(&bytes)
-            .and_then(|_| f.sync_data())
-            .with_context(|| format!("cannot write checkpoint `{}`", path.display()))?;
-    }
-    file.commit()?;
+    AtomicFile::write_whole(path, &grundy::encode(game, table), "checkpoint")?;
     Ok(())
 }
 

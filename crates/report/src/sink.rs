@@ -86,14 +86,7 @@ pub fn check_same(
 /// Writes the checkpoint to `path` atomically.
 fn save_run(run: &SavedRun, path: &Path) -> Result<()> {
     let bytes = run.encode().map_err(anyhow::Error::msg)?;
-    let file = AtomicFile::create(path)?;
-    {
-        let mut f = file.file()?;
-        f.write_all(&bytes)
-            .and_then(|_| f.sync_data())
-            .with_context(|| format!("cannot write checkpoint `{}`", path.display()))?;
-    }
-    file.commit()?;
+    AtomicFile::write_whole(path, &bytes, "checkpoint")?;
     Ok(())
 }
 

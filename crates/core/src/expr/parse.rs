@@ -29,6 +29,18 @@ pub(crate) struct Dialect {
     pub counts: bool,
 }
 
+/// The comparison operators and their spellings.
+const RELATIONS: [(&str, Op); 8] = [
+    ("<>", Op::Ne),
+    ("!=", Op::Ne),
+    ("<=", Op::Le),
+    (">=", Op::Ge),
+    ("==", Op::Eq),
+    ("=", Op::Eq),
+    ("<", Op::Lt),
+    (">", Op::Gt),
+];
+
 impl Dialect {
     /// `rule{…}`: n, k, plain numbers, no chains.
     pub(crate) const RULE: Dialect = Dialect {
@@ -185,78 +197,30 @@ impl Reader {
 
     fn comparison(&mut self, depth: usize) -> Parsed<Expr> {
         let a = self.sum(depth)?;
-        for (s, op) in [
-            ("<>", Op::Ne),
-            ("!=", Op::Ne),
-            ("<=", Op::Le),
-            (">=", Op::Ge),
-            ("==", Op::Eq),
-            ("=", Op::Eq),
-            ("<", Op::Lt),
-            (">", Op::Gt),
-        ] {
-            if self.peek_str(s) {
-                let at = self.here();
-                self.i += 1;
-                let b = self.sum(depth)?;
-                let rel = self.join(op, a, b.clone(), at)?;
-                // `a < b <= c` is `a < b AND b <= c` where comparisons chain
-                return match self.dialect.chains && self.at_comparison() {
-                    true => {
-                        let at = self.here();
-                        let rest = self.chain_from(b, depth)?;
-                        self.join(Op::And, rel, rest, at)
-                    }
-                    false => Ok(rel),
-                };
-            }
+        self.relation(a, depth)
+    }
+
+    /// `a op b` with `a` already read (`a` alone when no comparison follows); where the
+    /// dialect's comparisons chain, `a < b <= c` is `a < b AND b <= c`.
+    fn relation(&mut self, a: Expr, depth: usize) -> Parsed<Expr> {
+        let Some(&(_, op)) = RELATIONS.iter().find(|(s, _)| self.peek_str(s)) else {
+            return Ok(a);
+        };
+        let at = self.here();
+        self.i += 1;
+        let b = self.sum(depth)?;
+        let rel = self.join(op, a, b.clone(), at)?;
+        if self.dialect.chains && self.at_comparison() {
+            let at = self.here();
+            let rest = self.relation(b, depth)?;
+            return self.join(Op::And, rel, rest, at);
         }
-        Ok(a)
+        Ok(rel)
     }
 
     /// Whether a comparison operator is next.
-    fn at_comparison(&mut self) -> bool {
-        ["<>", "!=", "<=", ">=", "==", "=", "<", ">"]
-            .iter()
-            .any(|s| self.peek_str(s))
-    }
-
-    /// The rest of a chain after its operand `a`: `op b [op c …]`.
-    fn chain_from(&mut self, a: Expr, depth: usize) -> Parsed<Expr> {
-        let (start, at) = (self.i, self.here());
-        let rest = self.comparison_after(a, depth)?;
-        if self.i == start {
-            return self.err(at, "expected a comparison");
-        }
-        Ok(rest)
-    }
-
-    /// `a op b …` with `a` already read.
-    fn comparison_after(&mut self, a: Expr, depth: usize) -> Parsed<Expr> {
-        for (s, op) in [
-            ("<>", Op::Ne),
-            ("!=", Op::Ne),
-            ("<=", Op::Le),
-            (">=", Op::Ge),
-            ("==", Op::Eq),
-            ("=", Op::Eq),
-            ("<", Op::Lt),
-            (">", Op::Gt),
-        ] {
-            if self.peek_str(s) {
-                let at = self.here();
-                self.i += 1;
-                let b = self.sum(depth)?;
-                let rel = self.join(op, a, b.clone(), at)?;
-                if self.at_comparison() {
-                    let at = self.here();
-                    let rest = self.comparison_after(b, depth)?;
-                    return self.join(Op::And, rel, rest, at);
-                }
-                return Ok(rel);
-            }
-        }
-        Ok(a)
+    fn at_comparison(&self) -> bool {
+        RELATIONS.iter().any(|(s, _)| self.peek_str(s))
     }
 
     fn sum(&mut self, depth: usize) -> Parsed<Expr> {

@@ -3,6 +3,7 @@
 //! Grundy values follow from counts of the values so far.
 
 use crate::mex::MexCounter;
+use crate::moves::least_not_excluded;
 use crate::observe::{Stopped, Watch};
 
 /// The P-positions of `allbut{excluded}` (increasing): if q0 is the least reachable
@@ -24,15 +25,7 @@ pub fn all_but_p_positions_played(excluded: &[u64], leave1: bool, misere: bool) 
     let mut ps: Vec<u64> = vec![];
     let q0 = if misere {
         // the least heap with a move: the least amount not excluded (plus one under leave1)
-        let mut m = 1u64;
-        for &e in excluded {
-            if e == m {
-                m += 1;
-            } else if e > m {
-                break;
-            }
-        }
-        let q = m.saturating_add(u64::from(leave1));
+        let q = least_not_excluded(excluded).saturating_add(u64::from(leave1));
         ps.push(q);
         q
     } else if leave1 {

@@ -73,23 +73,7 @@ impl IntervalGame {
     /// Binary-search version of [`IntervalGame::next_p`], for any monotone `low`; used to
     /// cross-check the closed forms.
     pub fn next_p_search(&self, p: u64) -> Option<u64> {
-        let mut lo = p.checked_add(1)?;
-        let mut step = 1u64;
-        let mut hi = lo;
-        while self.low(hi) <= p {
-            lo = hi.checked_add(1)?;
-            hi = hi.checked_add(step)?;
-            step = step.saturating_mul(2);
-        }
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.low(mid) > p {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        Some(lo)
+        least_low_above(p, |l| self.low(l))
     }
 
     /// The P-positions of `upto{k}` in closed form, as (first, step): 0 and then every
@@ -377,23 +361,7 @@ impl Reach {
         if let Some(ig) = self.pure() {
             return ig.next_p(p);
         }
-        let mut lo = p.checked_add(1)?;
-        let mut step = 1u64;
-        let mut hi = lo;
-        while self.low(hi) <= p {
-            lo = hi.checked_add(1)?;
-            hi = hi.checked_add(step)?;
-            step = step.saturating_mul(2);
-        }
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if self.low(mid) > p {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        Some(lo)
+        least_low_above(p, |l| self.low(l))
     }
 
     /// The least heap with a move (`u64::MAX` when none has one): the heaps without a move
@@ -443,6 +411,29 @@ impl Reach {
         }
         total + 2.0
     }
+}
+
+/// The least L > p with `low(L) > p`, for a non-decreasing `low`: a galloping search (steps
+/// 1, 2, 4, … until `low` passes p) and then a binary search, O(log(L - p)) calls of `low`.
+/// `None` when no such L fits in a u64.
+fn least_low_above(p: u64, low: impl Fn(u64) -> u64) -> Option<u64> {
+    let mut lo = p.checked_add(1)?;
+    let mut step = 1u64;
+    let mut hi = lo;
+    while low(hi) <= p {
+        lo = hi.checked_add(1)?;
+        hi = hi.checked_add(step)?;
+        step = step.saturating_mul(2);
+    }
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if low(mid) > p {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
 }
 
 #[cfg(test)]

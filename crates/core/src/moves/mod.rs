@@ -424,21 +424,24 @@ fn set_amounts(set: &MoveSet, top: u64, v: &mut Vec<u64>) {
     }
 }
 
+/// The least positive integer not in `excluded` (sorted increasing, without duplicates):
+/// the least move of `allbut{excluded}`.
+pub fn least_not_excluded(excluded: &[u64]) -> u64 {
+    let mut m = 1u64;
+    for &e in excluded {
+        if e == m {
+            m += 1;
+        } else if e > m {
+            break;
+        }
+    }
+    m
+}
+
 /// The least element of a subtraction set (`None` for an empty one).
 pub fn least_move(set: &MoveSet) -> Option<u64> {
     match set {
-        MoveSet::AllBut { excluded } => {
-            // the least positive integer not excluded (excluded is sorted)
-            let mut m = 1u64;
-            for &e in excluded {
-                if e == m {
-                    m += 1;
-                } else if e > m {
-                    break;
-                }
-            }
-            Some(m)
-        }
+        MoveSet::AllBut { excluded } => Some(least_not_excluded(excluded)),
         MoveSet::Union { named, finite } => {
             // every named set holds 1 or 2 (primes)
             let named_min = named
