@@ -251,7 +251,7 @@ def test_refused_losers_checkpoints(tmp_path):
     cp.write_bytes(good)
     with pytest.raises(ValueError, match=r"belongs to another run, with game squares \(not cubes\)"):
         heaplab.Game("cubes").losers(n, checkpoint=cp)
-    with pytest.raises(ValueError, match=r"with --max 100000000 \(not 1000\)"):
+    with pytest.raises(ValueError, match=r"with n_max 100000000 \(not 1000\)"):
         g.losers(1000, checkpoint=cp)
     # the spool changed under the checkpoint
     ok = spool.read_bytes()

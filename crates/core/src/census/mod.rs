@@ -27,7 +27,7 @@ use crate::expr::parse::{parse, Dialect};
 use crate::game::Game;
 use crate::num::CountError;
 use crate::spec::cursor::SpecError;
-use crate::spec::template::{first_mention, substitute_param};
+use crate::spec::template::{first_mention, is_code_like, substitute_param};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -413,7 +413,7 @@ impl CensusSpace {
             // a full assignment: named parameters first (`0.?a`: the `a` next to a `?` is
             // a word of its own only while the `?` is there), then the digits
             let mut named = template.to_string();
-            let code_like = template.contains('.') && !template.contains(['{', '(', '|']);
+            let code_like = is_code_like(template);
             for (i, (v, _)) in vars.iter().enumerate() {
                 if let Var::Named(n) = v {
                     if code_like && assign[i] > 9 {

@@ -207,7 +207,8 @@ pub static FAMILIES: &[Family] = &[
         "your own rule: remove k (1 ≤ k ≤ n) when the predicate over the heap `n` and the \
          amount `k` holds. The language of `check` claims on integers: `+ - * // %`, \
          comparisons, `AND OR NOT`, `isqrt`, `v2`, `popcount`, `is_square`, `is_prime`, `xor`; \
-         a null (division by 0, a function of a negative number) is no move. \
+         a null (division by 0, a function of a negative number, a result beyond ±2^127 ≈ \
+         1.7·10^38) is no move. \
          `rule{k <= isqrt(n)}` is `sqrt`, `rule{n % k = 0 AND k < n}` is `divisors`. A rule \
          that is an OR of upper bounds on k (`k <= E`, `k < E`, E over n growing by at most 1 \
          a heap: built from n, constants, `+`, `-` and `*` by constants, `//` by a positive \

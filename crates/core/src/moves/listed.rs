@@ -5,10 +5,11 @@
 use crate::moves::Moves;
 use crate::num::isqrt;
 
-/// Most amounts one segment lists (32 MiB of them) before it ends early: a rule with n / 2
-/// amounts a heap lists a few hundred heaps at a time, not 2^16 (which took 24 GiB at
-/// heap 10^5).
-pub const LIST_AMOUNTS_MAX: usize = 1 << 22;
+/// Most amounts one segment lists (2 MiB of them, so the lists stay in cache) before it
+/// ends early: a rule with n / 2 amounts a heap lists a few heaps at a time, not 2^16 (which
+/// took 24 GiB at heap 10^5). (2^22 amounts, 32 MiB, made `divisors|squares` to 10^5 take
+/// twice as long as listing a heap at a time.)
+pub const LIST_AMOUNTS_MAX: usize = 1 << 18;
 
 /// The amounts of the heaps lo, lo + 1, … below `hi` of a one-heap structure, as CSR lists:
 /// at least heap lo, and further heaps while fewer than [`LIST_AMOUNTS_MAX`] amounts are

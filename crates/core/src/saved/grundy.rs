@@ -183,7 +183,6 @@ pub fn in_segments(
         false => t,
     });
     let total = max.saturating_add(1);
-    let whole = |done: u64, _: u64| obs.observe(done, total);
     let mut snapped = SNAP_FROM;
     let mut gap = every.min(10.0);
     let mut since = Instant::now();
@@ -214,6 +213,9 @@ pub fn in_segments(
         };
         let target = max.min(boundary).min(len.saturating_add(step));
         let t0 = Instant::now();
+        // (an engine reports a continued table from 0: the values before `len` are done, so
+        // the run's progress never goes back)
+        let whole = |done: u64, _: u64| obs.observe(done.max(len), total);
         table = Some(match table.take() {
             None => grundy_table(game, target, &whole)?,
             Some(done) => grundy_table_after(game, done, target, &whole)?,
@@ -317,11 +319,22 @@ mod tests {
         assert_eq!(t, whole);
         assert_eq!(keep.1, (10..=18).collect::<Vec<u32>>());
         assert!(keep.0.len() >= 2, "{}", keep.0.len());
+        // the least progress reported: a resumed run never reports less than it saved
+        struct Least(std::sync::atomic::AtomicU64);
+        impl Observer for Least {
+            fn observe(&self, done: u64, _: u64) -> std::ops::ControlFlow<()> {
+                self.0.fetch_min(done, std::sync::atomic::Ordering::Relaxed);
+                std::ops::ControlFlow::Continue(())
+            }
+        }
         for saved in keep.0 {
+            let len = saved.len() as u64;
             let back = decode(&encode(&g, &saved), &g).unwrap();
             let mut again = Keep(vec![], vec![]);
-            let t = in_segments(&g, max, Some(back), 1e9, &crate::Silent, &mut again).unwrap();
+            let least = Least(u64::MAX.into());
+            let t = in_segments(&g, max, Some(back), 1e9, &least, &mut again).unwrap();
             assert_eq!(t, whole);
+            assert_eq!(least.0.into_inner(), len);
         }
         // a saved table longer than this run's N: its first N + 1 values
         let t = in_segments(

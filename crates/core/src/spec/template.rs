@@ -7,9 +7,11 @@
 //!   as such, and the spec then refuses it).
 //! - Inside `rule{…}` a parameter is replaced by its value and the rule does the arithmetic;
 //!   `n` and `k` are the rule's own variables, never parameters.
-//! - Elsewhere (a code such as `0.a7`, a coin-turning code) a parameter is a word of its
-//!   own — a maximal run of letters, digits, `_` and `-`, so `k` inside `kayles` is left
-//!   alone — replaced by its value as text.
+//! - In a take-and-break code (`0.a7`, `a.07`) a one-letter parameter is a digit wherever
+//!   it stands, replaced by its value as text (a census refuses values above 9).
+//! - Elsewhere (a coin-turning code, a family's name) a parameter is a word of its own — a
+//!   maximal run of letters, digits, `_` and `-`, so `k` inside `kayles` is left alone —
+//!   replaced by its value as text.
 
 use crate::expr::eval::Val;
 use crate::expr::parse::{parse, Dialect};
@@ -28,6 +30,7 @@ pub fn substitute_param(template: &str, name: &str, value: u64) -> String {
 pub fn instantiate(template: &str, values: &[(&str, u64)]) -> String {
     let value = |w: &str| values.iter().find(|(n, _)| *n == w).map(|&(_, v)| v);
     let chars: Vec<char> = template.chars().collect();
+    let code_like = is_code_like(template);
     let mut out = String::new();
     let mut i = 0;
     while i < chars.len() {
@@ -59,6 +62,15 @@ pub fn instantiate(template: &str, values: &[(&str, u64)]) -> String {
             }
             match value(&word) {
                 Some(v) => out.push_str(&v.to_string()),
+                // a digit of a code: `a` in `0.a7` (the word is `a7`)
+                None if code_like => {
+                    for d in word.chars() {
+                        match value(d.encode_utf8(&mut [0; 4])) {
+                            Some(v) => out.push_str(&v.to_string()),
+                            None => out.push(d),
+                        }
+                    }
+                }
                 None => out.push_str(&word),
             }
             continue;
@@ -67,6 +79,12 @@ pub fn instantiate(template: &str, values: &[(&str, u64)]) -> String {
         i += 1;
     }
     out
+}
+
+/// Whether `template` is a take-and-break code (`0.a7`, `4.0?`): a point, and no braces,
+/// parentheses or unions. In a code a one-letter parameter is a digit wherever it stands.
+pub(crate) fn is_code_like(template: &str) -> bool {
+    template.contains('.') && !template.contains(['{', '(', '|'])
 }
 
 /// The byte offset of the first mention of `name` in `template` (as [`instantiate`] sees
@@ -176,7 +194,7 @@ mod tests {
         assert_eq!(substitute_param("sub{3,b,b+3}", "b", 4), "sub{3,4,7}");
         assert_eq!(substitute_param("sub{a,2*a+1}", "a", 5), "sub{5,11}");
         assert_eq!(substitute_param("sub{b - 4}", "b", 2), "sub{-2}");
-        assert_eq!(substitute_param("0.a7", "a", 3), "0.a7");
+        assert_eq!(substitute_param("0.a7", "a", 3), "0.37");
         assert_eq!(substitute_param("0.a", "a", 3), "0.3");
         assert_eq!(
             substitute_param("rule{k <= n // b}", "b", 3),
@@ -201,5 +219,11 @@ mod tests {
         assert_eq!(first_mention("sub{1,2,k}", "k"), Some(8));
         assert_eq!(first_mention("sub{3,b,b+3}", "b"), Some(6));
         assert_eq!(first_mention("squares", "k"), None);
+        // a parameter is a digit of a code wherever it stands
+        assert_eq!(substitute_param("0.a7", "a", 3), "0.37");
+        assert_eq!(substitute_param("4.0a", "a", 5), "4.05");
+        assert_eq!(substitute_param("0.ab", "b", 6), "0.a6");
+        assert_eq!(first_mention("0.7a", "a"), Some(3));
+        assert_eq!(substitute_param("kayles", "a", 1), "kayles");
     }
 }
