@@ -31,13 +31,14 @@ pub mod turning;
 #[cfg(test)]
 mod union_tests;
 
-use crate::game::{joinable, Game, Ruleset};
+use crate::game::{joinable, union_of, Game, Ruleset};
 use crate::games::code::parse::parse_code;
 use crate::games::predicate::MovePredicate;
 use crate::games::takebreak::TakeBreak;
 use crate::games::terminal::Seed;
 use crate::games::turning::{Turning, NAMED};
 use crate::moves::bound::Bound;
+use crate::moves::{Moves, Play};
 use crate::sets::{MoveSet, NamedSet};
 use crate::spec::cursor::{Cursor, SpecError};
 use serde::Serialize;
@@ -223,7 +224,7 @@ pub static FAMILIES: &[Family] = &[
         .hook(leave1)
         .row(
             "`leave1(SPEC)`",
-            "the same moves, but never the whole heap (for subtraction sets and interval games)",
+            "the same moves, but never the whole heap (for subtraction sets, interval games and their unions)",
         ),
     Family::new("divisors", "", "divisors", "remove a proper divisor d of n (1 <= d < n)", "divisors")
         .hook(divisors)
@@ -340,7 +341,8 @@ pub static FAMILIES: &[Family] = &[
          non-positive heap wins (Bhagat, Larsson, Manabe, Yamashita, arXiv 2601.18715): heap \
          n ≥ 1 has the options n − s for s < n, and a move to the empty heap whenever some s ≥ \
          n; heap 0 has no move (a P-position). In a sum such a move empties its heap, as in any \
-         sum of normal play. For subtraction sets",
+         sum of normal play. For subtraction sets (and unions whose moves are a finite set, such as \
+         `upto{3}\\|sub{7}`)",
     ),
     Family::new(
         "seed",
@@ -521,7 +523,22 @@ fn inside(c: &mut Cursor<'_>, name: &str, nested: Nested) -> Result<Term, SpecEr
 
 fn leave1(c: &mut Cursor<'_>, _: &str, _: usize, nested: Nested) -> Result<Term, SpecError> {
     let (inner, inner_at) = wrapped(c, "leave1", nested)?;
-    Ok(Term::Game(match inner {
+    never_whole(inner).map(Term::Game).map_err(|part| {
+        c.err_at(
+            inner_at,
+            &format!(
+                "leave1( ) applies to subtraction games (sets, intervals and their unions), \
+                 and `{part}` is not one"
+            ),
+        )
+    })
+}
+
+/// `game` with every move that takes the whole heap left out: a union's moves without the
+/// whole heap are the union of its parts' (`leave1(half|sub{1})` is
+/// `leave1(half)|leave1(sub{1})`). `Err` with the first part that has no such form.
+fn never_whole(game: Game) -> Result<Game, Game> {
+    Ok(match game {
         Game::Subtraction { set, .. } => Game::Subtraction { set, leave1: true },
         Game::Interval { bound, .. } => Game::Interval {
             bound,
@@ -529,13 +546,14 @@ fn leave1(c: &mut Cursor<'_>, _: &str, _: usize, nested: Nested) -> Result<Term,
         },
         // Divisor moves never take the whole heap already.
         g @ Game::Divisors { .. } => g,
-        g => {
-            return Err(c.err_at(
-                inner_at,
-                &format!("leave1( ) applies to subtraction games, and `{g}` is not one"),
-            ))
-        }
-    }))
+        Game::Union(parts) => union_of(
+            parts
+                .into_iter()
+                .map(never_whole)
+                .collect::<Result<Vec<_>, _>>()?,
+        ),
+        g => return Err(g),
+    })
 }
 
 fn sink(c: &mut Cursor<'_>, _: &str, _: usize, nested: Nested) -> Result<Term, SpecError> {
@@ -544,10 +562,19 @@ fn sink(c: &mut Cursor<'_>, _: &str, _: usize, nested: Nested) -> Result<Term, S
         Game::Subtraction { set, leave1: false } => {
             Ok(Term::Game(Game::Ruleset(Ruleset::Sink(set))))
         }
-        g => Err(c.err_at(
-            inner_at,
-            &format!("sink( ) applies to subtraction sets, and `{g}` is not one"),
-        )),
+        // a union whose moves are a finite set (`upto{3}|sub{7}`)
+        g => match g.structure().moves {
+            Moves::Finite {
+                moves,
+                leave1: false,
+            } if g.play() == Play::Normal => Ok(Term::Game(Game::Ruleset(Ruleset::Sink(
+                MoveSet::finite(moves),
+            )))),
+            _ => Err(c.err_at(
+                inner_at,
+                &format!("sink( ) applies to subtraction sets, and `{g}` is not one"),
+            )),
+        },
     }
 }
 

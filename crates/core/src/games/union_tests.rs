@@ -80,6 +80,43 @@ fn unions_and_nondivisors_equal_the_definition() {
     assert_eq!(stream(&g, 2000), vec![0, 1, 2]);
 }
 
+/// `leave1( )` of a union leaves the whole heap out of every part; `sink( )` takes a union
+/// whose moves are a finite set.
+#[test]
+fn leave1_and_sink_take_unions() {
+    let max = 600;
+    for (spec, union) in [
+        ("leave1(half|sub{1})", "half|sub{1}"),
+        ("leave1(upto{3}|sub{7})", "upto{3}|sub{7}"),
+        ("leave1(sqrt|sub{5}|divisors)", "sqrt|sub{5}|divisors"),
+    ] {
+        let u = Game::parse(union).unwrap();
+        let g = Game::parse(spec).unwrap();
+        let want = brute(max, |n, s| s < n && u.is_move(n, s), false);
+        assert_eq!(
+            grundy_table(&g, max, &Silent).unwrap().to_u32_vec(),
+            want,
+            "{spec} = {g}"
+        );
+        assert_eq!(Game::parse(&g.to_string()).unwrap(), g, "{g}");
+    }
+    assert_eq!(
+        Game::parse("sink(upto{3}|sub{7})").unwrap(),
+        Game::parse("sink(sub{1,2,3,7})").unwrap()
+    );
+    for (s, why) in [
+        (
+            "leave1(rule{k <= n // 2})",
+            "`rule{k <= n // 2}` is not one",
+        ),
+        ("leave1(half|nondivisors)", "`nondivisors` is not one"),
+        ("sink(half|sub{1})", "`half|sub{1}` is not one"),
+    ] {
+        let e = Game::parse(s).unwrap_err().to_string();
+        assert!(e.contains(why), "{s}: {e}");
+    }
+}
+
 #[test]
 fn unions_are_written_one_way() {
     let a = Game::parse("sub{1}|half").unwrap();
