@@ -178,8 +178,9 @@ impl Game {
     }
 
     /// A file-name-safe form of the canonical spec: `sub{1,2,3}` → `sub-1-2-3`,
-    /// `0.77` → `0.77`, `primes|sub{1}` → `primes-sub-1`; past [`SLUG_MAX`] bytes, a
-    /// prefix and a 32-bit FNV-1a hash of the canonical spec.
+    /// `0.77` → `0.77`, `primes|sub{1}` → `primes-sub-1`. Past [`SLUG_MAX`] bytes, or when
+    /// the spec has characters a file name drops (`4!.0`, `rule{k <= n // 2}`), a prefix
+    /// and a 32-bit FNV-1a hash of the canonical spec, so two specs get two names.
     pub fn slug(&self) -> String {
         let mut out = String::new();
         for c in self.to_string().chars() {
@@ -194,21 +195,21 @@ impl Game {
             out.push(c);
         }
         let out = out.trim_end_matches('-').to_string();
-        if out.len() <= SLUG_MAX {
+        // only letters, digits, points and the separators `{ } , | ( ) -` can be dropped
+        // without two specs meeting (`4!.0` and `4?.0`, `rule{k < n}` and `rule{k <= n}`)
+        let spec = self.to_string();
+        let plain = spec
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || ".{},|()-".contains(c));
+        if plain && out.len() <= SLUG_MAX {
             return out;
         }
-        // too long for a file name: a prefix and a hash of the whole canonical spec
-        let hash = self
-            .to_string()
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-                (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-            });
-        format!(
-            "{}-{:08x}",
-            out[..SLUG_MAX - 9].trim_end_matches('-'),
-            hash as u32
-        )
+        // a prefix and a hash of the whole canonical spec
+        let hash = spec.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+        let keep = out.len().min(SLUG_MAX - 9);
+        format!("{}-{:08x}", out[..keep].trim_end_matches('-'), hash as u32)
     }
 }
 

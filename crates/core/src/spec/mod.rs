@@ -286,6 +286,17 @@ mod tests {
         assert_eq!(Game::parse("sub{1,2,3}").unwrap().slug(), "sub-1-2-3");
         assert_eq!(Game::parse("0.77").unwrap().slug(), "0.77");
         assert_eq!(Game::parse("primes|sub{1}").unwrap().slug(), "primes-sub-1");
+        // specs that differ only in what a file name drops get different names
+        let slug = |s: &str| Game::parse(s).unwrap().slug();
+        let (a, b) = (
+            slug("rule{k <= n // 2 OR k = 1}"),
+            slug("rule{k < n - 2 OR k = 1}"),
+        );
+        assert!(a.starts_with("rule-k-n-2-OR-k-1-") && a != b, "{a} {b}");
+        assert_ne!(slug("4!.0"), slug("4?.0"));
+        assert!(slug("4!.0")
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-'));
         let many = |top: u32| {
             let moves: Vec<String> = (1..=top).map(|i| i.to_string()).collect();
             Game::parse(&format!("sub{{{}}}", moves.join(",")))
