@@ -181,7 +181,7 @@ pub fn check_stdout() -> Result<()> {
                 && (fl & libc::O_ACCMODE) == libc::O_RDWR
         });
         if st.is_none() || filled_in {
-            bail!("cannot write the rows to stdout: it is closed");
+            bail!("cannot write the answer to stdout: it is closed");
         }
     }
     Ok(())

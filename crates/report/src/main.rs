@@ -43,6 +43,24 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     progress::set_quiet(cli.quiet);
+    // commands whose answer is on stdout: refused before any work when it is closed (`>&-`),
+    // not answered into nothing with exit 0 (`table` and `losers` check where they write)
+    if matches!(
+        cli.cmd,
+        Cmd::Who(_)
+            | Cmd::Count(_)
+            | Cmd::Analyze(_)
+            | Cmd::Compare(_)
+            | Cmd::Check(_)
+            | Cmd::Guess(_)
+            | Cmd::Games(_)
+            | Cmd::Completions(_)
+            | Cmd::Man
+            | Cmd::Stone(_)
+            | Cmd::StoneCheck(_)
+    ) {
+        files::check_stdout()?;
+    }
     match cli.cmd {
         Cmd::Table(a) => cmd_table::run(a),
         Cmd::Losers(a) => cmd_losers::run(a),

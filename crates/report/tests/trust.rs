@@ -167,6 +167,11 @@ fn descriptors_are_written_through_and_closed_stdout_is_an_error() {
     for cmd in [
         "$H table --game squares --max 1000 >&-",
         "$H losers --game squares --max 1000 >&-",
+        "$H who --game squares 1000 >&-",
+        "$H count --game squares --heaps 2 --max 100 >&-",
+        "$H analyze --game kayles --max 100 >&-",
+        "$H games >&-",
+        "$H who --game squares 1000 --json >&-",
     ] {
         let o = sh(d.path(), cmd);
         refused(&o, "stdout");
