@@ -167,17 +167,17 @@ impl MexCounter {
     /// to the end of the level is set.
     fn gap(&self, l: usize, p: usize) -> Option<usize> {
         let words = &self.levels[l];
+        if l + 1 == self.levels.len() {
+            // the top level: one word
+            return first_gap(words, p as u32).map(|b| b as usize);
+        }
         let w = p / 64;
         let here = !*words.get(w)? & (u64::MAX << (p % 64));
         if here != 0 {
             return Some(w * 64 + here.trailing_zeros() as usize);
         }
         // the next word of this level that is not full, from the level above
-        let next = if l + 1 < self.levels.len() {
-            self.gap(l + 1, w + 1)?
-        } else {
-            (w + 1..words.len()).find(|&j| words[j] != u64::MAX)?
-        };
+        let next = self.gap(l + 1, w + 1)?;
         let free = !*words.get(next)?;
         debug_assert_ne!(free, 0, "a summary bit is clear over a full word");
         Some(next * 64 + free.trailing_zeros() as usize)

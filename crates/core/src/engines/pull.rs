@@ -9,9 +9,6 @@ use crate::moves::Moves;
 use crate::observe::{Stopped, Watch};
 use bitvec::prelude::*;
 
-/// Positions per segment of the option lists (fewer where heaps have many amounts).
-const SEGMENT: u64 = 1 << 16;
-
 /// P-positions of one-heap moves: n is an N-position iff n − s is a P-position for some
 /// amount s of n (in misère play also when n has no move). One outcome bit per position is
 /// kept (N / 8 bytes).
@@ -57,11 +54,10 @@ impl PStream for PullStream {
             return false;
         }
         let lo = self.lo;
-        let (start, amounts) = segment_lists(&self.moves, lo, (lo + SEGMENT).min(self.max + 1));
-        let hi = lo + start.len() as u64 - 1;
+        let lists = segment_lists(&self.moves, lo, self.max);
+        let hi = lists.hi();
         for n in lo..hi {
-            let i = (n - lo) as usize;
-            let ds = &amounts[start[i]..start[i + 1]];
+            let ds = lists.of(n);
             let w =
                 (self.misere && ds.is_empty()) || ds.iter().any(|&d| !self.win[(n - d) as usize]);
             self.win.push(w);
@@ -107,12 +103,11 @@ pub(crate) fn lists_mex(
     let mut lo = 0u64;
     let mut seen = ValueSet::default();
     while lo <= max {
-        let (start, amounts) = segment_lists(moves, lo, (lo + SEGMENT).min(max + 1));
-        let hi = lo + start.len() as u64 - 1;
+        let lists = segment_lists(moves, lo, max);
+        let hi = lists.hi();
         for n in lo..hi {
             watch.at(n)?;
-            let i = (n - lo) as usize;
-            let ds = &amounts[start[i]..start[i + 1]];
+            let ds = lists.of(n);
             if ds.is_empty() {
                 g.push(empty);
                 continue;
@@ -143,16 +138,13 @@ pub(crate) fn seeded_outcomes(
     let mut win: Vec<bool> = Vec::with_capacity(max as usize + 1);
     let mut lo = 0u64;
     while lo <= max {
-        let (starts, amounts) = segment_lists(inner, lo, (lo + SEGMENT).min(max + 1));
-        let hi = lo + starts.len() as u64 - 1;
+        let lists = segment_lists(inner, lo, max);
+        let hi = lists.hi();
         for n in lo..hi {
             watch.at(n)?;
-            let i = (n - lo) as usize;
             let w = match start.get(n as usize) {
                 Some(&w) => w,
-                None => amounts[starts[i]..starts[i + 1]]
-                    .iter()
-                    .any(|&s| !win[(n - s) as usize]),
+                None => lists.of(n).iter().any(|&s| !win[(n - s) as usize]),
             };
             win.push(w);
         }

@@ -24,9 +24,6 @@ pub(crate) fn walkable(moves: &Moves) -> bool {
     )
 }
 
-/// Positions per segment of the option lists (fewer where heaps have many amounts).
-const SEGMENT: u64 = 1 << 16;
-
 /// Calls `each(n, options of n)` for n = 0..=max in order (the heaps each amount leaves).
 fn walk(
     moves: &Moves,
@@ -37,14 +34,12 @@ fn walk(
     let mut opts: Vec<u64> = Vec::new();
     let mut lo = 0u64;
     while lo <= max {
-        let end = lo.saturating_add(SEGMENT).min(max.saturating_add(1));
-        let (start, amounts) = segment_lists(moves, lo, end);
-        let hi = lo + start.len() as u64 - 1;
+        let lists = segment_lists(moves, lo, max);
+        let hi = lists.hi();
         for n in lo..hi {
             watch.at(n)?;
-            let i = (n - lo) as usize;
             opts.clear();
-            opts.extend(amounts[start[i]..start[i + 1]].iter().map(|&d| n - d));
+            opts.extend(lists.of(n).iter().map(|&d| n - d));
             each(n, &opts);
         }
         if hi > max {

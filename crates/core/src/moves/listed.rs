@@ -11,12 +11,38 @@ use crate::num::isqrt;
 /// twice as long as listing a heap at a time.)
 pub const LIST_AMOUNTS_MAX: usize = 1 << 18;
 
-/// The amounts of the heaps lo, lo + 1, … below `hi` of a one-heap structure, as CSR lists:
-/// at least heap lo, and further heaps while fewer than [`LIST_AMOUNTS_MAX`] amounts are
-/// listed, so the lists cover [lo, lo + start.len() - 1). `lo < hi` is required.
-pub fn segment_lists(moves: &Moves, lo: u64, hi: u64) -> (Vec<usize>, Vec<u64>) {
+/// Most heaps one segment lists.
+pub const SEGMENT_HEAPS: u64 = 1 << 16;
+
+/// One segment's lists: the heaps `lo..hi()`, each with its amounts.
+#[derive(Debug)]
+pub struct Lists {
+    lo: u64,
+    start: Vec<usize>,
+    amounts: Vec<u64>,
+}
+
+impl Lists {
+    /// The first heap after the segment (the next segment's `lo`).
+    pub fn hi(&self) -> u64 {
+        self.lo + self.start.len() as u64 - 1
+    }
+
+    /// The amounts of heap `n`, `lo <= n < hi()` (unordered for divisors).
+    pub fn of(&self, n: u64) -> &[u64] {
+        let i = (n - self.lo) as usize;
+        &self.amounts[self.start[i]..self.start[i + 1]]
+    }
+}
+
+/// The amounts of the heaps lo, lo + 1, … (at most [`SEGMENT_HEAPS`] of them, none above
+/// `max`) of a one-heap structure: at least heap lo, and further heaps while fewer than
+/// [`LIST_AMOUNTS_MAX`] amounts are listed. `lo <= max` is required.
+pub fn segment_lists(moves: &Moves, lo: u64, max: u64) -> Lists {
+    let hi = lo.saturating_add(SEGMENT_HEAPS).min(max.saturating_add(1));
     if let Moves::Divisors { nontrivial } = moves {
-        return divisor_lists(lo, hi, *nontrivial);
+        let (start, amounts) = divisor_lists(lo, hi, *nontrivial);
+        return Lists { lo, start, amounts };
     }
     let mut start = vec![0usize];
     let mut amounts = vec![];
@@ -27,7 +53,7 @@ pub fn segment_lists(moves: &Moves, lo: u64, hi: u64) -> (Vec<usize>, Vec<u64>) 
         moves.amounts(n, &mut amounts);
         start.push(amounts.len());
     }
-    (start, amounts)
+    Lists { lo, start, amounts }
 }
 
 /// Proper divisors of every n in [lo, hi) (d >= 2 when `nontrivial`), as CSR lists: the

@@ -25,7 +25,7 @@
 
 use crate::budget::{Engine, Task};
 use crate::engines::sieve::DEFAULT_SEGMENT_BITS;
-use crate::moves::listed::LIST_AMOUNTS_MAX;
+use crate::moves::listed::{LIST_AMOUNTS_MAX, SEGMENT_HEAPS};
 use crate::moves::{Moves, Play, Structure};
 use crate::plan::choose::engine_for;
 use crate::plan::pilots::{
@@ -238,12 +238,12 @@ impl Priced<'_> {
     }
 }
 
-/// Bytes of one segment's move lists (`moves::listed`): 2^16 heaps, or fewer once
+/// Bytes of one segment's move lists (`moves::listed`): [`SEGMENT_HEAPS`] heaps, or fewer once
 /// [`LIST_AMOUNTS_MAX`] amounts are listed (plus the last heap's own).
 fn lists_memory(moves: &Moves, max: u64) -> u64 {
     let per_heap = moves_per_heap(moves, max) as u64 + 1;
-    let amounts = ((1u64 << 16) * per_heap).min(LIST_AMOUNTS_MAX as u64 + 2 * per_heap);
-    amounts * 8 + (1 << 16) * 8
+    let amounts = (SEGMENT_HEAPS * per_heap).min(LIST_AMOUNTS_MAX as u64 + 2 * per_heap);
+    amounts * 8 + SEGMENT_HEAPS * 8
 }
 
 /// The average number of moves from a heap of 0..=max (an estimate, for the cost of walks
