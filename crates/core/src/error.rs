@@ -6,7 +6,12 @@ use bytesize::ByteSize;
 use thiserror::Error;
 
 /// Bytes for a user: `1.5 GiB`.
+/// Estimates of an exabyte or more (often a product saturated at 2^64 − 1) are not sizes
+/// anyone can act on, and are said as such.
 pub(crate) fn size(bytes: u64) -> String {
+    if bytes >= 1 << 60 {
+        return "more than 1 EiB".into();
+    }
     ByteSize(bytes).display().iec().to_string()
 }
 
@@ -149,4 +154,23 @@ pub enum Error {
         /// Positions decided when it stopped.
         done: u64,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_past_an_exabyte_are_not_printed_as_saturated_numbers() {
+        assert_eq!(super::size(3 << 29), "1.5 GiB");
+        assert_eq!(super::size(u64::MAX), "more than 1 EiB");
+        let r = super::Refusal::Memory {
+            what: "x".into(),
+            needed: u64::MAX,
+            budget: 1 << 30,
+            most: Some(7),
+        };
+        assert_eq!(
+            r.to_string(),
+            "x needs about more than 1 EiB, more than the 1.0 GiB this run may use; use N <= 7"
+        );
+    }
 }

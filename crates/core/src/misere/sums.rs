@@ -454,6 +454,14 @@ fn by_forms(
     }
     let form = |g: &Game, h: u64| of_game[&g.to_string()][h as usize];
     let parts: Vec<FormId> = terms.iter().map(|(g, n)| form(g, *n)).collect();
+    check_sum_cost(
+        terms,
+        &forms,
+        &parts,
+        &|i, h| form(&terms[i].0, h),
+        budget,
+        obs,
+    )?;
     let total = parts.iter().fold(forms.zero(), |acc, &f| forms.add(acc, f));
     let win = forms.misere_value(total) != 0;
     let heaps = terms
@@ -483,10 +491,14 @@ fn by_forms(
             limit,
             |_| None,
             |i, left| {
-                let after = left.iter().fold(rests[i], |acc, &h| {
+                // the heaps left first (their sum is an option of the heap, memoized when
+                // its form was built), then the rest: a canonical option's sum with the
+                // rest is memoized too, from adding the whole sum
+                let option = left.iter().fold(forms.zero(), |acc, &h| {
                     let f = form(&terms[i].0, h);
                     forms.add(acc, f)
                 });
+                let after = forms.add(rests[i], option);
                 forms.misere_value(after) == 0
             },
         ),
@@ -498,6 +510,114 @@ fn by_forms(
         moves,
         method: "canonical misère forms of the heaps".into(),
     })
+}
+
+/// Pairs of forms visited by adding `parts` left to right: adding a and b visits at most
+/// (reach(a) − 1)·(reach(b) − 1) pairs ([`MisereForms::reach`]), and the sum reaches at
+/// most reach(a)·reach(b) forms.
+fn fold_pairs(reaches: impl Iterator<Item = f64>) -> f64 {
+    let (mut acc, mut pairs) = (None::<f64>, 0.0);
+    for r in reaches {
+        acc = Some(match acc {
+            None => r,
+            Some(a) => {
+                pairs += (a - 1.0) * (r - 1.0);
+                a * r
+            }
+        });
+    }
+    pairs
+}
+
+/// Seconds and bytes of adding the heaps of a misère sum by canonical forms, and of the
+/// search for winning moves: the pairs of forms the sums visit ([`fold_pairs`]: the whole
+/// sum, the sum of every heap but one, and the winning-move search, counted as the whole
+/// sum once more), at a cost per pair that grows with the forms' size. Measured here
+/// (release, Kayles): `who --game 0.77 --play misere 36 37`, 8.4 million pairs, 19.3 s and
+/// 174 MB; 34 + 35, 4.6 million pairs, 9.0 s; the time grows like pairs^1.7 (sums of
+/// larger forms canonicalise longer option lists), the memory like the pairs (memoized
+/// sums and new forms, about 20 bytes a pair).
+pub(crate) fn sum_cost(reaches: &[f64]) -> (f64, f64) {
+    let main = fold_pairs(reaches.iter().copied());
+    let rests: f64 = if reaches.len() > 2 {
+        (0..reaches.len())
+            .map(|i| {
+                fold_pairs(
+                    reaches
+                        .iter()
+                        .enumerate()
+                        .filter(|&(j, _)| j != i)
+                        .map(|(_, &r)| r),
+                )
+            })
+            .sum()
+    } else {
+        0.0
+    };
+    let pairs = 2.0 * main + rests;
+    (19.3 * (pairs / 8.4e6).powf(1.7), 20.0 * pairs + 32e6)
+}
+
+/// Refuses, before any sum is formed, a misère sum whose canonical forms the budget does
+/// not allow; announces a long one to `obs`. The refusal names the largest size of the
+/// sum's largest heap that fits (the others kept).
+fn check_sum_cost(
+    terms: &[(Game, u64)],
+    forms: &MisereForms,
+    parts: &[FormId],
+    heap_form: &dyn Fn(usize, u64) -> FormId,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<(), Error> {
+    let reaches: Vec<f64> = parts.iter().map(|&f| forms.reach(f) as f64).collect();
+    let (seconds, bytes) = sum_cost(&reaches);
+    let fits = |(s, b): (f64, f64)| s <= budget.seconds && b <= budget.memory as f64;
+    let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
+    obs.planned(&crate::budget::Estimate {
+        task: Task::Grundy,
+        max: top,
+        engine: crate::budget::Engine::CanonicalForms,
+        memory: bytes.min(u64::MAX as f64) as u64,
+        seconds,
+    });
+    if fits((seconds, bytes)) {
+        return Ok(());
+    }
+    // the largest heap, made smaller until the sum fits (its smaller forms are built; by
+    // bisection, the cost growing with the heap)
+    let big = terms.iter().position(|t| t.1 == top).unwrap_or(0);
+    let fits_with = |h: u64| {
+        let mut r = reaches.clone();
+        r[big] = forms.reach(heap_form(big, h)) as f64;
+        fits(sum_cost(&r))
+    };
+    let (mut lo, mut hi) = (0u64, top);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits_with(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let most = lo;
+    let sum: Vec<String> = terms.iter().map(|(g, n)| format!("{g}:{n}")).collect();
+    Err(Error::Refused(crate::error::Refusal::TooFar {
+        game: format!("the misère sum {}", sum.join(" + ")),
+        n: top,
+        most,
+        why: format!(
+            "by canonical misère forms would visit about {:.1e} pairs of forms: about {} and \
+             {} here, more than the {} and {} this run may use (forms of wild heaps grow \
+             about geometrically: heap {top} fits up to {})",
+            2.0 * fold_pairs(reaches.iter().copied()),
+            crate::error::duration(seconds),
+            crate::error::size(bytes.min(u64::MAX as f64) as u64),
+            crate::error::duration(budget.seconds),
+            crate::error::size(budget.memory),
+            most
+        ),
+    }))
 }
 
 /// Canonical misère forms of heaps 0..=n of any game (options as sums of smaller heaps).

@@ -424,3 +424,64 @@ fn misere_specs_parse_back_and_nest_only_once() {
         assert!(e.contains(why), "{s}: {e}");
     }
 }
+
+/// A misère sum of wild heaps is estimated from the pairs of forms it will visit before any
+/// sum is formed (issue: `who --game 0.77 --play misere 40 41` ran 293 s, 1.86 GB, with no
+/// estimate): within the budget it is decided, beyond it refused naming the largest heap
+/// that fits in place of the largest one.
+#[test]
+fn misere_sums_of_wild_heaps_are_estimated_first() {
+    let g = misere("0.77");
+    // Kayles heaps 30 and 31 reach 751 and 884 forms: 2 × 750 × 883 pairs
+    let (secs, bytes) = crate::misere::sums::sum_cost(&[751.0, 884.0]);
+    assert!(
+        (0.5..10.0).contains(&secs) && bytes < 1e9,
+        "{secs} s {bytes} B"
+    );
+    let tight = Budget {
+        seconds: 0.2,
+        ..Budget::new(1 << 30)
+    };
+    match misere_sum(&Sum::of_heaps(&g, &[30, 31]), 1, &tight, &Silent) {
+        Err(crate::Error::Refused(crate::error::Refusal::TooFar { most, n, why, .. })) => {
+            assert_eq!(n, 31);
+            assert!((15..31).contains(&most), "{most}");
+            assert!(why.contains("pairs of forms"), "{why}");
+            // and the heap it names is decided within that budget
+            let ok = misere_sum(&Sum::of_heaps(&g, &[30, most]), 1, &tight, &Silent);
+            assert!(ok.is_ok(), "{ok:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // small sums are decided as before, as the brute force decides them
+    fn wins(k: &Game, heaps: Vec<u64>, memo: &mut HashMap<Vec<u64>, bool>) -> bool {
+        let mut key: Vec<u64> = heaps.into_iter().filter(|&h| h > 0).collect();
+        key.sort_unstable();
+        if let Some(&w) = memo.get(&key) {
+            return w;
+        }
+        // misère: with no move left, the player to move wins
+        let mut next = vec![];
+        for (i, &h) in key.iter().enumerate() {
+            crate::rule::Rule::for_each_option(k, h, &mut |left| {
+                let mut n = key.clone();
+                n.remove(i);
+                n.extend_from_slice(left);
+                next.push(n);
+            });
+        }
+        let w = next.is_empty() || next.into_iter().any(|n| !wins(k, n, memo));
+        memo.insert(key, w);
+        w
+    }
+    let kayles = Game::parse("0.77").unwrap();
+    let mut memo = HashMap::new();
+    for heaps in [[4u64, 4], [4, 5], [1, 1], [2, 7]] {
+        let small = misere_sum(&Sum::of_heaps(&g, &heaps), 1, &tight, &Silent).unwrap();
+        assert_eq!(
+            small.win,
+            wins(&kayles, heaps.to_vec(), &mut memo),
+            "{heaps:?}"
+        );
+    }
+}

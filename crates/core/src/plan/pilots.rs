@@ -43,8 +43,73 @@ impl Costed<'_> {
             (None, _) => 1.0,
         }
     }
-    fn grundy(&self, max: u64, room: u64, watch: &mut Watch) -> Option<Vec<u32>> {
-        self.rule()?.grundy(max, room, watch).ok()
+    /// The largest value of 0..=max, `Err(true)` when the values outgrew `room` (or 32
+    /// bits), `Err(false)` when the run was stopped or is not possible.
+    fn top_value(&self, max: u64, room: u64, watch: &mut Watch) -> Result<f64, bool> {
+        let r = self.rule().ok_or(false)?;
+        match r.grundy(max, room, watch) {
+            Ok(g) => Ok(f64::from(g.into_iter().max().unwrap_or(0))),
+            Err(crate::Error::OutOfMemory { .. } | crate::Error::Unsupported { .. }) => Err(true),
+            Err(_) => Err(false),
+        }
+    }
+}
+
+/// How the largest Grundy value of a knapsack game grows with N, from its pilot runs:
+/// through the point (n, v), as a power law (exponent `alpha`) or, when the values grow
+/// faster than any power the pilot can tell from n^4 (coin turning with wide moves: 2^(n−1)
+/// while every subset may be turned), exponentially (`bits` more bits a heap).
+#[derive(Debug, Clone, Copy)]
+enum Growth {
+    Power { n: f64, v: f64, alpha: f64 },
+    Exponential { n: f64, v: f64, bits: f64 },
+}
+
+impl Growth {
+    /// The largest value up to heap `at` (capped at 2^33: values are kept in 32 bits, so
+    /// anything past that is refused by the engine anyway).
+    fn top(&self, at: f64) -> f64 {
+        let v = match *self {
+            Growth::Power { n, v, .. } | Growth::Exponential { n, v, .. } if at <= n => v,
+            Growth::Power { n, v, alpha } => v * (at / n).powf(alpha),
+            Growth::Exponential { n, v, bits } => v * (bits * (at - n)).min(64.0).exp2(),
+        };
+        v.min(8_589_934_592.0)
+    }
+
+    /// The growth through the pilot's points (n, largest value), in increasing n; `outgrew`
+    /// when the next size's values no longer fitted the pilot's bit sets (2^28 bytes) or 32
+    /// bits, `stopped` when it ran out of time.
+    fn fit(points: &[(f64, f64)], outgrew: bool, stopped: bool) -> Growth {
+        match *points {
+            [.., (n1, v1), (n2, v2)] if v1 >= 1.0 => {
+                let alpha = (v2 / v1).log2() / (n2 / n1).log2();
+                if alpha > 4.0 || (outgrew && alpha > 1.0) {
+                    let bits = ((v2 / v1).log2() / (n2 - n1)).max(if outgrew { 0.5 } else { 0.0 });
+                    Growth::Exponential { n: n2, v: v2, bits }
+                } else {
+                    Growth::Power {
+                        n: n2,
+                        v: v2,
+                        alpha: alpha.clamp(0.0, 4.0),
+                    }
+                }
+            }
+            // the values outgrew the pilot from a tiny table on: a bit a heap
+            [.., (n, v)] if outgrew => Growth::Exponential {
+                n,
+                v: v.max(1.0),
+                bits: 1.0,
+            },
+            [.., (n, v)] if stopped => Growth::Power { n, v, alpha: 4.0 },
+            [.., (n, v)] => Growth::Power { n, v, alpha: 1.0 },
+            // not even 8 heaps in half a second
+            [] => Growth::Power {
+                n: 64.0,
+                v: 1e6,
+                alpha: 4.0,
+            },
+        }
     }
 }
 
@@ -73,12 +138,13 @@ fn pilot_once<T: Clone>(cache: &Pilots<T>, key: &str, run: impl FnOnce() -> T) -
 /// rows · Σ_a (N − a)·W(a) word operations for the knapsack passes of a code, plus
 /// Σ_n (unions(n)·W(n) + listed moves(n)), W(n) the words of a bit set when the values up
 /// to n fit (at least one); the memory is the bit sets held, each W(N) words. The values'
-/// growth comes from pilot runs to 2^7, 2^8, … 2^11 for at most half a second (a power
-/// law through the last two, exponent between 0 and 4: Moebius's values grow like n^3),
-/// once per game and process; the rate, 1e9 word operations a second, was measured here
+/// growth comes from pilot runs to 2^3, 2^4, … 2^11 for at most half a second (a power
+/// law through the last two, exponent between 0 and 4: Moebius's values grow like n^3;
+/// exponential when faster, as in wide coin turning: [`Growth`]), once per game and
+/// process; the rate, 1e9 word operations a second, was measured here
 /// (`{2+}.0` to 10^4: 8 s).
 pub(crate) fn ruleset_cost(key: &str, moves: &Moves, max: u64) -> (f64, u64) {
-    static PILOTS: Pilots<(f64, f64, f64)> = std::sync::Mutex::new(Vec::new());
+    static PILOTS: Pilots<Growth> = std::sync::Mutex::new(Vec::new());
     let r = Costed(moves);
     let one_heap = r.one_heap();
     // the pilot's own work to 2^11, by the same model with one word a set: a game whose
@@ -89,11 +155,19 @@ pub(crate) fn ruleset_cost(key: &str, moves: &Moves, max: u64) -> (f64, u64) {
         .map(|k| per_heap(128.0 * f64::from(k)) * 128.0)
         .sum();
     // (one-heap rulesets keep no bit sets: no pilot)
-    let (n2, m2, alpha) = if one_heap {
-        (1.0, 0.0, 0.0)
+    let growth = if one_heap {
+        Growth::Power {
+            n: 1.0,
+            v: 0.0,
+            alpha: 0.0,
+        }
     } else if pilot_work.is_nan() || pilot_work >= 5e8 {
         // values taken to grow like n
-        (64.0, 64.0, 1.0)
+        Growth::Power {
+            n: 64.0,
+            v: 64.0,
+            alpha: 1.0,
+        }
     } else {
         pilot_once(&PILOTS, key, || {
             let start = std::time::Instant::now();
@@ -104,35 +178,25 @@ pub(crate) fn ruleset_cost(key: &str, moves: &Moves, max: u64) -> (f64, u64) {
                     std::ops::ControlFlow::Continue(())
                 }
             };
-            let mut runs: Vec<(f64, f64)> = vec![];
-            for n in [128u64, 256, 512, 1024, 2048] {
-                let g = Watch::start(&deadline, n + 1)
-                    .ok()
-                    .and_then(|mut w| r.grundy(n, 1 << 28, &mut w));
-                match g {
-                    Some(g) => runs.push((n as f64, f64::from(g.into_iter().max().unwrap_or(0)))),
-                    None => break,
+            let mut points: Vec<(f64, f64)> = vec![];
+            let (mut outgrew, mut stopped) = (false, false);
+            for n in [8u64, 16, 32, 64, 128, 256, 512, 1024, 2048] {
+                let top = match Watch::start(&deadline, n + 1) {
+                    Ok(mut w) => r.top_value(n, 1 << 28, &mut w),
+                    Err(_) => Err(false),
+                };
+                match top {
+                    Ok(v) => points.push((n as f64, v)),
+                    Err(o) => {
+                        (outgrew, stopped) = (o, !o);
+                        break;
+                    }
                 }
             }
-            // (a pilot cut short, by time or by the values' bit sets, means fast growth)
-            let fast = runs.len() < 5;
-            match runs[..] {
-                [.., (_, m1), (n2, m2)] if m1 >= 1.0 => (n2, m2, (m2 / m1).log2().clamp(0.0, 4.0)),
-                [.., (n2, m2)] if fast => (n2, m2, 4.0),
-                [.., (n2, m2)] => (n2, m2, 1.0),
-                // not even 128 heaps in half a second
-                [] => (64.0, 1e6, 4.0),
-            }
+            Growth::fit(&points, outgrew, stopped)
         })
     };
-    let words = |n: f64| -> f64 {
-        let v = if n <= n2 {
-            m2
-        } else {
-            m2 * (n / n2).powf(alpha)
-        };
-        ((v + 1.0).log2().ceil().exp2() / 64.0).max(1.0)
-    };
+    let words = |n: f64| -> f64 { ((growth.top(n) + 1.0).log2().ceil().exp2() / 64.0).max(1.0) };
     let m = max as f64;
     // Σ by 64 slices of 0..=N
     let mut work = 0.0;

@@ -402,3 +402,45 @@ fn marks_past_2_to_the_64_are_no_marks() {
     let r = std::panic::catch_unwind(|| ListMoves::new(vec![1, u64::MAX - 5]));
     assert!(r.is_err(), "moves past the sieve's range are refused");
 }
+
+#[test]
+fn wide_coin_turning_is_estimated_before_work() {
+    let g = |s: &str| Game::parse(s).unwrap();
+    // turning{1-k}: while n <= k every subset of the coins below may be turned, so g(n) =
+    // 2^(n-1) and the knapsack's bit sets double with every heap (issue: 19.7 GB in 60 s
+    // with no estimate). The pilot sees exponential growth; the plan refuses up front and
+    // names the largest N that fits.
+    let b = Budget::new(16 << 30);
+    for (spec, max) in [
+        ("turning{1-30}", 34),
+        ("turning{1-20}", 40),
+        ("turning{1-40}", 50),
+    ] {
+        match plan(&g(spec), Task::Grundy, max, &b) {
+            Err(Error::Refused(Refusal::Memory {
+                most: Some(m),
+                needed,
+                ..
+            })) => {
+                assert!((25..max).contains(&m), "{spec}: {m}");
+                assert!(needed > 16 << 30, "{spec}: {needed}");
+                assert!(plan(&g(spec), Task::Grundy, m, &b).is_ok());
+            }
+            other => panic!("{spec}: {other:?}"),
+        }
+    }
+    // within the budget the estimate holds the bit sets actually kept: g(24) = 2^22 (heap
+    // 21 broke the doubling), bit sets of 2^23 bits (1 MB), 2·(20 + 2) + 2 of them
+    let m = memory_estimate(&g("turning{1-20}"), Task::Grundy, 24);
+    assert!((40 << 20..400 << 20).contains(&m), "{m}");
+    let t = grundy_table(&g("turning{1-20}"), 24, &Silent).unwrap();
+    assert_eq!(t.get(24), 1 << 22);
+    // Moebius (turning{1-5}) grows like n^3: a power law, not refused at 1000
+    let m = memory_estimate(&g("moebius"), Task::Grundy, 1000);
+    assert!(m < 1 << 30, "{m}");
+    eprintln!(
+        "moebius 1000: {} s, 2000: {} s",
+        time_estimate(&g("moebius"), Task::Grundy, 1000),
+        time_estimate(&g("moebius"), Task::Grundy, 2000)
+    );
+}

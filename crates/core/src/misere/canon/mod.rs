@@ -227,6 +227,29 @@ impl MisereForms {
         s
     }
 
+    /// How many distinct forms g reaches: itself and every form among its options,
+    /// their options, and so on (the empty game 0 included). Adding g and h visits each
+    /// pair of a form g reaches and a form h reaches once ([`MisereForms::add`] recurses
+    /// on a' + b and a + b', memoized), so the product of the two counts is the number of
+    /// sums a + b costs at most — what the misère-sum planner estimates from.
+    ///
+    /// Panics when g is not one of this arena's ids.
+    pub fn reach(&self, g: FormId) -> u64 {
+        let mut seen = vec![false; self.recs.len()];
+        let mut stack = vec![g];
+        seen[g as usize] = true;
+        let mut count = 1u64;
+        while let Some(f) = stack.pop() {
+            for &o in self.options(f) {
+                if !std::mem::replace(&mut seen[o as usize], true) {
+                    count += 1;
+                    stack.push(o);
+                }
+            }
+        }
+        count
+    }
+
     /// The options of form g (canonical forms, sorted by birthday, then id).
     pub fn options(&self, g: FormId) -> &[FormId] {
         let r = &self.recs[g as usize];

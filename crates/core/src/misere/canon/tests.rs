@@ -516,3 +516,53 @@ fn reach_in_a_minute() {
         println!("{name}: heaps 0..={} finished in 60 s", heaps.len() - 1);
     }
 }
+
+#[test]
+fn a_sum_costs_at_most_the_product_of_the_reaches() {
+    // add(a, b) memoizes one sum per pair (x, y) of forms a and b reach (0 excluded): the
+    // planner's estimate of a misère sum rests on this bound
+    let mut f = MisereForms::new();
+    let heaps = take_break_misere_in(&mut f, &rule("0.77"), 24, &Silent).unwrap();
+    for (a, b) in [(5, 7), (12, 13), (20, 24)] {
+        let (x, y) = (heaps[a].form, heaps[b].form);
+        let before = f.sums.len() as u64;
+        let _ = f.add(x, y);
+        let made = f.sums.len() as u64 - before;
+        assert!(made <= (f.reach(x) - 1) * (f.reach(y) - 1), "{a}+{b}");
+    }
+    // heap 1 of Kayles is *1 = {0}: it reaches 0 and itself
+    assert_eq!(f.reach(heaps[1].form), 2);
+    assert_eq!(f.reach(f.zero()), 1);
+}
+
+/// Time and pairs of misère sums of two Kayles heaps, to calibrate the misère-sum
+/// planner: `cargo test --release -p heaplab-core sum_cost_by_reach -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn sum_cost_by_reach() {
+    let mut f = MisereForms::new();
+    let heaps = take_break_misere_in(&mut f, &rule("0.77"), 44, &Silent).unwrap();
+    for (a, b) in [
+        (20, 21),
+        (25, 26),
+        (28, 29),
+        (30, 31),
+        (32, 33),
+        (34, 35),
+        (36, 37),
+    ] {
+        let (x, y) = (heaps[a].form, heaps[b].form);
+        let pairs = (f.reach(x) - 1) * (f.reach(y) - 1);
+        let (forms0, sums0) = (f.len(), f.sums.len());
+        let t = std::time::Instant::now();
+        let _ = f.add(x, y);
+        eprintln!(
+            "{a}+{b}: reach {} {} pairs {pairs}: {:.3} s, {} forms, {} sums made",
+            f.reach(x),
+            f.reach(y),
+            t.elapsed().as_secs_f64(),
+            f.len() - forms0,
+            f.sums.len() - sums0
+        );
+    }
+}
