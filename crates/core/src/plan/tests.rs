@@ -438,9 +438,11 @@ fn wide_coin_turning_is_estimated_before_work() {
     // Moebius (turning{1-5}) grows like n^3: a power law, not refused at 1000
     let m = memory_estimate(&g("moebius"), Task::Grundy, 1000);
     assert!(m < 1 << 30, "{m}");
-    eprintln!(
-        "moebius 1000: {} s, 2000: {} s",
-        time_estimate(&g("moebius"), Task::Grundy, 1000),
-        time_estimate(&g("moebius"), Task::Grundy, 2000)
+    // and its time is about what it takes (measured here: 4.5 s to 1000, 69 s to 2000)
+    let t1 = time_estimate(&g("moebius"), Task::Grundy, 1000);
+    let t2 = time_estimate(&g("moebius"), Task::Grundy, 2000);
+    assert!(
+        (1.5..15.0).contains(&t1) && (20.0..200.0).contains(&t2),
+        "{t1} {t2}"
     );
 }
