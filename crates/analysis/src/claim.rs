@@ -416,17 +416,33 @@ impl Claim {
 
 /// Runs `f` on a thread with a 256 MiB stack (reserved, touched only as deep as it goes):
 /// polars parses and plans a claim recursively, and a long chain of operators overflows
-/// the 2–8 MiB of an ordinary thread.
+/// the 2–8 MiB of an ordinary thread. When no such thread can be started (an address-space
+/// limit such as `ulimit -v`), a 16 MiB one is tried, then the calling thread itself.
 fn deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    std::thread::scope(|sc| {
-        std::thread::Builder::new()
-            .name("claim".into())
-            .stack_size(256 << 20)
-            .spawn_scoped(sc, f)
-            .expect("start the claim thread")
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e))
-    })
+    let job = std::sync::Mutex::new(Some(f));
+    let run = || {
+        let f = job.lock().unwrap_or_else(|e| e.into_inner()).take();
+        f.map(|f| f())
+    };
+    for stack in [256usize << 20, 16 << 20] {
+        let done = std::thread::scope(|sc| {
+            match std::thread::Builder::new()
+                .name("claim".into())
+                .stack_size(stack)
+                .spawn_scoped(sc, run)
+            {
+                Ok(h) => Some(h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))),
+                Err(_) => None,
+            }
+        });
+        if let Some(Some(r)) = done {
+            return r;
+        }
+    }
+    match run() {
+        Some(r) => r,
+        None => unreachable!("the claim ran on a thread that returned nothing"),
+    }
 }
 
 #[cfg(test)]

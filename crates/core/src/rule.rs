@@ -59,7 +59,11 @@ pub fn grundy_table_of(
     }
     let bytes = (max + 1) * 4;
     let mut g: Vec<u32> = Vec::new();
-    g.try_reserve_exact(max as usize + 1)
+    // (probed first: the binary's allocator ends the process when one fails)
+    crate::engines::mem::can_allocate(bytes)
+        .then_some(())
+        .and_then(|()| g.try_reserve_exact(max as usize + 1).ok())
+        .ok_or(())
         .map_err(|_| crate::Error::OutOfMemory {
             what: "a Grundy table",
             bytes,

@@ -107,6 +107,17 @@ fn lock() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Removes the registered temporary paths now (innermost first), when the lock is free:
+/// for a process about to end at once (memory exhausted). Never waits.
+pub fn remove_pending() {
+    let Ok(pending) = PENDING.try_lock() else {
+        return;
+    };
+    for p in pending.iter().rev() {
+        let _ = std::fs::remove_file(p).or_else(|_| std::fs::remove_dir_all(p));
+    }
+}
+
 /// Installs the handler (once, at start-up). Failing to install it only loses the clean-up.
 pub fn install() {
     let _ = ctrlc::set_handler(|| {

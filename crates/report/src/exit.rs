@@ -12,6 +12,15 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_default()
 }
 
+/// Whether a panic message is a thread pool (rayon's, polars') or a thread that could not
+/// be started: the process hit a limit, which is the user's to change, not a bug.
+fn no_threads(text: &str) -> bool {
+    text.contains("ThreadPoolBuildError")
+        || text.contains("global thread pool has not been initialized")
+        || (text.contains("spawn")
+            && (text.contains("WouldBlock") || text.contains("Resource temporarily unavailable")))
+}
+
 /// Runs `run` and turns its result into the exit code: an error is printed as one line
 /// (its causes in order, each once); a panic from writing stdout (`println!` on a full
 /// disk, `> /dev/full`) becomes such an error too.
@@ -21,7 +30,8 @@ pub fn report(run: impl FnOnce() -> anyhow::Result<ExitCode> + std::panic::Unwin
     const STDOUT_PANIC: &str = "failed printing to stdout";
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        if !panic_text(info.payload()).starts_with(STDOUT_PANIC) {
+        let text = panic_text(info.payload());
+        if !text.starts_with(STDOUT_PANIC) && !no_threads(&text) {
             default_hook(info);
         }
     }));
@@ -34,6 +44,13 @@ pub fn report(run: impl FnOnce() -> anyhow::Result<ExitCode> + std::panic::Unwin
                     "cannot write to stdout: {}",
                     rest.trim_start_matches(':').trim()
                 )),
+                None if no_threads(&text) => {
+                    crate::cleanup::remove_pending();
+                    Err(anyhow::anyhow!(
+                        "cannot start worker threads: a limit on memory or processes \
+                         (such as ulimit -v or ulimit -u) leaves too little room"
+                    ))
+                }
                 None => std::panic::resume_unwind(payload),
             }
         }

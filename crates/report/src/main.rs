@@ -25,6 +25,7 @@ mod cmd_who;
 mod exit;
 mod files;
 mod machine;
+mod oom;
 mod output;
 mod plot;
 mod plots;
@@ -36,10 +37,9 @@ mod sink;
 use cli::{Cli, Cmd};
 use std::process::ExitCode;
 
-/// mimalloc keeps freed chunk buffers for reuse instead of returning them to the kernel
-/// (glibc's trimming made chunked checks pay page faults again and again).
+/// mimalloc, refusing in one line (exit 2, temporary files removed) when memory runs out.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: oom::Refusing = oom::Refusing;
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     progress::set_quiet(cli.quiet);

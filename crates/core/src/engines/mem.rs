@@ -12,15 +12,46 @@ pub fn huge_zeroed<T: Copy + Default>(len: usize) -> Vec<T> {
     v
 }
 
-/// Whether `bytes` can be allocated now: a reservation the allocator grants (and that is
-/// given back at once, no page touched). Engines ask before they allocate their tables,
-/// since an allocation that fails inside them aborts the process.
+/// Whether `bytes` can be allocated now: on Unix an anonymous mapping of that size that
+/// the kernel grants (address space and overcommit rules, `ulimit -v` included) and that
+/// is unmapped at once, no page touched; elsewhere a reservation the allocator grants and
+/// gives back. Engines ask before they allocate their tables, since an allocation that
+/// fails inside them ends the process. The probe does not go through the global allocator,
+/// so a program whose allocator ends the process on failure (the `heaplab` binary) can
+/// still ask.
 pub(crate) fn can_allocate(bytes: u64) -> bool {
     let Ok(n) = usize::try_from(bytes) else {
         return false;
     };
-    let mut v: Vec<u8> = Vec::new();
-    v.try_reserve_exact(n).is_ok()
+    if n == 0 {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        // SAFETY: a fresh private anonymous mapping is requested (no address given, no
+        // file); on success exactly that mapping, of n bytes, is unmapped again and
+        // nothing ever reads or writes it.
+        unsafe {
+            let p = libc::mmap(
+                std::ptr::null_mut(),
+                n,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if p == libc::MAP_FAILED {
+                return false;
+            }
+            libc::munmap(p, n);
+            true
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let mut v: Vec<u8> = Vec::new();
+        v.try_reserve_exact(n).is_ok()
+    }
 }
 
 /// Asks for huge pages over the 2 MiB-aligned part of `v` (advice only; errors ignored).
@@ -47,6 +78,13 @@ fn advise_huge<T>(v: &[T]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_allocation_probe_answers_both_ways() {
+        assert!(can_allocate(0) && can_allocate(1 << 20));
+        // far beyond any address space
+        assert!(!can_allocate(1 << 62) && !can_allocate(u64::MAX));
+    }
 
     #[test]
     fn tables_are_zeroed_at_every_size() {

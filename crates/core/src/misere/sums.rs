@@ -573,14 +573,14 @@ fn check_sum_cost(
     let (seconds, bytes) = sum_cost(&reaches);
     let fits = |(s, b): (f64, f64)| s <= budget.seconds && b <= budget.memory as f64;
     let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
-    obs.planned(&crate::budget::Estimate {
-        task: Task::Grundy,
-        max: top,
-        engine: crate::budget::Engine::CanonicalForms,
-        memory: bytes.min(u64::MAX as f64) as u64,
-        seconds,
-    });
     if fits((seconds, bytes)) {
+        obs.planned(&crate::budget::Estimate {
+            task: Task::Grundy,
+            max: top,
+            engine: crate::budget::Engine::CanonicalForms,
+            memory: bytes as u64,
+            seconds,
+        });
         return Ok(());
     }
     // the largest heap, made smaller until the sum fits (its smaller forms are built; by

@@ -59,7 +59,11 @@ pub(crate) fn code_grundy(
             bytes: u64::MAX,
         })?;
         let mut data = Vec::new();
-        data.try_reserve_exact(n)
+        // (probed first: the binary's allocator ends the process when one fails)
+        crate::engines::mem::can_allocate((n as u64).saturating_mul(8))
+            .then_some(())
+            .and_then(|()| data.try_reserve_exact(n).ok())
+            .ok_or(())
             .map_err(|_| crate::Error::OutOfMemory {
                 what: "the knapsack layers",
                 bytes: (n as u64).saturating_mul(8),
