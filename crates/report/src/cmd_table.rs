@@ -110,6 +110,7 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
     let progress = Progress::new(&format!("{game} to {max}"), max.saturating_add(1));
     let budget = crate::machine::budget();
     let mut snapshots = vec![];
+    let mut keep_checkpoint = false;
     let (out, g) = if segmented {
         // A run that saves its state may take longer than a day: only memory is budgeted.
         let long = heaplab_core::Budget {
@@ -125,8 +126,9 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             every: a.checkpoint_every,
             snapshots: a.snapshots.as_deref(),
         };
-        let (g, snaps) = crate::segments::run(&s, &progress)?;
+        let (g, snaps, longer) = crate::segments::run(&s, &progress)?;
         snapshots = snaps;
+        keep_checkpoint = longer;
         (g.outcomes(), Some(g))
     } else {
         tables(&game, max, a.grundy, &budget, &progress)?
@@ -139,8 +141,8 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
     progress.finish();
     let mut files = write_out(&a, dest, format, &out, g.as_ref(), genus.as_ref())?;
     made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
-    if let Some(cp) = &a.checkpoint {
-        // the run is complete: its checkpoint goes
+    if let Some(cp) = a.checkpoint.as_ref().filter(|_| !keep_checkpoint) {
+        // the run is complete: its checkpoint goes (a longer run's stays)
         if cp.exists() {
             std::fs::remove_file(cp)
                 .with_context(|| format!("cannot remove checkpoint `{}`", cp.display()))?;

@@ -222,6 +222,33 @@ pub fn temp_stem(name: &str) -> String {
     name.chars().take(60).collect()
 }
 
+/// Removes the temporary files of earlier runs writing the same file into `dir`
+/// (`PREFIX` + six random characters + `SUFFIX`) that no run holds locked: a run killed
+/// with `kill -9` leaves its temporary file, and the next run for that output removes it.
+/// A file another run is writing is locked by it and left alone.
+fn remove_stale_temps(dir: &Path, prefix: &str, suffix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let ours = name.len() == prefix.len() + 6 + suffix.len()
+            && name.starts_with(prefix)
+            && name.ends_with(suffix)
+            && e.file_type().is_ok_and(|t| t.is_file());
+        if !ours {
+            continue;
+        }
+        let path = e.path();
+        if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&path) {
+            if f.try_lock().is_ok() {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+}
+
 /// The folder `p` is in (`.` for a bare file name).
 pub fn folder_of(p: &Path) -> PathBuf {
     match p.parent() {
@@ -280,9 +307,11 @@ impl AtomicFile {
             .extension()
             .map(|e| format!(".{}", e.to_string_lossy()))
             .unwrap_or_default();
+        let (prefix, suffix) = (format!(".{}.", temp_stem(&name)), format!(".tmp{ext}"));
+        remove_stale_temps(&dir, &prefix, &suffix);
         let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{}.", temp_stem(&name)))
-            .suffix(&format!(".tmp{ext}"))
+            .prefix(&prefix)
+            .suffix(&suffix)
             .tempfile_in(&dir)
             // the io error alone: tempfile's message names our temporary file
             .map_err(|e| {
@@ -292,6 +321,9 @@ impl AtomicFile {
                     e.to_string().split(" at path ").next().unwrap_or_default()
                 )
             })?;
+        // held while it is written: a temporary file nobody holds is a killed run's
+        // (see remove_stale_temps); where locks are not supported it is only not cleaned
+        let _ = tmp.as_file().try_lock();
         Ok(AtomicFile {
             _pending: Some(crate::cleanup::Pending::new(tmp.path().to_path_buf())),
             target: Target::Temp { tmp, into: real },

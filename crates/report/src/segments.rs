@@ -125,25 +125,48 @@ impl grundy::Segments for Hooks<'_> {
 
 /// The Grundy table 0..=max of a [`Segmented`] run
 /// ([`heaplab_core::saved::grundy::in_segments`]), resumed from its checkpoint when one
-/// exists, saving and writing snapshots as it goes; the snapshot files written.
-pub fn run(s: &Segmented, progress: &Progress) -> Result<(GrundyTable, Vec<PathBuf>)> {
+/// exists, saving and writing snapshots as it goes; the snapshot files written, and whether
+/// the checkpoint holds more than this run needs (a longer run's: it is read, never
+/// written, and stays for that run to resume).
+pub fn run(s: &Segmented, progress: &Progress) -> Result<(GrundyTable, Vec<PathBuf>, bool)> {
     let table = match s.checkpoint {
         Some(cp) => load(cp, s.game)?,
         None => None,
     };
+    let longer = table
+        .as_ref()
+        .is_some_and(|t| t.len() as u64 > s.max.saturating_add(1));
     if let (Some(t), Some(cp)) = (&table, s.checkpoint) {
         if !crate::progress::quiet() {
-            eprintln!(
-                "heaplab: resuming {} from checkpoint `{}` at n = {}",
-                s.game,
-                cp.display(),
-                t.len()
-            );
+            if longer {
+                eprintln!(
+                    "heaplab: checkpoint `{}` holds {} to n = {}, past N = {}: its values \
+                     are used, and it is kept for the longer run",
+                    cp.display(),
+                    s.game,
+                    t.len() - 1,
+                    s.max
+                );
+            } else {
+                eprintln!(
+                    "heaplab: resuming {} from checkpoint `{}` at n = {}",
+                    s.game,
+                    cp.display(),
+                    t.len()
+                );
+            }
         }
     }
-    let mut hooks = Hooks { s, snaps: vec![] };
+    let keep = Segmented {
+        checkpoint: if longer { None } else { s.checkpoint },
+        ..*s
+    };
+    let mut hooks = Hooks {
+        s: &keep,
+        snaps: vec![],
+    };
     let t = grundy::in_segments(s.game, s.max, table, s.every, progress, &mut hooks)?;
-    Ok((t, hooks.snaps))
+    Ok((t, hooks.snaps, longer))
 }
 
 #[cfg(test)]

@@ -95,6 +95,8 @@ fn save_run(run: &SavedRun, path: &Path) -> Result<()> {
 pub struct CheckpointLock {
     _file: File,
     path: PathBuf,
+    /// Removed by the interrupt handler too (SIGINT, SIGTERM, SIGHUP).
+    _pending: crate::cleanup::Pending,
 }
 
 impl CheckpointLock {
@@ -122,7 +124,11 @@ impl CheckpointLock {
             .open(&path)
             .with_context(|| format!("cannot lock {what} `{}`", cp.display()))?;
         match file.try_lock() {
-            Ok(()) => Ok(CheckpointLock { _file: file, path }),
+            Ok(()) => Ok(CheckpointLock {
+                _file: file,
+                _pending: crate::cleanup::Pending::new(path.clone()),
+                path,
+            }),
             Err(std::fs::TryLockError::WouldBlock) => bail!(
                 "{what} `{}` is in use by another heaplab run; wait for it to end or pick another file",
                 cp.display()

@@ -754,3 +754,98 @@ fn grundy_table_checkpoints_resume_to_identical_tables() {
         "the folder made is removed again"
     );
 }
+
+/// After SIGTERM no `.lock` stays; after `kill -9` the next run for the same output removes
+/// the killed run's temporary file; a run with a smaller N reads a longer run's checkpoint
+/// and leaves it in place for that run.
+#[test]
+fn killed_runs_leave_nothing_the_next_run_does_not_clean() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let long = [
+        "table",
+        "--grundy",
+        "--game",
+        "0.167",
+        "--max",
+        "3e8",
+        "-o",
+        "t.parquet",
+        "--checkpoint",
+        "t.ckpt",
+        "--checkpoint-every",
+        "0",
+    ];
+    // SIGTERM: the interrupt handler removes the temporary table and the lock
+    let mut child = Command::new(BIN)
+        .args(long)
+        .current_dir(p)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !p.join("t.ckpt").exists() && t.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: sends SIGTERM to the child we started (still ours: not yet waited for)
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let names = || {
+        let mut v: Vec<String> = std::fs::read_dir(p)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names(), ["t.ckpt"], "only the checkpoint stays");
+    // kill -9: the temporary file stays until the next run writing t.parquet
+    kill_after_checkpoint(p, &long, &p.join("t.ckpt"));
+    assert!(
+        names().iter().any(|n| n.ends_with(".tmp.parquet")),
+        "{:?}",
+        names()
+    );
+    // a smaller N: the longer run's checkpoint is read and kept
+    let small = [
+        "table",
+        "--grundy",
+        "--game",
+        "0.167",
+        "--max",
+        "1000",
+        "-o",
+        "t.parquet",
+        "--checkpoint",
+        "t.ckpt",
+    ];
+    let o = heaplab(p, &small);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("it is kept for the longer run"));
+    assert_eq!(
+        names(),
+        ["t.ckpt", "t.parquet"],
+        "the stale temporary file is gone"
+    );
+    let fresh = heaplab(
+        p,
+        &["table", "--grundy", "--game", "0.167", "--max", "1000"],
+    );
+    let table = heaplab(
+        p,
+        &[
+            "table",
+            "--grundy",
+            "--game",
+            "0.167",
+            "--max",
+            "1000",
+            "--checkpoint",
+            "t.ckpt",
+        ],
+    );
+    assert_eq!(fresh.stdout, table.stdout);
+    assert!(p.join("t.ckpt").exists());
+}
