@@ -33,8 +33,8 @@ pub fn journal_line(r: &CensusRow, id: &str, classes: u64) -> String {
 /// made it); none for an empty journal.
 ///
 /// # Errors
-/// A phrase when the journal is another census's or shard's: `is the journal of another
-/// census or shard (ID)`.
+/// A phrase when the journal is another census's or shard's, naming what differs: `is the
+/// journal of another census or shard: shard 2/4, not 1/4`.
 pub fn read_journal(bytes: &[u8], header: &str) -> Result<Vec<CensusRow>, String> {
     // lines as bytes: a line cut inside a character is a cut line, not an unreadable file
     let mut lines = bytes
@@ -47,12 +47,42 @@ pub fn read_journal(bytes: &[u8], header: &str) -> Result<Vec<CensusRow>, String
         return Ok(vec![]);
     }
     if found != want {
+        // what differs, in the user's terms
+        let field = |v: &serde_json::Value, k: &str| v.get(k).cloned().unwrap_or(json!(null));
+        let text = |v: serde_json::Value| match v {
+            serde_json::Value::String(s) => s,
+            serde_json::Value::Null => "none".into(),
+            v => v.to_string(),
+        };
+        let mut why = vec![];
+        if field(&found, "census") != field(&want, "census") {
+            why.push(format!(
+                "census {} (another game pattern, parameter range, N or play), not {}",
+                text(field(&found, "census")),
+                text(field(&want, "census"))
+            ));
+        } else {
+            if field(&found, "classes") != field(&want, "classes") {
+                why.push(format!(
+                    "{} classes, not {}",
+                    text(field(&found, "classes")),
+                    text(field(&want, "classes"))
+                ));
+            }
+            if field(&found, "shard") != field(&want, "shard") {
+                why.push(format!(
+                    "shard {}, not {}",
+                    text(field(&found, "shard")),
+                    text(field(&want, "shard"))
+                ));
+            }
+        }
+        if why.is_empty() {
+            why.push("an unreadable header".into());
+        }
         return Err(format!(
-            "is the journal of another census or shard ({})",
-            found
-                .get("census")
-                .and_then(|v| v.as_str())
-                .unwrap_or("unreadable")
+            "is the journal of another census or shard: {}",
+            why.join("; ")
         ));
     }
     let id = want["census"].as_str().unwrap_or_default();
@@ -142,9 +172,14 @@ mod tests {
         let other = journal_header("another", total, "1/1");
         let e = read_journal(text.as_bytes(), &other).unwrap_err();
         assert!(
-            e.starts_with("is the journal of another census or shard"),
+            e.starts_with("is the journal of another census or shard: census ")
+                && e.contains("not another"),
             "{e}"
         );
+        // another shard of the same census: the shards are named
+        let shard = journal_header(&id, total, "2/4");
+        let e = read_journal(text.as_bytes(), &shard).unwrap_err();
+        assert!(e.ends_with(": shard 1/1, not 2/4"), "{e}");
         assert_eq!(read_journal(b"", &header).unwrap(), vec![]);
     }
 }

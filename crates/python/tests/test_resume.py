@@ -279,7 +279,7 @@ def test_refused_census_journals(tmp_path):
     whole = heaplab.census(**space)
     lines = [json.dumps({"census": "another", "classes": 3, "shard": "1/1"}), ""]
     journal.write_text("\n".join(lines))
-    with pytest.raises(ValueError, match=r"j\.journal` is the journal of another census or shard \(another\)"):
+    with pytest.raises(ValueError, match=r"j\.journal` is the journal of another census or shard: census another \(another game pattern"):
         heaplab.census(**space, journal=journal)
     assert journal.read_text() == "\n".join(lines)
     # the same space with another budget is another census

@@ -140,7 +140,7 @@ pub struct Cli {
 #[derive(Args, Debug, Clone)]
 pub struct GameMax {
     /// Game spec, e.g. `squares`, `sub{1,2,3}`, `divisors`, `sqrt`, `0.77` (see `heaplab games`).
-    #[arg(long, short = 'g', value_parser = game_arg)]
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     pub game: Game,
     /// Largest position N (positions 0..=N); accepts 1000000, 1e6, 10^6, 1_000_000.
     #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
@@ -298,7 +298,7 @@ pub struct TableArgs {
     pub checkpoint: Option<PathBuf>,
     /// Most seconds between checkpoints (the first comes after 10 s, then at doubling
     /// intervals up to this; 0: after every segment).
-    #[arg(long, default_value_t = 300.0, value_parser = seconds_arg)]
+    #[arg(long, default_value_t = 300.0, value_parser = seconds_arg, allow_hyphen_values = true)]
     pub checkpoint_every: f64,
     /// With --grundy: write the value frequencies over 0..=2^k to DIR/freq-2^k.txt for every
     /// 2^k from 2^10 to --max, as the run passes it.
@@ -333,7 +333,7 @@ pub struct LosersArgs {
     pub checkpoint: Option<PathBuf>,
     /// Most seconds between checkpoints (the first comes after 10 s, then at doubling
     /// intervals up to this; 0: after every segment).
-    #[arg(long, default_value_t = 300.0, value_parser = seconds_arg)]
+    #[arg(long, default_value_t = 300.0, value_parser = seconds_arg, allow_hyphen_values = true)]
     pub checkpoint_every: f64,
     /// Print one JSON summary on stdout (instead of the rows when there is no -o).
     #[arg(long)]
@@ -357,7 +357,7 @@ pub struct ReportArgs {
 #[derive(Args, Debug)]
 pub struct WhoArgs {
     /// Game spec of every heap; without it, the heaps are a sum `SPEC:HEAP + SPEC:HEAP …`.
-    #[arg(long, short = 'g', value_parser = game_arg)]
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     pub game: Option<Game>,
     /// The heap sizes (with --game), or the sum, e.g. 'squares:5 + 0.77:12 + sub{1,2}:7'.
     #[arg(required = true, num_args = 1..)]
@@ -391,10 +391,10 @@ pub struct WhoArgs {
 #[derive(Args, Debug)]
 pub struct CountArgs {
     /// Game spec of every heap.
-    #[arg(long, short = 'g', value_parser = game_arg)]
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     pub game: Game,
     /// Heaps in a position (k).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), allow_hyphen_values = true)]
     pub heaps: u32,
     /// Largest heap N.
     #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
@@ -406,7 +406,7 @@ pub struct CountArgs {
     #[arg(long)]
     pub sorted: bool,
     /// Print the counts modulo M.
-    #[arg(long = "mod", value_name = "M", value_parser = positive_count_arg)]
+    #[arg(long = "mod", value_name = "M", value_parser = positive_count_arg, allow_hyphen_values = true)]
     pub modulus: Option<u64>,
     /// Lead with the N-positions (first-player wins) instead of the P-positions.
     #[arg(long)]
@@ -436,7 +436,7 @@ pub struct AnalyzeArgs {
 #[derive(Args, Debug)]
 pub struct CompareArgs {
     /// The two games: `--game A --game B`.
-    #[arg(long, short = 'g', value_parser = game_arg, required = true)]
+    #[arg(long, short = 'g', value_parser = game_arg, required = true, allow_hyphen_values = true)]
     pub game: Vec<Game>,
     /// Largest position N (positions 0..=N).
     #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
@@ -483,10 +483,10 @@ pub struct CensusArgs {
     #[arg(long = "where", default_value = "")]
     pub constraints: String,
     /// The first N of each class (positions 0..=N).
-    #[arg(long, value_parser = count_arg, default_value = "256")]
+    #[arg(long, value_parser = count_arg, default_value = "256", allow_hyphen_values = true)]
     pub start: u64,
     /// The largest N of each class.
-    #[arg(long, short = 'n', value_parser = count_arg, default_value = "65536")]
+    #[arg(long, short = 'n', value_parser = count_arg, default_value = "65536", allow_hyphen_values = true)]
     pub max: u64,
     /// Estimated seconds per class (heaplab's estimate, so every machine stops at the same N).
     #[arg(long, allow_hyphen_values = true)]
@@ -597,10 +597,10 @@ pub struct PlotArgs {
     pub kind: Kind,
     /// Fold width (default: the detected period, else 64); rows wider than the plot show
     /// their first columns.
-    #[arg(long, value_parser = count_arg)]
+    #[arg(long, value_parser = count_arg, allow_hyphen_values = true)]
     pub width: Option<u64>,
     /// Image size in pixels, e.g. 1600x800 (default 1200x600).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub size: Option<String>,
     /// Log axes (gaps, values).
     #[arg(long)]
@@ -631,7 +631,7 @@ pub struct StoneArgs {
     pub line: bool,
     /// Score a strategy for the first player against the best reply, beside best play:
     /// `greedy` (I: the larger end; II and III: the most the move can take).
-    #[arg(long, value_parser = ["greedy"])]
+    #[arg(long, value_parser = ["greedy"], allow_hyphen_values = true)]
     pub strategy: Option<String>,
     /// Print one JSON object on stdout.
     #[arg(long)]

@@ -130,3 +130,43 @@ fn an_address_space_limit_ends_in_one_line_and_leaves_nothing() {
         assert!(left.is_empty(), "{args:?} left {left:?}");
     }
 }
+
+#[test]
+fn negative_numbers_are_named_not_taken_for_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (
+            &[
+                "plot", "--game", "nim", "--max", "10", "--kind", "grundy", "--size", "-100x100",
+                "-o", "x.png",
+            ][..],
+            "--size must look like 1200x600, not `-100x100`",
+        ),
+        (
+            &[
+                "plot", "--game", "nim", "--max", "10", "--kind", "fold", "--width", "-5", "-o",
+                "x.png",
+            ],
+            "`-5` is negative",
+        ),
+        (
+            &[
+                "table",
+                "--game",
+                "nim",
+                "--max",
+                "10",
+                "--grundy",
+                "--checkpoint",
+                "c",
+                "--checkpoint-every",
+                "-1",
+            ],
+            "`-1` is not a number of seconds",
+        ),
+    ] {
+        let o = heaplab(dir.path(), args);
+        refused(&o, says);
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
