@@ -1771,6 +1771,20 @@ fn guesses_are_claims_that_check_confirms_far_out() {
         ],
     );
     holds(&gs, "k = 0 OR gap = (1 + isqrt(1 + 4 * prev)) // 2 + 1");
+    // half|sub{1} (P-positions 0, then 3·2^k − 1): gap = prev + 1 breaks only at k = 1, and
+    // the guess says from which row it holds
+    let gs = guesses(
+        d.path(),
+        &["--game", "half|sub{1}", "--max", "1e4", "--verify", "1e7"],
+    );
+    holds(&gs, "k < 2 OR gap = prev + 1");
+    let t = ok(d.path(), &["guess", "--game", "half|sub{1}", "--max", "1e5"]);
+    assert!(
+        t.contains(
+            "gap = prev + 1 from row k = 2 on (row k = 1 breaks it: p = 2 after prev = 0)"
+        ),
+        "{t}"
+    );
     // Kayles: its proven period, with the 14 exceptions before 71 written out
     let gs = guesses(
         d.path(),
