@@ -916,10 +916,7 @@ fn gap_guess(family: Family, law: String, ps: &[u64], from: u64, exceptions: u64
         (format!("k = 0 OR {law}"), format!("{law} for every k >= 1"))
     } else {
         let broken = if exceptions == 1 && from == 2 {
-            format!(
-                "row k = 1 breaks it: p = {} after prev = {}",
-                ps[1], ps[0]
-            )
+            format!("row k = 1 breaks it: p = {} after prev = {}", ps[1], ps[0])
         } else {
             format!("{exceptions} of the rows k = 1..{} break it", from - 1)
         };

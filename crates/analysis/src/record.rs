@@ -349,11 +349,7 @@ pub fn count_growth(f: &GrowthFit) -> String {
             f.formula(),
             f.quality()
         ),
-        _ => format!(
-            "count(≤ n) ≈ {}, a power law; {}",
-            f.formula(),
-            f.quality()
-        ),
+        _ => format!("count(≤ n) ≈ {}, a power law; {}", f.formula(), f.quality()),
     }
 }
 

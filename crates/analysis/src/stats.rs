@@ -240,7 +240,9 @@ fn fit_corners(
     let mut last = None;
     let mut i = 0usize;
     for j in 0..k {
-        let t = (llo + (lhi - llo) * j as f64 / (k - 1) as f64).exp().floor() as u64;
+        let t = (llo + (lhi - llo) * j as f64 / (k - 1) as f64)
+            .exp()
+            .floor() as u64;
         while i < len && corner(i).0 <= t {
             i += 1;
         }
@@ -334,14 +336,21 @@ pub fn gap_records(ps: &[u64]) -> PolarsResult<DataFrame> {
     df!("k" => k, "p" => p, "gap" => gap)
 }
 
-#[cfg(feature = "polars")]
-/// How often each gap occurs. Columns `gap`, `count`, increasing gap.
-pub fn gap_histogram(ps: &[u64]) -> PolarsResult<DataFrame> {
+/// How often each gap between consecutive P-positions `ps` (increasing) occurs: (gap,
+/// count) by increasing gap.
+pub fn gap_counts(ps: &[u64]) -> Vec<(u64, u64)> {
     let mut h = std::collections::BTreeMap::<u64, u64>::new();
     for w in ps.windows(2) {
         *h.entry(w[1] - w[0]).or_default() += 1;
     }
-    df!("gap" => h.keys().copied().collect::<Vec<_>>(), "count" => h.values().copied().collect::<Vec<_>>())
+    h.into_iter().collect()
+}
+
+#[cfg(feature = "polars")]
+/// How often each gap occurs. Columns `gap`, `count`, increasing gap.
+pub fn gap_histogram(ps: &[u64]) -> PolarsResult<DataFrame> {
+    let h = gap_counts(ps);
+    df!("gap" => h.iter().map(|x| x.0).collect::<Vec<_>>(), "count" => h.iter().map(|x| x.1).collect::<Vec<_>>())
 }
 
 #[cfg(feature = "polars")]
@@ -551,6 +560,10 @@ mod tests {
         );
         let r = gap_records(&ps).unwrap();
         assert_eq!(r.height(), 3); // gaps 2, 3, 12
+        assert_eq!(
+            gap_counts(&ps),
+            vec![(2, 5), (3, 4), (5, 2), (8, 1), (12, 1)]
+        );
         let h = gap_histogram(&ps).unwrap();
         assert_eq!(h.column("gap").unwrap().u64().unwrap().get(0), Some(2));
         let res = residues(&ps, 2..=3).unwrap();
@@ -587,7 +600,10 @@ mod tests {
         let v: Vec<u32> = (0..=1_000_000u64).map(|n| n.isqrt() as u32).collect();
         let f = value_growth(&v).unwrap();
         assert_eq!(f.law, Law::Power);
-        assert!((f.alpha - 0.5).abs() < 0.01 && (f.c - 1.0).abs() < 0.05, "{f:?}");
+        assert!(
+            (f.alpha - 0.5).abs() < 0.01 && (f.c - 1.0).abs() < 0.05,
+            "{f:?}"
+        );
         assert!(f.formula().starts_with("1.0") && f.formula().ends_with("·n^0.5000"));
         // values that stop growing, too few records, too short a range: no fit
         let v: Vec<u32> = (0..=100_000u32).map(|n| n.min(50)).collect();
