@@ -197,63 +197,81 @@ pub fn growth_fit(ps: &[u64], max: u64) -> Option<GrowthFit> {
         return None;
     }
     let lo = ps[9].max(100);
-    fit_corners(ps.len(), &|i| (ps[i], i as u64 + 1), lo, max)
+    let corners = ps.iter().enumerate().map(|(k, &p)| (p, k as u64 + 1));
+    fit_corners(corners, lo, max)
 }
 
 /// The growth of the largest value up to n, max{g(m) : m ≤ n}, of `values` (g(0), g(1), …,
 /// g(N)): both laws of [`GrowthFit`] fitted on the records (where a new largest value
 /// first appears) from the 10th (and n at least 100) to N. None as for [`growth_fit`]: too
 /// few records, N below 1000, or no new largest value in the last seven eighths of 0..=N
-/// (the values stop growing).
+/// (the values stop growing). Two passes over `values`, no copy of them.
 pub fn value_growth(values: &[u32]) -> Option<GrowthFit> {
-    let mut records: Vec<(u64, u64)> = vec![];
-    let mut best = 0u32;
-    for (n, &v) in values.iter().enumerate() {
-        if v > best {
-            best = v;
-            records.push((n as u64, u64::from(v)));
-        }
-    }
+    let records = || {
+        let mut best = 0u32;
+        values.iter().enumerate().filter_map(move |(n, &v)| {
+            (v > best).then(|| {
+                best = v;
+                (n as u64, u64::from(v))
+            })
+        })
+    };
     let max = values.len().checked_sub(1)? as u64;
-    if records.len() < 10 || stops_early(records.last().map(|r| r.0), max) {
+    let (mut count, mut tenth, mut last) = (0usize, None, None);
+    for r in records() {
+        count += 1;
+        if count == 10 {
+            tenth = Some(r.0);
+        }
+        last = Some(r.0);
+    }
+    if count < 10 || stops_early(last, max) {
         return None;
     }
-    let lo = records[9].0.max(100);
-    fit_corners(records.len(), &|i| records[i], lo, max)
+    fit_corners(records(), tenth?.max(100), max)
 }
 
-/// Both laws fitted to a non-decreasing step curve given by its `len` corners
-/// `corner(i) = (n_i, y_i)` (n increasing, y the curve's value from n_i on), on the last
-/// corner at or below each of 200 log-spaced n in lo..=hi (corners with y ≥ 1 and n ≥ lo).
-fn fit_corners(
-    len: usize,
-    corner: &dyn Fn(usize) -> (u64, u64),
-    lo: u64,
-    hi: u64,
-) -> Option<GrowthFit> {
-    if hi < 1000 || hi / 2 <= lo || len == 0 {
+/// The least-squares line y = slope·x + intercept through the points (n, y) taken to the
+/// coordinates `xy(n, y)`: (slope, intercept).
+fn least_squares(pts: &[(f64, f64)], xy: impl Fn(f64, f64) -> (f64, f64)) -> (f64, f64) {
+    let m = pts.len() as f64;
+    let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
+    for &(n, y) in pts {
+        let (x, y) = xy(n, y);
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
+    }
+    let slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+    (slope, (sy - slope * sx) / m)
+}
+
+/// Both laws fitted to a non-decreasing step curve given by its corners (n, y) (n
+/// increasing, y the curve's value from n on), on the last corner at or below each of 200
+/// log-spaced n in lo..=hi (corners with y ≥ 1 and n ≥ lo).
+fn fit_corners(corners: impl Iterator<Item = (u64, u64)>, lo: u64, hi: u64) -> Option<GrowthFit> {
+    if hi < 1000 || hi / 2 <= lo {
         return None;
     }
     let (llo, lhi) = ((lo as f64).ln(), (hi as f64).ln());
     let k = 200;
+    let mut corners = corners.peekable();
     let mut pts: Vec<(f64, f64)> = vec![];
-    let mut last = None;
-    let mut i = 0usize;
+    // the last corner at or below the current t, and whether it was taken
+    let mut at: Option<(u64, u64)> = None;
+    let mut taken = false;
     for j in 0..k {
         let t = (llo + (lhi - llo) * j as f64 / (k - 1) as f64)
             .exp()
             .floor() as u64;
-        while i < len && corner(i).0 <= t {
-            i += 1;
+        while let Some(c) = corners.next_if(|c| c.0 <= t) {
+            at = Some(c);
+            taken = false;
         }
-        // the last corner at or below t, once
-        if i == 0 || last == Some(i - 1) {
-            continue;
-        }
-        let (n, y) = corner(i - 1);
-        if n >= lo && y >= 1 {
+        if let Some((n, y)) = at.filter(|c| !taken && c.0 >= lo && c.1 >= 1) {
             pts.push((n as f64, y as f64));
-            last = Some(i - 1);
+            taken = true;
         }
     }
     let split = 0.5 * (llo + lhi);
@@ -261,20 +279,6 @@ fn fit_corners(
     if pts.len() < 8 || upper.len() < 3 {
         return None;
     }
-    // least squares y = slope·x + intercept over the points in the coordinates `xy`
-    let line = |xy: &dyn Fn(&(f64, f64)) -> (f64, f64)| {
-        let m = pts.len() as f64;
-        let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-        for p in &pts {
-            let (x, y) = xy(p);
-            sx += x;
-            sy += y;
-            sxx += x * x;
-            sxy += x * y;
-        }
-        let slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
-        (slope, (sy - slope * sx) / m)
-    };
     // rms of ln(fit / y) over the upper half; None where the fit is not positive
     let rms = |f: &dyn Fn(f64) -> f64| -> Option<f64> {
         let mut s = 0.0;
@@ -287,10 +291,10 @@ fn fit_corners(
         }
         Some((s / upper.len() as f64).sqrt())
     };
-    let (alpha, lnc) = line(&|&(n, y)| (n.ln(), y.ln()));
+    let (alpha, lnc) = least_squares(&pts, |n, y| (n.ln(), y.ln()));
     let c = lnc.exp();
     let power_error = rms(&|n| c * n.powf(alpha))?;
-    let (b, a) = line(&|&(n, y)| (n.ln(), y));
+    let (b, a) = least_squares(&pts, |n, y| (n.ln(), y));
     let log_error = if b > 0.0 {
         rms(&|n| a + b * n.ln())
     } else {
