@@ -256,8 +256,10 @@ fn report_writes_every_file() {
         "table.parquet",
         "table.csv",
         "losers.csv",
+        // (no period: gap lengths counted instead of gaps.png; the largest value, 42,
+        // is below what envelope.png needs, so grundy.png stays)
         "grundy.png",
-        "gaps.png",
+        "gap-lengths.png",
         "summary.md",
     ] {
         assert!(dir.join(f).exists(), "{f} missing");
@@ -274,7 +276,7 @@ fn report_writes_every_file() {
         assert_eq!(g[i], Some(x));
     }
     png_is_drawn(&dir.join("grundy.png"));
-    png_is_drawn(&dir.join("gaps.png"));
+    png_is_drawn(&dir.join("gap-lengths.png"));
     let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
     assert!(md.contains("| P-positions in 0..=N | 911 |"), "{md}");
     assert!(md.contains("largest Grundy value | 42"));
