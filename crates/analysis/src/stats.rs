@@ -209,12 +209,15 @@ pub fn growth_fit(ps: &[u64], max: u64) -> Option<GrowthFit> {
 pub fn value_growth(values: &[u32]) -> Option<GrowthFit> {
     let records = || {
         let mut best = 0u32;
-        values.iter().enumerate().filter_map(move |(n, &v)| {
-            (v > best).then(|| {
-                best = v;
-                (n as u64, u64::from(v))
+        values
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &v)| {
+                let record = v > best;
+                best = best.max(v);
+                record
             })
-        })
+            .map(|(n, &v)| (n as u64, u64::from(v)))
     };
     let max = values.len().checked_sub(1)? as u64;
     let (mut count, mut tenth, mut last) = (0usize, None, None);
