@@ -909,10 +909,22 @@ fn losers_recurrence(ps: &[u64]) -> Option<Guess> {
     ))
 }
 
-/// A guess about the P-positions from k = 1 on (`k = 0 OR …`).
+/// A guess about the P-positions from row k = `from` on (`k = 0 OR …` from k = 1, else
+/// `k < from OR …`), `exceptions` of the rows 1..from breaking the law.
 fn gap_guess(family: Family, law: String, ps: &[u64], from: u64, exceptions: u64) -> Guess {
-    let claim = format!("k = 0 OR {law}");
-    let law = format!("{law} for every k >= 1");
+    let (claim, law) = if from <= 1 {
+        (format!("k = 0 OR {law}"), format!("{law} for every k >= 1"))
+    } else {
+        let broken = if exceptions == 1 && from == 2 {
+            format!("row k = 1 breaks it: p = {} after prev = {}", ps[1], ps[0])
+        } else {
+            format!("{exceptions} of the rows k = 1..{} break it", from - 1)
+        };
+        (
+            format!("k < {from} OR {law}"),
+            format!("{law} from row k = {from} on ({broken})"),
+        )
+    };
     Guess::new(Target::Losers, family, ClaimOn::Losers, claim, law).evidence(
         ps.len() as u64,
         from,
@@ -997,16 +1009,34 @@ fn losers_beatty(ps: &[u64]) -> Option<Guess> {
 /// A candidate h of a gap recurrence: its cost, its text in `prev`, its value.
 type GapLaw = (u64, String, Box<dyn Fn(u64) -> i128>);
 
-/// gap_k = h(p_{k-1}) for every k >= 1, h from the grammar `(a + isqrt(b + c·x)) // d + e`
+/// Rows at the start (k = 1, 2, …) a gap recurrence may break on and still be guessed
+/// "from row k on" (more when the rows are many: up to a sixteenth of them).
+const GAP_LATE_START: usize = 3;
+
+/// Rows a gap recurrence must hold on (from its first row to the last).
+const GAP_ROWS: usize = 11;
+
+/// gap_k = h(p_{k-1}) for every k >= k0 (k0 = 1 when it can, else at most
+/// [`GAP_LATE_START`], the rows before written into the claim), h from the grammar `(a + isqrt(b + c·x)) // d + e`
 /// (a 0..=2, b 0..=4, c 1, 2, 4, 8, d 1..=2, e -1..=2) or `x // d + e` (d 1..=8, e -1..=3);
 /// the simplest that fits.
 fn losers_gap_recurrence(ps: &[u64]) -> Option<Guess> {
     if ps.len() < 12 || ps.iter().any(|&p| p > 1 << 60) {
         return None;
     }
-    let fits = |h: &dyn Fn(u64) -> i128| {
-        ps.windows(2)
-            .all(|w| h(w[0]) == i128::from(w[1]) - i128::from(w[0]))
+    // the first row k from which gap_k = h(p_{k-1}) holds to the end, and how many rows
+    // before it break the law; None when that start is past GAP_LATE_START (or a sixteenth
+    // of the rows) or leaves fewer than GAP_ROWS rows
+    let fits_from = |h: &dyn Fn(u64) -> i128| -> Option<(usize, u64)> {
+        let holds = |k: usize| h(ps[k - 1]) == i128::from(ps[k]) - i128::from(ps[k - 1]);
+        let from = (1..ps.len())
+            .rev()
+            .find(|&k| !holds(k))
+            .map_or(1, |k| k + 1);
+        if from > GAP_LATE_START.max(ps.len() / 16) || ps.len() - from < GAP_ROWS {
+            return None;
+        }
+        Some((from, (1..from).filter(|&k| !holds(k)).count() as u64))
     };
     let mut cands: Vec<GapLaw> = vec![];
     for d in 1..=8u64 {
@@ -1068,14 +1098,20 @@ fn losers_gap_recurrence(ps: &[u64]) -> Option<Guess> {
             }
         }
     }
-    cands.sort_by_key(|c| c.0);
-    let (_, text, _) = cands.into_iter().find(|(_, _, h)| fits(h.as_ref()))?;
+    // the earliest start, then the simplest law
+    let (from, _, text, bad) = cands
+        .into_iter()
+        .filter_map(|(cost, text, h)| {
+            let (from, bad) = fits_from(h.as_ref())?;
+            Some((from, cost, text, bad))
+        })
+        .min_by_key(|c| (c.0, c.1))?;
     Some(gap_guess(
         Family::GapRecurrence,
         format!("gap = {text}"),
         ps,
-        1,
-        0,
+        from as u64,
+        bad,
     ))
 }
 
@@ -1358,6 +1394,36 @@ mod tests {
     }
 
     #[test]
+    fn gap_recurrences_may_start_late() {
+        // half|sub{1}: 0, then 3·2^k − 1; gap = prev + 1 breaks only at k = 1 (0 -> 2)
+        let ps: Vec<u64> = std::iter::once(0)
+            .chain((0..16).map(|k| 3 * (1u64 << k) - 1))
+            .collect();
+        let g = losers_gap_recurrence(&ps).unwrap();
+        assert_eq!(g.claim, "k < 2 OR gap = prev + 1");
+        assert_eq!((g.from, g.exceptions), (2, 1));
+        assert_eq!(
+            g.law,
+            "gap = prev + 1 from row k = 2 on (row k = 1 breaks it: p = 2 after prev = 0)"
+        );
+        // one that holds from k = 1 is still said so
+        let ps: Vec<u64> = (0..20).map(|k| (1u64 << k) - 1).collect();
+        assert_eq!(
+            losers_gap_recurrence(&ps).unwrap().claim,
+            "k = 0 OR gap = prev + 1"
+        );
+        // a law broken past the first rows is no guess: 2^k − 1 with row 6 changed
+        let mut ps: Vec<u64> = (0..20).map(|k| (1u64 << k) - 1).collect();
+        ps[6] += 1;
+        assert!(losers_gap_recurrence(&ps).is_none(), "{ps:?}");
+        // too few rows after the start
+        let ps: Vec<u64> = std::iter::once(0)
+            .chain((0..11).map(|k| 3 * (1u64 << k) - 1))
+            .collect();
+        assert!(losers_gap_recurrence(&ps).is_none());
+    }
+
+    #[test]
     fn recurrences_beatty_and_gaps() {
         // 2^k - 1: p = 2 * prev + 1
         let ps: Vec<u64> = (0..40).map(|k| (1u64 << k) - 1).collect();
@@ -1410,6 +1476,7 @@ mod tests {
             "leave1(half)",
             "squares",
             "4.07",
+            "half|sub{1}",
         ] {
             let g = Game::parse(spec).unwrap();
             for max in [300, 3000] {

@@ -72,15 +72,16 @@ pub use journal::{journal_header, journal_line, read_journal, resume_rows};
 pub use known::{check_known, known_checks, Known, KnownCheck, KNOWN};
 pub use periodicity::{candidate, periodicity, Candidate, Periodicity, EXCEPTIONS_LISTED};
 pub use record::{
-    analyze, analyze_table, check as check_analysis, Analysis, AnalysisData, Gaps, GrundyStats,
-    PStats, ANALYSIS_MAX,
+    analyze, analyze_table, check as check_analysis, count_growth, value_growth_text, Analysis,
+    AnalysisData, Gaps, GrundyStats, PStats, ANALYSIS_MAX,
+};
+pub use stats::{
+    gap_counts, growth_fit, grundy_summary, log_bins, min_max_bins, p_summary,
+    run_length_histogram, run_list, value_growth, GrowthFit, GrundySummary, Law, PSummary, Run,
+    CLOSE_FIT,
 };
 #[cfg(feature = "polars")]
 pub use stats::{gap_histogram, gap_records, residues, runs};
-pub use stats::{
-    growth_fit, grundy_summary, log_bins, min_max_bins, p_summary, run_length_histogram, run_list,
-    GrundySummary, PSummary, Run,
-};
 #[cfg(feature = "polars")]
 pub use stone_check::{stone_check, stone_schema, StoneCheck};
 #[cfg(feature = "polars")]

@@ -5,7 +5,7 @@
 //! ([`AnalysisData`]).
 
 use crate::periodicity::{candidate, periodicity, Candidate, Periodicity};
-use crate::stats::{self, GrundySummary};
+use crate::stats::{self, GrowthFit, GrundySummary, Law};
 use crate::Error;
 use heaplab_core::{
     grundy_table, outcome_table, plan, Budget, CertRule, Game, GrundyTable, Observer, OutcomeTable,
@@ -22,10 +22,17 @@ pub struct PStats {
     pub largest: Option<u64>,
     /// count / (N + 1).
     pub density: f64,
-    /// Growth exponent α of the fit count(<= n) ≈ c·n^α.
+    /// Growth exponent α of count(<= n) ≈ c·n^α, when that power law fits best (see
+    /// `growth`).
     pub alpha: Option<f64>,
-    /// The constant c of that fit.
+    /// The constant c of that power law.
     pub c: Option<f64>,
+    /// The growth of count(<= n): a power law or a logarithmic one (the P-positions
+    /// growing exponentially), both fitted, the best chosen by [`GrowthFit`]'s criterion;
+    /// None for a periodic sequence (the density is exact), with too few P-positions, or
+    /// when they stop early.
+    #[serde(default)]
+    pub growth: Option<GrowthFit>,
     /// For a periodic sequence (saltus 0): the P-positions in one period of the periodic
     /// part and the period, `[count, period]` (the fit is then left out).
     #[serde(default)]
@@ -46,12 +53,17 @@ pub struct Gaps {
 }
 
 /// Grundy values in numbers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GrundyStats {
     /// The largest value.
     pub max: u32,
     /// The first position of each value (index = value).
     pub first_occurrence: Vec<Option<u64>>,
+    /// The growth of the largest value up to n ([`crate::value_growth`]): a power law or a
+    /// logarithmic one, the best chosen by [`GrowthFit`]'s criterion; None for a sequence
+    /// periodic with saltus 0, with too few new largest values, or when they stop early.
+    #[serde(default)]
+    pub growth: Option<GrowthFit>,
 }
 
 /// The genera of a one-heap game's heaps in misère play ([`heaplab_core::misere`]).
@@ -281,6 +293,11 @@ fn summarise(data: &mut AnalysisData, rule: CertRule, game: Option<&Game>) {
     // the table's values, copied once for the Grundy summary and the rare values
     let g32 = data.table.as_ref().map(|t| t.to_u32_vec());
     data.grundy = g32.as_deref().map(stats::grundy_summary);
+    let growth = p.growth.filter(|_| per_period.is_none());
+    let value_growth = match &g32 {
+        Some(g) if per_period.is_none() => stats::value_growth(g),
+        _ => None,
+    };
     let a = &mut data.analysis;
     a.periodicity = per;
     a.candidate = cand;
@@ -289,8 +306,12 @@ fn summarise(data: &mut AnalysisData, rule: CertRule, game: Option<&Game>) {
         largest: p.largest,
         density: p.density,
         // a period gives the density exactly: no fit
-        alpha: p.alpha.filter(|_| per_period.is_none()),
-        c: p.c.filter(|_| per_period.is_none()),
+        alpha: growth
+            .as_ref()
+            .filter(|f| f.law == Law::Power)
+            .map(|f| f.alpha),
+        c: growth.as_ref().filter(|f| f.law == Law::Power).map(|f| f.c),
+        growth,
         per_period,
         exact_density: exact,
     };
@@ -316,7 +337,32 @@ fn summarise(data: &mut AnalysisData, rule: CertRule, game: Option<&Game>) {
     a.grundy = data.grundy.as_ref().map(|g| GrundyStats {
         max: g.max,
         first_occurrence: g.first_occurrence.clone(),
+        growth: value_growth,
     });
+}
+
+/// The growth of the P-position count in words: the law, its numbers, how well it fits.
+pub fn count_growth(f: &GrowthFit) -> String {
+    match (f.law, f.exponential()) {
+        (Law::Logarithmic, Some((c, r))) => format!(
+            "exponential, the k-th P-position ≈ {c:.4}·{r:.4}^k (count(≤ n) ≈ {}); {}",
+            f.formula(),
+            f.quality()
+        ),
+        _ => format!("count(≤ n) ≈ {}, a power law; {}", f.formula(), f.quality()),
+    }
+}
+
+/// The growth of the largest value in words (after "the largest value up to n").
+pub fn value_growth_text(f: &GrowthFit) -> String {
+    match (f.law, f.ratio()) {
+        (Law::Logarithmic, Some(r)) => format!(
+            "≈ {}, logarithmic (one more each time n grows by a factor {r:.4}); {}",
+            f.formula(),
+            f.quality()
+        ),
+        _ => format!("≈ {}, a power law; {}", f.formula(), f.quality()),
+    }
 }
 
 /// The genus record of a genus table: the genera interned in order of first appearance,
@@ -492,8 +538,8 @@ impl Analysis {
                 self.max
             ));
         }
-        if let (Some(a), Some(c)) = (p.alpha, p.c) {
-            s.push_str(&format!("  growth: count(≤ n) ≈ {c:.4}·n^{a:.4}\n"));
+        if let Some(f) = &p.growth {
+            s.push_str(&format!("  growth: {}\n", count_growth(f)));
         }
         if let (Some(g), Some(at)) = (self.gaps.max, self.gaps.max_at) {
             s.push_str(&format!("  largest gap: {g} (ending at P-position {at})\n"));
@@ -560,6 +606,17 @@ impl Analysis {
                 } else {
                     ""
                 }
+            ));
+        }
+        if let Some(f) = self.grundy.as_ref().and_then(|g| g.growth.as_ref()) {
+            let what = if misere {
+                "misère nim-value"
+            } else {
+                "Grundy value"
+            };
+            s.push_str(&format!(
+                "  value growth: the largest {what} up to n {}\n",
+                value_growth_text(f)
             ));
         }
         if let Some(g) = &self.genus {
@@ -662,6 +719,66 @@ mod tests {
             e,
             Err(Error::Core(heaplab_core::Error::Refused(_)))
         ));
+    }
+}
+
+#[cfg(test)]
+mod growth {
+    use super::*;
+    use heaplab_core::Silent;
+
+    fn analysis(spec: &str, max: u64) -> Analysis {
+        let g = Game::parse(spec).unwrap();
+        analyze(&g, max, Sequence::Grundy, &Budget::new(1 << 30), &Silent)
+            .unwrap()
+            .analysis
+    }
+
+    #[test]
+    fn squares_grow_by_two_power_laws() {
+        let a = analysis("squares", 1_000_000);
+        let p = a.p_positions.growth.as_ref().unwrap();
+        assert_eq!(p.law, Law::Power);
+        assert!((0.68..0.70).contains(&p.alpha), "{p:?}");
+        assert_eq!(a.p_positions.alpha, Some(p.alpha));
+        let v = a.grundy.as_ref().unwrap().growth.as_ref().unwrap();
+        assert_eq!(v.law, Law::Power);
+        assert!((0.34..0.36).contains(&v.alpha), "{v:?}");
+        assert!(p.close() && v.close());
+        let t = a.text();
+        assert!(t.contains("growth: count(≤ n) ≈ 0.97"), "{t}");
+        assert!(t.contains("·n^0.691"), "{t}");
+        assert!(
+            t.contains("value growth: the largest Grundy value up to n ≈ 1.3"),
+            "{t}"
+        );
+        assert!(t.contains("·n^0.349"), "{t}");
+    }
+
+    #[test]
+    fn half_sub_1_grows_exponentially() {
+        // P-positions 0 and 3·2^k − 1: the k-th (from 0) is 1.5·2^k − 1 for k >= 1
+        let a = analysis("half|sub{1}", 1_000_000);
+        let p = a.p_positions.growth.as_ref().unwrap();
+        assert_eq!(p.law, Law::Logarithmic);
+        let (c, r) = p.exponential().unwrap();
+        assert!((r - 2.0).abs() < 0.01 && (c - 1.5).abs() < 0.05, "{c} {r}");
+        // no power-law exponent is reported for it
+        assert_eq!((a.p_positions.alpha, a.p_positions.c), (None, None));
+        let t = a.text();
+        assert!(
+            t.contains("growth: exponential, the k-th P-position ≈ 1.49"),
+            "{t}"
+        );
+        assert!(t.contains("·2.000"), "{t}");
+        // the largest value is about n/2: a power law of exponent 1
+        let v = a.grundy.as_ref().unwrap().growth.as_ref().unwrap();
+        assert_eq!(v.law, Law::Power);
+        assert!((v.alpha - 1.0).abs() < 0.01 && (v.c - 0.5).abs() < 0.01);
+        // a periodic game has neither fit
+        let k = analysis("0.77", 2000);
+        assert!(k.p_positions.growth.is_none());
+        assert!(k.grundy.unwrap().growth.is_none());
     }
 }
 

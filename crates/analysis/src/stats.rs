@@ -15,10 +15,8 @@ pub struct PSummary {
     pub density: f64,
     /// The largest P-position.
     pub largest: Option<u64>,
-    /// Growth exponent α of the fit count(<= n) ≈ c·n^α (None with too few points).
-    pub alpha: Option<f64>,
-    /// Constant c of that fit.
-    pub c: Option<f64>,
+    /// The growth of count(≤ n) ([`growth_fit`]; None with too few points).
+    pub growth: Option<GrowthFit>,
     /// The largest gap between consecutive P-positions.
     pub max_gap: Option<u64>,
     /// The P-position that ends the largest gap (the first such).
@@ -27,7 +25,6 @@ pub struct PSummary {
 
 /// Summary of the P-positions `ps` (increasing) of 0..=max.
 pub fn p_summary(ps: &[u64], max: u64) -> PSummary {
-    let fit = growth_fit(ps, max);
     let mut max_gap: Option<(u64, u64)> = None;
     for w in ps.windows(2) {
         let g = w[1] - w[0];
@@ -39,8 +36,7 @@ pub fn p_summary(ps: &[u64], max: u64) -> PSummary {
         count: ps.len() as u64,
         density: ps.len() as f64 / (max as f64 + 1.0),
         largest: ps.last().copied(),
-        alpha: fit.map(|f| f.1),
-        c: fit.map(|f| f.0),
+        growth: growth_fit(ps, max),
         max_gap: max_gap.map(|m| m.0),
         max_gap_at: max_gap.map(|m| m.1),
     }
@@ -53,35 +49,280 @@ pub fn stops_early(largest: Option<u64>, max: u64) -> bool {
     largest.is_some_and(|p| p < max / 8)
 }
 
-/// Least-squares fit of ln count(<= n) = ln c + α ln n over 200 log-spaced n from 100 (or
-/// the 10th P-position, whichever is larger) to N: `(c, α)`. None when the range is too
-/// short (fewer than 10 P-positions, or N below 1000) or the P-positions stop early
-/// ([`stops_early`]).
-pub fn growth_fit(ps: &[u64], max: u64) -> Option<(f64, f64)> {
-    if ps.len() < 10 || max < 1000 || stops_early(ps.last().copied(), max) {
+/// A law of growth for a non-decreasing count y(n) (the P-positions up to n, the largest
+/// Grundy value up to n).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Law {
+    /// y ≈ c·n^α.
+    Power,
+    /// y ≈ a + b·ln n: y grows by 1 each time n grows by the factor r = e^(1/b). For the
+    /// count of P-positions this is exponential growth of the P-positions themselves: the
+    /// k-th P-position (k from 0) ≈ C·r^k with C = e^((1 − a)/b).
+    Logarithmic,
+}
+
+impl Law {
+    /// `power` or `logarithmic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Law::Power => "power",
+            Law::Logarithmic => "logarithmic",
+        }
+    }
+}
+
+/// Both growth laws fitted to one curve, and the one that fits best.
+///
+/// Each law is fitted by least squares in the coordinates that make it a straight line —
+/// (ln n, ln y) for the power law, (ln n, y) for the logarithmic law — on the curve's
+/// corners (where it rises, so that the staircase of a count adds no error) at up to 200
+/// log-spaced n from `from` to N. Each is then scored by its *error*: the root mean square
+/// of ln(fit(n) / y(n)) over the points in the upper half of the range on a log scale
+/// (n ≥ √(from·N)) — about the typical relative error where the data are furthest from
+/// their start. The law with the smaller error is [`law`](GrowthFit::law) (the power law on
+/// a tie).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GrowthFit {
+    /// The law with the smaller error.
+    pub law: Law,
+    /// Power law y ≈ c·n^α: c.
+    pub c: f64,
+    /// Power law: α.
+    pub alpha: f64,
+    /// Its error (see above; 0.01 is about 1%).
+    pub power_error: f64,
+    /// Logarithmic law y ≈ a + b·ln n: a (None when the least-squares slope b is not
+    /// positive, or the fit is not positive over the upper half).
+    pub a: Option<f64>,
+    /// Logarithmic law: b.
+    pub b: Option<f64>,
+    /// Its error.
+    pub log_error: Option<f64>,
+    /// The smallest n fitted.
+    pub from: u64,
+    /// The largest n of the range fitted (N).
+    pub to: u64,
+    /// How many points were fitted.
+    pub points: u64,
+}
+
+/// An error below which a growth law is said to fit closely (5%).
+pub const CLOSE_FIT: f64 = 0.05;
+
+impl GrowthFit {
+    /// The best law's value at n (n > 0).
+    pub fn at(&self, n: f64) -> f64 {
+        match (self.law, self.a, self.b) {
+            (Law::Logarithmic, Some(a), Some(b)) => a + b * n.ln(),
+            _ => self.c * n.powf(self.alpha),
+        }
+    }
+
+    /// The best law's error.
+    pub fn error(&self) -> f64 {
+        match self.law {
+            Law::Logarithmic => self.log_error.unwrap_or(f64::INFINITY),
+            Law::Power => self.power_error,
+        }
+    }
+
+    /// Whether the best law's error is below [`CLOSE_FIT`].
+    pub fn close(&self) -> bool {
+        self.error() < CLOSE_FIT
+    }
+
+    /// The logarithmic law's factor r = e^(1/b): y grows by 1 each time n is multiplied by r.
+    pub fn ratio(&self) -> Option<f64> {
+        self.b.map(|b| (1.0 / b).exp())
+    }
+
+    /// For a count of P-positions under the logarithmic law: (C, r) with the k-th
+    /// P-position (k from 0) ≈ C·r^k.
+    pub fn exponential(&self) -> Option<(f64, f64)> {
+        let (a, b) = (self.a?, self.b?);
+        Some((((1.0 - a) / b).exp(), (1.0 / b).exp()))
+    }
+
+    /// The best law as a formula in n (`0.9715·n^0.6915`, `0.4174 + 1.4425·ln n`).
+    pub fn formula(&self) -> String {
+        match (self.law, self.a, self.b) {
+            (Law::Logarithmic, Some(a), Some(b)) if a < 0.0 => {
+                format!("{b:.4}·ln n − {:.4}", -a)
+            }
+            (Law::Logarithmic, Some(a), Some(b)) => format!("{a:.4} + {b:.4}·ln n"),
+            _ => format!("{:.4}·n^{:.4}", self.c, self.alpha),
+        }
+    }
+
+    /// How well the best law fits, against the other: `fits within 1.0% (rms over n ≥
+    /// 31623; a + b·ln n: 72%)`.
+    pub fn quality(&self) -> String {
+        let pct = |e: f64| {
+            let p = 100.0 * e;
+            if p >= 10.0 {
+                format!("{p:.0}%")
+            } else if p >= 0.1 {
+                format!("{p:.1}%")
+            } else {
+                format!("{p:.3}%")
+            }
+        };
+        let other = match (self.law, self.log_error) {
+            (Law::Power, Some(e)) => format!("; a + b·ln n: {}", pct(e)),
+            (Law::Power, None) => "; a + b·ln n does not fit".into(),
+            (Law::Logarithmic, _) => format!("; c·n^α: {}", pct(self.power_error)),
+        };
+        let upper = ((self.from.max(1) as f64) * self.to as f64).sqrt();
+        format!(
+            "{} within {} (rms relative error over n ≥ {:.0}{other}){}",
+            if self.close() { "fits" } else { "fits only" },
+            pct(self.error()),
+            upper.ceil(),
+            if self.close() {
+                ""
+            } else {
+                "; neither law describes it closely"
+            }
+        )
+    }
+}
+/// The growth of the P-position count, count(≤ n), for the P-positions `ps` (increasing)
+/// of 0..=max: both laws of [`GrowthFit`] fitted on the P-positions from the 10th (and at
+/// least 100) to N, where count(≤ p_k) = k + 1. None when the range is too short (fewer
+/// than 10 P-positions, N below 1000, fewer than 8 P-positions in the range or 3 in its
+/// upper half) or the P-positions stop early ([`stops_early`]).
+pub fn growth_fit(ps: &[u64], max: u64) -> Option<GrowthFit> {
+    if ps.len() < 10 || stops_early(ps.last().copied(), max) {
         return None;
     }
-    let lo = (ps[9].max(100)) as f64;
-    let hi = max as f64;
-    if hi <= lo * 2.0 {
+    let lo = ps[9].max(100);
+    let corners = ps.iter().enumerate().map(|(k, &p)| (p, k as u64 + 1));
+    fit_corners(corners, lo, max)
+}
+
+/// The growth of the largest value up to n, max{g(m) : m ≤ n}, of `values` (g(0), g(1), …,
+/// g(N)): both laws of [`GrowthFit`] fitted on the records (where a new largest value
+/// first appears) from the 10th (and n at least 100) to N. None as for [`growth_fit`]: too
+/// few records, N below 1000, or no new largest value in the last seven eighths of 0..=N
+/// (the values stop growing). Two passes over `values`, no copy of them.
+pub fn value_growth(values: &[u32]) -> Option<GrowthFit> {
+    let records = || {
+        let mut best = 0u32;
+        values
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &v)| {
+                let record = v > best;
+                best = best.max(v);
+                record
+            })
+            .map(|(n, &v)| (n as u64, u64::from(v)))
+    };
+    let max = values.len().checked_sub(1)? as u64;
+    let (mut count, mut tenth, mut last) = (0usize, None, None);
+    for r in records() {
+        count += 1;
+        if count == 10 {
+            tenth = Some(r.0);
+        }
+        last = Some(r.0);
+    }
+    if count < 10 || stops_early(last, max) {
         return None;
     }
-    let k = 200;
+    fit_corners(records(), tenth?.max(100), max)
+}
+
+/// The least-squares line y = slope·x + intercept through the points (n, y) taken to the
+/// coordinates `xy(n, y)`: (slope, intercept).
+fn least_squares(pts: &[(f64, f64)], xy: impl Fn(f64, f64) -> (f64, f64)) -> (f64, f64) {
+    let m = pts.len() as f64;
     let (mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0);
-    for j in 0..k {
-        let n = (lo.ln() + (hi.ln() - lo.ln()) * j as f64 / (k - 1) as f64).exp();
-        let n = n.floor() as u64;
-        let count = ps.partition_point(|&p| p <= n) as f64;
-        let (x, y) = ((n as f64).ln(), count.ln());
+    for &(n, y) in pts {
+        let (x, y) = xy(n, y);
         sx += x;
         sy += y;
         sxx += x * x;
         sxy += x * y;
     }
-    let kf = k as f64;
-    let alpha = (kf * sxy - sx * sy) / (kf * sxx - sx * sx);
-    let c = ((sy - alpha * sx) / kf).exp();
-    Some((c, alpha))
+    let slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
+    (slope, (sy - slope * sx) / m)
+}
+
+/// Both laws fitted to a non-decreasing step curve given by its corners (n, y) (n
+/// increasing, y the curve's value from n on), on the last corner at or below each of 200
+/// log-spaced n in lo..=hi (corners with y ≥ 1 and n ≥ lo).
+fn fit_corners(corners: impl Iterator<Item = (u64, u64)>, lo: u64, hi: u64) -> Option<GrowthFit> {
+    if hi < 1000 || hi / 2 <= lo {
+        return None;
+    }
+    let (llo, lhi) = ((lo as f64).ln(), (hi as f64).ln());
+    let k = 200;
+    let mut corners = corners.peekable();
+    let mut pts: Vec<(f64, f64)> = vec![];
+    // the last corner at or below the current t, and whether it was taken
+    let mut at: Option<(u64, u64)> = None;
+    let mut taken = false;
+    for j in 0..k {
+        let t = (llo + (lhi - llo) * j as f64 / (k - 1) as f64)
+            .exp()
+            .floor() as u64;
+        while let Some(c) = corners.next_if(|c| c.0 <= t) {
+            at = Some(c);
+            taken = false;
+        }
+        if let Some((n, y)) = at.filter(|c| !taken && c.0 >= lo && c.1 >= 1) {
+            pts.push((n as f64, y as f64));
+            taken = true;
+        }
+    }
+    let split = 0.5 * (llo + lhi);
+    let upper: Vec<(f64, f64)> = pts.iter().copied().filter(|p| p.0.ln() >= split).collect();
+    if pts.len() < 8 || upper.len() < 3 {
+        return None;
+    }
+    // rms of ln(fit / y) over the upper half; None where the fit is not positive
+    let rms = |f: &dyn Fn(f64) -> f64| -> Option<f64> {
+        let mut s = 0.0;
+        for &(n, y) in &upper {
+            let v = f(n);
+            if !(v > 0.0 && v.is_finite()) {
+                return None;
+            }
+            s += (v / y).ln().powi(2);
+        }
+        Some((s / upper.len() as f64).sqrt())
+    };
+    let (alpha, lnc) = least_squares(&pts, |n, y| (n.ln(), y.ln()));
+    let c = lnc.exp();
+    let power_error = rms(&|n| c * n.powf(alpha))?;
+    let (b, a) = least_squares(&pts, |n, y| (n.ln(), y));
+    let log_error = if b > 0.0 {
+        rms(&|n| a + b * n.ln())
+    } else {
+        None
+    };
+    let (a, b) = match log_error {
+        Some(_) => (Some(a), Some(b)),
+        None => (None, None),
+    };
+    let law = match log_error {
+        Some(e) if e < power_error => Law::Logarithmic,
+        _ => Law::Power,
+    };
+    (alpha.is_finite() && c.is_finite()).then_some(GrowthFit {
+        law,
+        c,
+        alpha,
+        power_error,
+        a,
+        b,
+        log_error,
+        from: lo,
+        to: hi,
+        points: pts.len() as u64,
+    })
 }
 
 #[cfg(feature = "polars")]
@@ -102,14 +343,21 @@ pub fn gap_records(ps: &[u64]) -> PolarsResult<DataFrame> {
     df!("k" => k, "p" => p, "gap" => gap)
 }
 
-#[cfg(feature = "polars")]
-/// How often each gap occurs. Columns `gap`, `count`, increasing gap.
-pub fn gap_histogram(ps: &[u64]) -> PolarsResult<DataFrame> {
+/// How often each gap between consecutive P-positions `ps` (increasing) occurs: (gap,
+/// count) by increasing gap.
+pub fn gap_counts(ps: &[u64]) -> Vec<(u64, u64)> {
     let mut h = std::collections::BTreeMap::<u64, u64>::new();
     for w in ps.windows(2) {
         *h.entry(w[1] - w[0]).or_default() += 1;
     }
-    df!("gap" => h.keys().copied().collect::<Vec<_>>(), "count" => h.values().copied().collect::<Vec<_>>())
+    h.into_iter().collect()
+}
+
+#[cfg(feature = "polars")]
+/// How often each gap occurs. Columns `gap`, `count`, increasing gap.
+pub fn gap_histogram(ps: &[u64]) -> PolarsResult<DataFrame> {
+    let h = gap_counts(ps);
+    df!("gap" => h.iter().map(|x| x.0).collect::<Vec<_>>(), "count" => h.iter().map(|x| x.1).collect::<Vec<_>>())
 }
 
 #[cfg(feature = "polars")]
@@ -319,14 +567,59 @@ mod tests {
         );
         let r = gap_records(&ps).unwrap();
         assert_eq!(r.height(), 3); // gaps 2, 3, 12
+        assert_eq!(
+            gap_counts(&ps),
+            vec![(2, 5), (3, 4), (5, 2), (8, 1), (12, 1)]
+        );
         let h = gap_histogram(&ps).unwrap();
         assert_eq!(h.column("gap").unwrap().u64().unwrap().get(0), Some(2));
         let res = residues(&ps, 2..=3).unwrap();
         assert_eq!(res.height(), 5);
         // exact power law: count(<= n) = floor(sqrt n) + 1 for squares as P-positions
         let sq: Vec<u64> = (0..=1000u64).map(|k| k * k).collect();
-        let (c, a) = growth_fit(&sq, 1_000_000).unwrap();
+        let f = growth_fit(&sq, 1_000_000).unwrap();
+        let (c, a) = (f.c, f.alpha);
         assert!((a - 0.5).abs() < 0.01 && (c - 1.0).abs() < 0.1, "{c} {a}");
+        assert_eq!(f.law, Law::Power);
+    }
+
+    #[test]
+    fn growth_laws_are_told_apart() {
+        // P-positions 0 and 3·2^k − 1 (half|sub{1}): exponential, the k-th ≈ 1.5·2^k
+        let ps: Vec<u64> = std::iter::once(0)
+            .chain((0..30).map(|k| 3 * (1u64 << k) - 1))
+            .take_while(|&p| p <= 1 << 30)
+            .collect();
+        let f = growth_fit(&ps, 1 << 30).unwrap();
+        assert_eq!(f.law, Law::Logarithmic, "{f:?}");
+        let (c, r) = f.exponential().unwrap();
+        assert!((r - 2.0).abs() < 0.01 && (c - 1.5).abs() < 0.05, "{c} {r}");
+        assert!(f.close() && f.log_error.unwrap() < 0.01 && f.power_error > 0.01);
+        // the power law is kept for the record, though it lost
+        assert!(f.alpha > 0.0 && f.alpha < 0.2);
+        // values ⌊log2 n⌋: logarithmic with ratio 2, one more per doubling
+        let v: Vec<u32> = (0..=1u32 << 20).map(|n| n.max(1).ilog2()).collect();
+        let f = value_growth(&v).unwrap();
+        assert_eq!(f.law, Law::Logarithmic);
+        assert!((f.ratio().unwrap() - 2.0).abs() < 0.01, "{f:?}");
+        assert!((f.at(1024.0) - 10.0).abs() < 0.1);
+        // values ⌊√n⌋: a power law with exponent 1/2
+        let v: Vec<u32> = (0..=1_000_000u64).map(|n| n.isqrt() as u32).collect();
+        let f = value_growth(&v).unwrap();
+        assert_eq!(f.law, Law::Power);
+        assert!(
+            (f.alpha - 0.5).abs() < 0.01 && (f.c - 1.0).abs() < 0.05,
+            "{f:?}"
+        );
+        assert!(f.formula().starts_with("1.0") && f.formula().ends_with("·n^0.5000"));
+        // values that stop growing, too few records, too short a range: no fit
+        let v: Vec<u32> = (0..=100_000u32).map(|n| n.min(50)).collect();
+        assert!(value_growth(&v).is_none());
+        assert!(value_growth(&[0, 1, 2, 3]).is_none());
+        assert!(value_growth(&[]).is_none());
+        assert!(value_growth(&vec![0u32; 5000]).is_none());
+        let v: Vec<u32> = (0..=999u32).collect();
+        assert!(value_growth(&v).is_none());
     }
 
     #[test]

@@ -91,6 +91,29 @@ def test_analyze_kayles():
     assert (c.period, c.preperiod, c.accept_at, c.prove_at) == (12, 71, 165, 168)
 
 
+def test_growth_laws():
+    # half|sub{1}: P-positions 0 and 3·2^k − 1 grow exponentially, ratio 2
+    a = heaplab.Game("half|sub{1}").analyze(10**6)
+    g = a.p_positions.growth
+    assert isinstance(g, heaplab.GrowthFit) and g.law == "logarithmic"
+    c, r = g.exponential
+    assert abs(r - 2.0) < 0.01 and abs(c - 1.5) < 0.05
+    assert abs(g.ratio - 2.0) < 0.01 and g.error < 0.01
+    assert a.p_positions.alpha is None
+    assert a.grundy.growth.law == "power" and abs(a.grundy.growth.alpha - 1.0) < 0.01
+    # subtract-a-square: two power laws, count ≈ 0.97·n^0.69 and values ≈ 1.33·n^0.35
+    s = heaplab.Game("squares").analyze(10**6)
+    p, v = s.p_positions.growth, s.grundy.growth
+    assert (p.law, v.law) == ("power", "power")
+    assert 0.68 < p.alpha < 0.70 and 0.34 < v.alpha < 0.36
+    assert s.p_positions.alpha == p.alpha
+    assert abs(v.at(10**6) - 168) < 10  # the largest value to 10^6 is 168
+    assert p.from_ == 100 and p.to == 10**6
+    # a periodic game has none
+    k = heaplab.Game("0.77").analyze(2000)
+    assert k.p_positions.growth is None and k.grundy.growth is None
+
+
 def test_winning_moves_and_compare():
     w = heaplab.Game("squares").winning_moves(10**6)
     assert w.complete and len(w.moves) == 11

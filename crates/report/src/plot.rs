@@ -9,7 +9,7 @@
 
 use crate::files::AtomicFile;
 use anyhow::{anyhow, Result};
-use heaplab_analysis::{log_bins, min_max_bins};
+use heaplab_analysis::{log_bins, min_max_bins, GrowthFit, Law};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -369,13 +369,148 @@ pub fn heat_png(
     })
 }
 
+/// The shares of each pixel column's values below which the lines of [`quantiles_png`]
+/// are drawn (10%, 25%, the median, 75%, 90%), then the column's largest value.
+pub const QUANTILES: [f64; 5] = [0.1, 0.25, 0.5, 0.75, 0.9];
+
+/// x = x0 + i (i < len) against y = value(i), summarised per pixel column by the
+/// [`QUANTILES`] of its values and its largest value, one line each (a stable pattern
+/// shows as level lines however many values a column holds), with a horizontal guide
+/// line at `guide.0` and a legend.
+pub fn quantiles_png(
+    dest: &Path,
+    spec: &ChartSpec,
+    x0: f64,
+    len: usize,
+    value: &dyn Fn(usize) -> f64,
+    guide: (f64, String),
+) -> Result<PathBuf> {
+    render(dest, spec, &[], |root| {
+        let xmax = x0 + len.max(2) as f64 - 1.0;
+        // columns first, to size the y axis from what is drawn
+        let cols = len.clamp(1, spec.width.saturating_sub(140).max(1) as usize);
+        let mut lines: Vec<Vec<(f64, f64)>> = vec![vec![]; QUANTILES.len() + 1];
+        let mut lo = 0usize;
+        for c in 0..cols {
+            let hi = ((c + 1) as u128 * len as u128 / cols as u128) as usize;
+            if hi <= lo {
+                continue;
+            }
+            let mut v: Vec<f64> = (lo..hi).map(value).filter(|v| v.is_finite()).collect();
+            if !v.is_empty() {
+                v.sort_by(f64::total_cmp);
+                let x = x0 + (lo + hi - 1) as f64 / 2.0;
+                for (line, q) in lines.iter_mut().zip(QUANTILES) {
+                    let at = ((v.len() - 1) as f64 * q).round() as usize;
+                    line.push((x, v[at]));
+                }
+                lines[QUANTILES.len()].push((x, v[v.len() - 1]));
+            }
+            lo = hi;
+        }
+        let top = lines.iter().flatten().map(|p| p.1).fold(guide.0, f64::max) * 1.5;
+        let mut chart = linear(
+            root,
+            spec,
+            x0..xmax.max(x0 + 1.0),
+            0f64..top.max(0.1),
+            &|y| tick(*y),
+        )?;
+        let names = [
+            "10% of the column lie below",
+            "25% lie below",
+            "median: half lie below",
+            "75% lie below",
+            "90% lie below",
+            "the column's largest",
+        ];
+        for (i, (line, name)) in lines.into_iter().zip(names).enumerate() {
+            // darker towards the median, the largest in grey
+            let colour = match i {
+                2 => BLUE,
+                1 | 3 => RGBColor(107, 174, 214),
+                5 => RGBColor(120, 120, 120),
+                _ => RGBColor(189, 215, 231),
+            };
+            chart
+                .draw_series(LineSeries::new(line, colour.stroke_width(2)))
+                .map_err(perr)?
+                .label(name)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
+                });
+        }
+        chart
+            .draw_series(LineSeries::new(
+                vec![(x0, guide.0), (xmax, guide.0)],
+                ORANGE.stroke_width(2),
+            ))
+            .map_err(perr)?
+            .label(guide.1)
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], ORANGE.stroke_width(2)));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font((FONT, 13))
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()
+            .map_err(perr)?;
+        Ok(())
+    })
+}
+
+/// The series legend, upper left (the shared style).
+fn legend<'a, 'b: 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, BitMapBackend<'b>, CT>,
+) -> Result<()> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 15))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()
+        .map_err(perr)?;
+    Ok(())
+}
+
+/// Points of `f` at 300 log-spaced n over from..=to that lie within the y range lo..=hi
+/// (a fitted curve drawn over log-log data).
+fn fitted(f: &GrowthFit, from: f64, to: f64, lo: f64, hi: f64) -> Vec<(f64, f64)> {
+    let k = 300;
+    let (a, b) = (from.max(1.0).ln(), to.max(2.0).ln());
+    (0..k)
+        .map(|j| (a + (b - a) * j as f64 / (k - 1) as f64).exp())
+        .map(|n| (n, f.at(n)))
+        .filter(|&(_, y)| y >= lo && y <= hi)
+        .collect()
+}
+
+/// A fitted law as a legend entry: `fit 1.334·n^0.3496 (power law, α = 0.3496)`.
+fn fit_label(f: &GrowthFit, count: bool) -> String {
+    match (f.law, f.exponential(), f.ratio()) {
+        (Law::Logarithmic, Some((c, r)), _) if count => format!(
+            "fit {}: exponential, the k-th P-position ≈ {c:.3}·{r:.4}^k",
+            f.formula()
+        ),
+        (Law::Logarithmic, _, Some(r)) => format!(
+            "fit {}: logarithmic, one more per factor {r:.4} of n",
+            f.formula()
+        ),
+        _ => format!("fit {}: power law, α = {:.4}", f.formula(), f.alpha),
+    }
+}
+
 /// y = the running maximum of value(i) over 0..=i against x = i, on log-log axes (a
-/// power law is a straight line): the growth of the largest value.
+/// power law is a straight line): the growth of the largest value, with the fitted law
+/// `fit` over the range it was fitted on, and a legend naming it.
 pub fn growth_png(
     dest: &Path,
     spec: &ChartSpec,
     len: usize,
     value: &dyn Fn(usize) -> u32,
+    fit: Option<&GrowthFit>,
 ) -> Result<PathBuf> {
     // the records: where the running maximum rises, and to what
     let mut steps: Vec<(f64, f64)> = vec![];
@@ -403,7 +538,9 @@ pub fn growth_png(
         }
         chart
             .draw_series(LineSeries::new(path, BLUE.stroke_width(2)))
-            .map_err(perr)?;
+            .map_err(perr)?
+            .label("largest value up to n")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
         chart
             .draw_series(
                 steps[..steps.len() - 1]
@@ -411,6 +548,17 @@ pub fn growth_png(
                     .map(|&p| Circle::new(p, 2, BLUE.filled())),
             )
             .map_err(perr)?;
+        if let Some(f) = fit {
+            let line = fitted(f, f.from as f64, f.to as f64, 1.0, ymax);
+            chart
+                .draw_series(LineSeries::new(line, ORANGE.stroke_width(2)))
+                .map_err(perr)?
+                .label(fit_label(f, false))
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], ORANGE.stroke_width(2))
+                });
+        }
+        legend(&mut chart)?;
         Ok(())
     })
 }
@@ -599,13 +747,14 @@ pub fn fold_png(
     })
 }
 
-/// Count of P-positions <= n against n on log-log axes, with the fitted c·n^α line.
+/// Count of P-positions <= n against n on log-log axes, with the fitted law (c·n^α, or
+/// a + b·ln n for P-positions that grow exponentially) over the range it was fitted on.
 pub fn density_png(
     dest: &Path,
     spec: &ChartSpec,
     ps: &[u64],
     max: u64,
-    fit: Option<(f64, f64)>,
+    fit: Option<&GrowthFit>,
 ) -> Result<PathBuf> {
     render(dest, spec, &[], |root| {
         let xmax = (max.max(10)) as f64;
@@ -622,28 +771,17 @@ pub fn density_png(
             .map_err(perr)?
             .label("P-positions ≤ n")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-        if let Some((c, a)) = fit {
-            let line: Vec<(f64, f64)> = (0..k)
-                .map(|j| (xmax.ln() * j as f64 / (k - 1) as f64).exp())
-                .map(|n| (n, c * n.powf(a)))
-                .filter(|&(_, y)| y >= 1.0 && y <= ymax)
-                .collect();
+        if let Some(f) = fit {
+            let line = fitted(f, f.from as f64, f.to as f64, 1.0, ymax);
             chart
                 .draw_series(LineSeries::new(line, ORANGE.stroke_width(2)))
                 .map_err(perr)?
-                .label(format!("fit {c:.3}·n^α, α = {a:.4}"))
+                .label(fit_label(f, true))
                 .legend(|(x, y)| {
                     PathElement::new(vec![(x, y), (x + 20, y)], ORANGE.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font((FONT, 15))
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK)
-            .draw()
-            .map_err(perr)?;
+        legend(&mut chart)?;
         Ok(())
     })
 }

@@ -1,8 +1,10 @@
 //! The plot kinds of `heaplab plot` and `heaplab report`, drawn from tables.
 
-use crate::plot::{bars_png, density_png, fold_png, growth_png, heat_png, series_png, ChartSpec};
+use crate::plot::{
+    bars_png, density_png, fold_png, growth_png, heat_png, quantiles_png, series_png, ChartSpec,
+};
 use anyhow::{bail, Result};
-use heaplab_analysis::{run_length_histogram, AnalysisData};
+use heaplab_analysis::{gap_counts, run_length_histogram, AnalysisData, GrowthFit};
 use heaplab_core::{Game, GrundyTable, OutcomeTable};
 use std::path::{Path, PathBuf};
 
@@ -23,6 +25,10 @@ pub enum Kind {
     Runs,
     /// Frequency of each Grundy value.
     Values,
+    /// g(n) divided by the fitted growth of the largest value: quantiles per pixel column.
+    Envelope,
+    /// How many gaps between consecutive P-positions have each length (log count).
+    GapLengths,
 }
 
 impl Kind {
@@ -36,13 +42,15 @@ impl Kind {
             Kind::Density => "density",
             Kind::Runs => "runs",
             Kind::Values => "values",
+            Kind::Envelope => "envelope",
+            Kind::GapLengths => "gap-lengths",
         }
     }
     /// Whether the plot needs Grundy values.
     pub fn needs_grundy(self) -> bool {
         matches!(
             self,
-            Kind::Grundy | Kind::Growth | Kind::Runs | Kind::Values
+            Kind::Grundy | Kind::Growth | Kind::Runs | Kind::Values | Kind::Envelope
         )
     }
 }
@@ -65,8 +73,10 @@ pub struct Data<'a> {
     pub preperiod: Option<u64>,
     /// Its saltus.
     pub saltus: Option<i64>,
-    /// The growth fit (c, α).
-    pub fit: Option<(f64, f64)>,
+    /// The growth fit of the P-position count.
+    pub count_fit: Option<&'a GrowthFit>,
+    /// The growth fit of the largest Grundy value.
+    pub value_fit: Option<&'a GrowthFit>,
     /// How many positions have each Grundy value (index = value), when computed.
     pub frequency: Option<&'a [u64]>,
     /// The run-length histogram of the Grundy values, when already computed.
@@ -86,7 +96,8 @@ impl<'a> Data<'a> {
             period: per.map(|p| p.period),
             preperiod: per.map(|p| p.preperiod),
             saltus: per.map(|p| p.saltus),
-            fit: an.analysis.p_positions.c.zip(an.analysis.p_positions.alpha),
+            count_fit: an.analysis.p_positions.growth.as_ref(),
+            value_fit: an.analysis.grundy.as_ref().and_then(|g| g.growth.as_ref()),
             frequency: an.grundy.as_ref().map(|g| &g.frequency[..]),
             runs: None,
         }
@@ -155,7 +166,13 @@ pub fn draw(
             )
             .sized(size)
             .played(game.play());
-            growth_png(dest, &spec, max as usize + 1, &|i| g.get(i as u64))
+            growth_png(
+                dest,
+                &spec,
+                max as usize + 1,
+                &|i| g.get(i as u64),
+                d.value_fit,
+            )
         }
         Kind::Fold => {
             let w = width.or(d.period.map(|p| p as usize)).unwrap_or(64);
@@ -234,7 +251,55 @@ pub fn draw(
             )
             .sized(size)
             .played(game.play());
-            density_png(dest, &spec, d.ps, max, d.fit)
+            density_png(dest, &spec, d.ps, max, d.count_fit)
+        }
+        Kind::Envelope => {
+            let (Some(g), Some(f)) = (d.grundy, d.value_fit) else {
+                bail!(
+                    "the envelope plot needs Grundy values whose largest value keeps growing \
+                     (a growth fit needs N >= 1000 and ten new largest values, the last in \
+                     the last seven eighths of 0..=N); {game} to {max} has none"
+                )
+            };
+            // from the first n fitted, where the fitted curve is at least 1
+            let from = (f.from..=max)
+                .find(|&n| f.at(n as f64) >= 1.0)
+                .unwrap_or(max);
+            let len = (max - from + 1) as usize;
+            let ratio = |i: usize| {
+                let n = from + i as u64;
+                f64::from(g.get(n)) / f.at(n as f64)
+            };
+            let spec = ChartSpec::new(
+                format!("Grundy values of {game} over their fitted envelope, {from} ≤ n ≤ {max}"),
+                "n (heap size)",
+                "g(n) / fitted largest value",
+            )
+            .sized(size)
+            .played(game.play());
+            let guide = format!("1: the fitted largest value {}", f.formula());
+            quantiles_png(
+                dest,
+                &spec,
+                from as f64,
+                len,
+                &ratio,
+                (1.0, crate::plot::in_play(&guide, game.play())),
+            )
+        }
+        Kind::GapLengths => {
+            let ps = d.ps;
+            if ps.len() < 2 {
+                bail!("{game} has fewer than two P-positions in {range}: no gaps to count");
+            }
+            let spec = ChartSpec::new(
+                format!("P-position gap lengths of {game}, {range}"),
+                "gap p(k) − p(k−1)",
+                "number of gaps (log)",
+            )
+            .sized(size)
+            .played(game.play());
+            bars_png(dest, &spec, &gap_counts(ps), true)
         }
         Kind::Runs => {
             let Some(g) = d.grundy else {
@@ -312,15 +377,44 @@ fn caption_normal(kind: Kind, d: &Data) -> String {
                          the share of its positions holding each value (light: a few, dark: \
                          all), so bands are values that keep coming back."
             .into(),
-        Kind::Growth => "The largest Grundy value in 0..=n, on log-log axes: a straight line is \
-                         a power law; each dot is where a new largest value first appears."
-            .into(),
-        Kind::Density if d.fit.is_some() => "How many P-positions there are up to n, on log-log \
-                                              axes, with the fitted c·n^α: the slope is α, the \
-                                              growth exponent."
-            .into(),
-        Kind::Density => "How many P-positions there are up to n, on log-log axes (no power \
-                          law is fitted: too few P-positions, or they stop early)."
+        Kind::Growth => match d.value_fit {
+            Some(f) => format!(
+                "The largest Grundy value in 0..=n, on log-log axes; each dot is where a new \
+                 largest value first appears. The orange line is the law that fits best, the \
+                 largest value ≈ {} ({}); {}.",
+                f.formula(),
+                law_words(f, false),
+                f.quality()
+            ),
+            None => "The largest Grundy value in 0..=n, on log-log axes: a straight line is a \
+                     power law; each dot is where a new largest value first appears (no law is \
+                     fitted: too few new largest values, or they stop early)."
+                .into(),
+        },
+        Kind::Density => match d.count_fit {
+            Some(f) => format!(
+                "How many P-positions there are up to n, on log-log axes. The orange line is \
+                 the law that fits best, count(≤ n) ≈ {} ({}); {}.",
+                f.formula(),
+                law_words(f, true),
+                f.quality()
+            ),
+            None => "How many P-positions there are up to n, on log-log axes (no law is \
+                     fitted: too few P-positions, or they stop early)."
+                .into(),
+        },
+        Kind::Envelope => format!(
+            "Grundy values divided by the fitted growth of the largest value{}, n across: in \
+             each pixel column, the value below which 10%, 25%, half, 75% and 90% of its \
+             positions lie, and its largest. Level lines mean the values fill the area under \
+             their envelope in the same proportions at every n (the median line is where \
+             half of them lie); lines that drift show the proportions changing.",
+            d.value_fit
+                .map_or(String::new(), |f| format!(" ({})", f.formula()))
+        ),
+        Kind::GapLengths => "How many gaps between consecutive P-positions have each length, on \
+                             a log scale: spikes are lengths that recur, regular spacing \
+                             between spikes is a residue the P-positions prefer."
             .into(),
         Kind::Gaps => "Gaps between consecutive P-positions against their index k, shaded as \
                        the Grundy plot: bands are gap lengths that recur, spikes are long \
@@ -332,6 +426,29 @@ fn caption_normal(kind: Kind, d: &Data) -> String {
         Kind::Values => "How many positions have each Grundy value.".into(),
     }
 }
+
+/// A fitted law in a few words: `a power law, α = 0.3496`, `exponential P-positions, the
+/// k-th ≈ 1.498·2.000^k`, `logarithmic, one more per factor 2.000 of n`.
+fn law_words(f: &GrowthFit, count: bool) -> String {
+    use heaplab_analysis::Law;
+    match (f.law, f.exponential(), f.ratio()) {
+        (Law::Logarithmic, Some((c, r)), _) if count => {
+            format!("logarithmic: the P-positions grow exponentially, the k-th ≈ {c:.3}·{r:.4}^k")
+        }
+        (Law::Logarithmic, _, Some(r)) => {
+            format!("logarithmic: one more each time n grows by a factor {r:.4}")
+        }
+        _ => format!("a power law, α = {:.4}", f.alpha),
+    }
+}
+
+/// Largest Grundy values from which a game without a period shows its values over their
+/// fitted envelope (below it the values are few enough to read as bands).
+const ENVELOPE_MIN: u32 = 64;
+
+/// Gaps from which a game without a period shows how often each gap length occurs rather
+/// than the gaps against their index.
+const GAP_LENGTHS_MIN: usize = 100;
 
 /// The plots of a report in the order they are shown, chosen by what the game is, and the
 /// plots left out with the reason. A game periodic with saltus 0 leads with the fold map
@@ -388,6 +505,36 @@ pub fn choose(an: &AnalysisData, runs: Option<&[(u64, u64)]>) -> (Vec<Kind>, Vec
              --width W` folds at any width)"
                 .into(),
         );
+    }
+    // without a period, a growing envelope or a long list of gaps hides the structure
+    let swap = |kinds: &mut Vec<Kind>, from: Kind, to: Kind| {
+        if let Some(k) = kinds.iter_mut().find(|k| **k == from) {
+            *k = to;
+        }
+    };
+    let envelope = an.analysis.grundy.as_ref().and_then(|g| {
+        g.growth
+            .as_ref()
+            .filter(|f| f.close() && g.max >= ENVELOPE_MIN)
+    });
+    if let (None, Some(f), Some(_)) = (per, envelope, &an.table) {
+        swap(&mut kinds, Kind::Grundy, Kind::Envelope);
+        skipped.push(format!(
+            "grundy.png: not drawn, there is no period and the values grow (the largest ≈ \
+             {}): they fill the area under that curve as a near-uniform shade, so \
+             envelope.png shows them divided by it instead (`heaplab plot --kind grundy` \
+             draws them as they are)",
+            f.formula()
+        ));
+    }
+    let gaps = an.ps.len().saturating_sub(1);
+    if per.is_none() && gaps >= GAP_LENGTHS_MIN {
+        swap(&mut kinds, Kind::Gaps, Kind::GapLengths);
+        skipped.push(format!(
+            "gaps.png: not drawn, there is no period and {gaps} gaps, which against their \
+             index are noise, so gap-lengths.png shows how often each gap length occurs \
+             instead (`heaplab plot --kind gaps` draws them against their index)"
+        ));
     }
     if an.ps.len() < 2 {
         kinds.retain(|&k| k != Kind::Gaps);

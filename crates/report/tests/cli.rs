@@ -256,8 +256,10 @@ fn report_writes_every_file() {
         "table.parquet",
         "table.csv",
         "losers.csv",
+        // (no period: gap lengths counted instead of gaps.png; the largest value, 42,
+        // is below what envelope.png needs, so grundy.png stays)
         "grundy.png",
-        "gaps.png",
+        "gap-lengths.png",
         "summary.md",
     ] {
         assert!(dir.join(f).exists(), "{f} missing");
@@ -274,7 +276,7 @@ fn report_writes_every_file() {
         assert_eq!(g[i], Some(x));
     }
     png_is_drawn(&dir.join("grundy.png"));
-    png_is_drawn(&dir.join("gaps.png"));
+    png_is_drawn(&dir.join("gap-lengths.png"));
     let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
     assert!(md.contains("| P-positions in 0..=N | 911 |"), "{md}");
     assert!(md.contains("largest Grundy value | 42"));
@@ -1190,18 +1192,26 @@ fn reports_draw_every_plot_with_titles() {
     // the plots each game gets, chosen by what it is: periodic games lead with the fold
     // map and have no density or growth; runs only when a run is longer than one
     for (game, max, shown, kinds) in [
+        // no period: the values over their fitted envelope, and the gap lengths counted
         (
             "squares",
             "1e6",
             "1000000",
-            vec!["grundy", "growth", "density", "gaps", "values"],
+            vec!["envelope", "growth", "density", "gap-lengths", "values"],
         ),
         ("0.77", "1000", "1000", vec!["fold", "grundy", "values"]),
         (
             "sqrt",
             "1e5",
             "100000",
-            vec!["grundy", "growth", "density", "gaps", "values"],
+            vec!["envelope", "growth", "density", "gap-lengths", "values"],
+        ),
+        // P-positions 0 and 3·2^k − 1: too few gaps to count, so gaps against the index
+        (
+            "half|sub{1}",
+            "1e5",
+            "100000",
+            vec!["envelope", "growth", "density", "gaps", "values"],
         ),
         (
             "sub{1,3,4}",
@@ -1239,12 +1249,22 @@ fn reports_draw_every_plot_with_titles() {
             .collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{game}: order");
         for k in [
-            "grundy", "growth", "fold", "density", "gaps", "runs", "values",
+            "grundy",
+            "growth",
+            "fold",
+            "density",
+            "gaps",
+            "runs",
+            "values",
+            "envelope",
+            "gap-lengths",
         ] {
+            // (envelope and gap-lengths stand in for grundy and gaps, which say so)
             if !kinds.contains(&k) {
                 assert!(!dir.join(format!("{k}.png")).exists(), "{game}: {k}.png");
                 assert!(
-                    summary.contains(&format!("{k}.png")),
+                    ["envelope", "gap-lengths"].contains(&k)
+                        || summary.contains(&format!("{k}.png")),
                     "{game}: {k} {summary}"
                 );
             }
@@ -1280,6 +1300,110 @@ fn reports_draw_every_plot_with_titles() {
         }
         assert!(html.contains("href=\"table.parquet\"") && html.contains("<figcaption>"));
     }
+}
+
+#[test]
+fn reports_state_growth_laws_and_plots_for_games_without_a_period() {
+    let d = tempfile::tempdir().unwrap();
+    let report = |game: &str, max: &str| {
+        let v = json(
+            d.path(),
+            &["report", "--game", game, "--max", max, "--json"],
+        );
+        let dir = d.path().join(v["dir"].as_str().unwrap());
+        (
+            std::fs::read_to_string(dir.join("summary.md")).unwrap(),
+            std::fs::read_to_string(dir.join("index.html")).unwrap(),
+        )
+    };
+    // subtract-a-square to 10^6: both exponents, as measured (values ≈ 1.33·n^0.350,
+    // P-positions ≈ 0.97·n^0.692)
+    let (md, _) = report("squares", "1e6");
+    assert!(
+        md.contains("growth: count(≤ n) ≈ 0.9715·n^0.6915, a power law"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "value growth: the largest Grundy value up to n ≈ 1.3337·n^0.3496, a power law"
+        ),
+        "{md}"
+    );
+    // growth.png and density.png captions name the law drawn over the data
+    assert!(md.contains("the largest value ≈ 1.3337·n^0.3496 (a power law, α = 0.3496)"));
+    assert!(md.contains("count(≤ n) ≈ 0.9715·n^0.6915 (a power law, α = 0.6915)"));
+    // squares to 10^5 has no period: the choice of plots is made and said
+    let (md, html) = report("squares", "1e5");
+    for page in [&md, &html] {
+        assert!(
+            page.contains("grundy.png: not drawn, there is no period and the values grow"),
+            "{page}"
+        );
+        assert!(
+            page.contains("so envelope.png shows them divided by it instead"),
+            "{page}"
+        );
+        assert!(
+            page.contains("gaps.png: not drawn, there is no period and 2780 gaps"),
+            "{page}"
+        );
+    }
+    assert!(md.contains("![envelope.png](envelope.png)") && !md.contains("![grundy.png]"));
+    assert!(md.contains("![gap-lengths.png](gap-lengths.png)") && !md.contains("![gaps.png]"));
+    // half|sub{1}: exponential P-positions, ratio 2
+    let (md, _) = report("half|sub{1}", "1e6");
+    assert!(
+        md.contains("growth: exponential, the k-th P-position ≈ 1.4977·2.0002^k"),
+        "{md}"
+    );
+    assert!(
+        md.contains("(logarithmic: the P-positions grow exponentially, the k-th ≈ 1.498·2.0002^k)")
+    );
+    // and in analyze --json
+    let v = json(
+        d.path(),
+        &["analyze", "--game", "half|sub{1}", "--max", "1e6", "--json"],
+    );
+    let g = &v["p_positions"]["growth"];
+    assert_eq!(g["law"], "logarithmic");
+    assert!(v["p_positions"]["alpha"].is_null());
+    let r = (1.0 / g["b"].as_f64().unwrap()).exp();
+    assert!((r - 2.0).abs() < 0.01, "{r}");
+    assert_eq!(v["grundy"]["growth"]["law"], "power");
+    // the new kinds from `plot`, and a refusal where there is no envelope
+    ok(
+        d.path(),
+        &[
+            "plot", "--game", "squares", "--max", "1e4", "--kind", "envelope", "-o", "e.png",
+        ],
+    );
+    png_is_drawn(&d.path().join("e.png"));
+    ok(
+        d.path(),
+        &[
+            "plot",
+            "--game",
+            "squares",
+            "--max",
+            "1e4",
+            "--kind",
+            "gap-lengths",
+            "-o",
+            "l.png",
+        ],
+    );
+    png_is_drawn(&d.path().join("l.png"));
+    let out = heaplab(
+        d.path(),
+        &[
+            "plot", "--game", "0.77", "--max", "1000", "--kind", "envelope", "-o", "k.png",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("the envelope plot needs"), "{err}");
+    assert!(!d.path().join("k.png").exists());
 }
 
 /// A fold map PNG: its width, RGB pixels and the layout the plot records in its
@@ -1771,6 +1895,21 @@ fn guesses_are_claims_that_check_confirms_far_out() {
         ],
     );
     holds(&gs, "k = 0 OR gap = (1 + isqrt(1 + 4 * prev)) // 2 + 1");
+    // half|sub{1} (P-positions 0, then 3·2^k − 1): gap = prev + 1 breaks only at k = 1, and
+    // the guess says from which row it holds
+    let gs = guesses(
+        d.path(),
+        &["--game", "half|sub{1}", "--max", "1e4", "--verify", "1e7"],
+    );
+    holds(&gs, "k < 2 OR gap = prev + 1");
+    let t = ok(
+        d.path(),
+        &["guess", "--game", "half|sub{1}", "--max", "1e5"],
+    );
+    assert!(
+        t.contains("gap = prev + 1 from row k = 2 on (row k = 1 breaks it: p = 2 after prev = 0)"),
+        "{t}"
+    );
     // Kayles: its proven period, with the 14 exceptions before 71 written out
     let gs = guesses(
         d.path(),

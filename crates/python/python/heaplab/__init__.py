@@ -69,6 +69,7 @@ __all__ = [
     "winning_moves",
     "compare",
     "PStats",
+    "GrowthFit",
     "Gaps",
     "GrundyStats",
     "GenusStats",
@@ -103,6 +104,15 @@ def _build(cls, data: Optional[dict]):
         return None
     names = {f.name for f in fields(cls)}
     return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def _stats(cls, data: Optional[dict]):
+    """PStats or GrundyStats, with their growth fit as a GrowthFit."""
+    if data is None:
+        return None
+    data = dict(data)
+    data["growth"] = _growth(data.get("growth"))
+    return _build(cls, data)
 
 
 @dataclass(frozen=True)
@@ -273,8 +283,68 @@ class Candidate:
 
 
 @dataclass(frozen=True)
+class GrowthFit:
+    """Both growth laws fitted to a non-decreasing count y(n) (the P-positions up to n, or
+    the largest Grundy value up to n), and the one that fits best (``law``).
+
+    ``"power"``: y ≈ c·n^alpha. ``"logarithmic"``: y ≈ a + b·ln n, one more each time n
+    grows by the factor ``ratio`` = e^(1/b); for the P-position count that is exponential
+    growth of the P-positions themselves, the k-th (k from 0) ≈ C·ratio^k, C =
+    e^((1 − a)/b) (``exponential``). Each law is fitted by least squares in the coordinates
+    that make it a straight line, on the curve's corners from n = ``from_`` to ``to``; its
+    error is the root mean square of ln(fit / y) over the upper half of that range on a log
+    scale (0.01 is about 1%), and the smaller error wins (the power law on a tie). ``a``,
+    ``b`` and ``log_error`` are None when the logarithmic law does not fit (slope not
+    positive)."""
+
+    law: str
+    c: float
+    alpha: float
+    power_error: float
+    a: Optional[float]
+    b: Optional[float]
+    log_error: Optional[float]
+    from_: int
+    to: int
+    points: int
+
+    @property
+    def error(self) -> float:
+        """The best law's error."""
+        return self.log_error if self.law == "logarithmic" else self.power_error
+
+    @property
+    def ratio(self) -> Optional[float]:
+        """The logarithmic law's factor e^(1/b), or None."""
+        return None if self.b is None else math.exp(1.0 / self.b)
+
+    @property
+    def exponential(self) -> Optional[tuple]:
+        """For a P-position count: (C, r) with the k-th P-position ≈ C·r^k, or None."""
+        if self.a is None or self.b is None:
+            return None
+        return (math.exp((1.0 - self.a) / self.b), math.exp(1.0 / self.b))
+
+    def at(self, n: float) -> float:
+        """The best law's value at n > 0."""
+        if self.law == "logarithmic" and self.a is not None and self.b is not None:
+            return self.a + self.b * math.log(n)
+        return self.c * n**self.alpha
+
+
+def _growth(d: Optional[dict]) -> Optional[GrowthFit]:
+    if d is None:
+        return None
+    d = dict(d)
+    d["from_"] = d.pop("from")
+    return _build(GrowthFit, d)
+
+
+@dataclass(frozen=True)
 class PStats:
-    """The P-positions in 0..=N: count, largest, density and the growth fit c·n^alpha."""
+    """The P-positions in 0..=N: count, largest, density; ``growth``, the growth of their
+    count (a :class:`GrowthFit`, None for a periodic game), and ``alpha``, ``c`` of
+    count(≤ n) ≈ c·n^alpha when that power law fits best."""
 
     count: int
     largest: Optional[int]
@@ -283,6 +353,7 @@ class PStats:
     c: Optional[float]
     per_period: Optional[list] = None
     exact_density: Optional[list] = None
+    growth: Optional[GrowthFit] = None
 
 
 @dataclass(frozen=True)
@@ -295,10 +366,13 @@ class Gaps:
 
 @dataclass(frozen=True)
 class GrundyStats:
-    """Grundy values: the largest, and where each value first occurs (index = value)."""
+    """Grundy values: the largest, where each value first occurs (index = value), and
+    ``growth``, the growth of the largest value up to n (a :class:`GrowthFit`; None when
+    the values stop growing or are periodic)."""
 
     max: int
     first_occurrence: list
+    growth: Optional[GrowthFit] = None
 
 
 @dataclass(frozen=True)
@@ -584,9 +658,9 @@ class Game:
             values=d["values"],
             periodicity=_build(Periodicity, d["periodicity"]),
             candidate=_build(Candidate, d.get("candidate")),
-            p_positions=_build(PStats, d["p_positions"]),
+            p_positions=_stats(PStats, d["p_positions"]),
             gaps=_build(Gaps, d["gaps"]),
-            grundy=_build(GrundyStats, d["grundy"]),
+            grundy=_stats(GrundyStats, d["grundy"]),
             genus=_genus(d.get("genus")),
             rare=_build(RareStats, d.get("rare")),
             excluded_periods=_build(ExcludedPeriods, d.get("excluded_periods")),
