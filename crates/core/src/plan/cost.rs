@@ -32,6 +32,7 @@ use crate::plan::pilots::{
     canonical_seconds, dense_seconds, layered_memory, pilot_p_count, ruleset_cost, sparse_seconds,
 };
 use crate::sets::{MoveSet, NamedSet};
+use std::ops::ControlFlow;
 
 /// One structure priced: `key` names the game in normal play (pilot runs are kept by it).
 pub(crate) struct Priced<'a> {
@@ -77,6 +78,7 @@ impl Priced<'_> {
         match task {
             Task::Grundy => self.grundy_memory(max),
             Task::PPositions => self.stream_memory(max),
+            Task::Remoteness | Task::Birthday => self.lengths_memory(max),
             Task::Outcomes => (max / 8 + 1).saturating_add(match self.s.moves {
                 Moves::Split(_) | Moves::Options(_) | Moves::Seeded { .. } => {
                     self.grundy_memory(max)
@@ -84,6 +86,18 @@ impl Priced<'_> {
                 _ => self.stream_memory(max),
             }),
         }
+    }
+
+    /// Upper estimate of the memory (bytes) of a remoteness or birthday table of 0..=max:
+    /// the `u32` table, its narrowed copy, and one segment's move lists.
+    fn lengths_memory(&self, max: u64) -> u64 {
+        let lists = match self.s.moves {
+            Moves::Split(_) | Moves::Options(_) => 0,
+            ref one_heap => lists_memory(one_heap, max),
+        };
+        max.saturating_add(1)
+            .saturating_mul(8)
+            .saturating_add(lists)
     }
 
     /// Upper estimate of the memory (bytes) a Grundy table of 0..=max needs while it is
@@ -154,6 +168,16 @@ impl Priced<'_> {
     pub fn seconds(&self, task: Task, engine: Engine, max: u64) -> f64 {
         let m = max as f64;
         let ln = m.max(2.0).ln();
+        if matches!(task, Task::Remoteness | Task::Birthday) {
+            // one walk over every option: one-heap moves about as fast as the misère mex's
+            // walk (3e8 options a second, plus the lists), splits and option lists through a
+            // callback per option (measured in `remote_rates`)
+            let visits = option_visits(&self.s.moves, max);
+            return match self.s.moves {
+                Moves::Split(_) | Moves::Options(_) => visits / SPLIT_RATE + m / 5e7,
+                _ => visits / WALK_RATE + m / 5e7,
+            };
+        }
         if self.s.play == Play::Misere {
             if self.s.moves.first_move() == Some(u64::MAX) {
                 // no heap has a move: no P-position at all, found at once
@@ -235,6 +259,60 @@ impl Priced<'_> {
                 ruleset_cost(self.key, &self.s.moves, max).0
             }
         }
+    }
+}
+
+/// Options a second the option walk (remoteness, birthday) visits from one-heap move lists.
+pub(crate) const WALK_RATE: f64 = 3e8;
+
+/// Options a second the option walk visits from take-and-break digits and option lists.
+pub(crate) const SPLIT_RATE: f64 = 2e8;
+
+/// Options counted at heap N, at most, when an option list's cost is estimated (about
+/// 0.1 s); a heap with more options is taken to have infinitely many.
+const PILOT_OPTIONS: u64 = 1 << 24;
+
+/// The options of every heap visited, about (for the time estimate): one-heap structures
+/// from their moves per heap, take-and-break digits by counting their splits, option lists
+/// (extended codes, `sink`) from the options of heap N, counted (every heap taken to have
+/// as many: the counts grow with n). Infinite when heap N has more than 2^24 options.
+pub(crate) fn option_visits(moves: &Moves, max: u64) -> f64 {
+    let m = max as f64 + 1.0;
+    match moves {
+        Moves::Split(br) => {
+            let mut visits = 0.0;
+            for d in &br.digits {
+                let Some(top) = max.checked_sub(d.take) else {
+                    continue;
+                };
+                let s = top as f64;
+                // sum over s' <= top of the splits of s' (a half of s' in two, s'^2 / 12 in three)
+                visits += s + 1.0;
+                if d.two {
+                    visits += s * s / 4.0;
+                }
+                if d.three {
+                    visits += s * s * s / 36.0;
+                }
+            }
+            visits
+        }
+        Moves::Options(rule) => {
+            let mut count = 0u64;
+            let _ = rule.for_each_option(max, &mut |_| {
+                count += 1;
+                if count >= PILOT_OPTIONS {
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            });
+            if count >= PILOT_OPTIONS {
+                f64::INFINITY
+            } else {
+                m * (count as f64 + 1.0)
+            }
+        }
+        one_heap => m * moves_per_heap(one_heap, max),
     }
 }
 
