@@ -15,6 +15,7 @@
 //! | divisor mex | N ln N / 5.8e7 | 1e8: 31 s |
 //! | option pull, option mex | N·moves / 5e7 + N / 5e7 | `divisors\|squares` to 1e6: 10.4 s |
 //! | sparse space | measured: a pilot run, extrapolated (`sparse_seconds`) | `.6` to 1e7: 15 s |
+//! | option walk (remoteness, birthday) | options / 3.5e8 (ranges of amounts) or / 1e8 (listed amounts, splits) + N / 1e7 | `half` to 1e5: 6.9 s; `squares` to 1e6: 5.4 s |
 //!
 //! The number of P-positions of a sieve game is not known in advance (except for squares,
 //! about 0.9·n^0.7, Eppstein 2018): a pilot sieve to min(max, 2^16) fits a power law to
@@ -169,14 +170,7 @@ impl Priced<'_> {
         let m = max as f64;
         let ln = m.max(2.0).ln();
         if matches!(task, Task::Remoteness | Task::Birthday) {
-            // one walk over every option: one-heap moves about as fast as the misère mex's
-            // walk (3e8 options a second, plus the lists), splits and option lists through a
-            // callback per option (measured in `remote_rates`)
-            let visits = option_visits(&self.s.moves, max);
-            return match self.s.moves {
-                Moves::Split(_) | Moves::Options(_) => visits / SPLIT_RATE + m / 5e7,
-                _ => visits / WALK_RATE + m / 5e7,
-            };
+            return option_visits(&self.s.moves, max) / walk_rate(&self.s.moves, max) + m / 1e7;
         }
         if self.s.play == Play::Misere {
             if self.s.moves.first_move() == Some(u64::MAX) {
@@ -262,11 +256,25 @@ impl Priced<'_> {
     }
 }
 
-/// Options a second the option walk (remoteness, birthday) visits from one-heap move lists.
-pub(crate) const WALK_RATE: f64 = 3e8;
-
-/// Options a second the option walk visits from take-and-break digits and option lists.
-pub(crate) const SPLIT_RATE: f64 = 2e8;
+/// Options a second the option walk (remoteness, birthday) visits, on top of about 100 ns
+/// a heap. Measured here on 2026-12-03 (release, the machine shared; `heaplab table
+/// --remoteness`, less the same table without it): ranges of amounts (intervals and finite
+/// sets) about 3.5e8 a second (`half` to 10^5: 6.9 s; `sqrt` to 10^7 in misère
+/// play: 45 s; `sub{1,3,4}` to 10^8: 10.5 s, mostly the heaps); amounts listed from a
+/// named set, divisors or a rule about 1e8 (`squares` to 10^6: 5.4 s; `divisors` to 10^7:
+/// 2.6 s); take-and-break splits through a callback per option about 1e8 (`0.77` to 10^4:
+/// 0.38 s; Grundy's game to 10^4: 0.25 s). All-but sets, and heaps whose lists pass 2^16
+/// amounts (half a MiB, read back from memory, not cache): about 1.5e8 a second (`nim` to
+/// 10^5: 17 s, to 10^6 about 2900 s; `allbut{2,5}` to 10^5: 24 s).
+fn walk_rate(moves: &Moves, max: u64) -> f64 {
+    match moves {
+        _ if moves_per_heap(moves, max) > 65536.0 => 1.5e8,
+        Moves::Interval(_) | Moves::Finite { .. } => 3.5e8,
+        Moves::AllBut { .. } => 1.5e8,
+        Moves::Seeded { inner, .. } => walk_rate(inner, max),
+        _ => 1e8,
+    }
+}
 
 /// Options counted at heap N, at most, when an option list's cost is estimated (about
 /// 0.1 s); a heap with more options is taken to have infinitely many.

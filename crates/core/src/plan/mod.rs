@@ -143,7 +143,13 @@ fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Err
     let what = what(engine_of(&p.structure, task), task);
     let game = &p.game;
     budget.check_memory(|| format!("{what} of {game} to N = {max}"), p.memory)?;
-    budget.check_time(|| format!("{game} to N = {max}"), p.seconds)?;
+    budget.check_time(
+        || match task {
+            Task::Remoteness | Task::Birthday => format!("{what} of {game} to N = {max}"),
+            _ => format!("{game} to N = {max}"),
+        },
+        p.seconds,
+    )?;
     Ok(p)
 }
 
