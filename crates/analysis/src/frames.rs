@@ -44,13 +44,22 @@ pub fn table_frame(
         cols.push(Column::new("win".into(), win));
     }
     if let Some(g) = grundy {
-        cols.push(match g {
-            GrundyTable::U8(v) => Column::new("grundy".into(), &v[lo..hi]),
-            GrundyTable::U16(v) => Column::new("grundy".into(), &v[lo..hi]),
-            GrundyTable::U32(v) => Column::new("grundy".into(), &v[lo..hi]),
-        });
+        cols.push(value_column("grundy", g, lo, hi));
     }
     DataFrame::new(hi - lo, cols)
+}
+
+/// Rows lo..hi of a table of small values per heap (Grundy values, remoteness, birthday)
+/// as the column `name`, in the table's own type ([`grundy_dtype`]).
+///
+/// # Panics
+/// When lo..hi is beyond the table.
+pub fn value_column(name: &str, t: &GrundyTable, lo: usize, hi: usize) -> Column {
+    match t {
+        GrundyTable::U8(v) => Column::new(name.into(), &v[lo..hi]),
+        GrundyTable::U16(v) => Column::new(name.into(), &v[lo..hi]),
+        GrundyTable::U32(v) => Column::new(name.into(), &v[lo..hi]),
+    }
 }
 
 /// The misère columns of rows lo..hi of a position table: `genus` (the normalised genus,

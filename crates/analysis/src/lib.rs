@@ -61,7 +61,7 @@ pub use compare::{compare, Comparison, Difference, DIFFERENCES_LISTED};
 #[cfg(feature = "polars")]
 pub use frames::{
     genus_columns, grundy_dtype, losers_frame, losers_schema, table_frame, table_schema,
-    LoserColumns,
+    value_column, LoserColumns,
 };
 pub use functions::{ClaimFunction, ClaimValue};
 pub use guess::{

@@ -101,6 +101,11 @@ pub enum Task {
     Grundy,
     /// The P-positions in increasing order, streamed ([`crate::open_stream`]).
     PPositions,
+    /// Smith's remoteness of every position in the game's play ([`crate::remoteness_table`]).
+    Remoteness,
+    /// The formal birthday (the length of the longest play) of every position
+    /// ([`crate::birthday_table`]).
+    Birthday,
 }
 
 /// The engines, by the names reports give them.
@@ -148,6 +153,8 @@ pub enum Engine {
     /// Extended codes and coin-turning games: the XOR values each move reaches, kept by a
     /// knapsack over part sizes (see [`crate::games::code::code_grundy`]).
     Knapsack,
+    /// Remoteness and birthday: one walk over every option of every heap, in increasing n.
+    OptionWalk,
 }
 
 impl Engine {
@@ -172,6 +179,7 @@ impl Engine {
             Engine::OptionPull => "option pull",
             Engine::CanonicalForms => "canonical misère forms",
             Engine::Knapsack => "knapsack",
+            Engine::OptionWalk => "option walk",
         }
     }
 }

@@ -86,6 +86,7 @@ pub use observe::{ControlFlow, Observer, Silent};
 pub use period::{best_candidate, exceptions, find_period, z_function, Period};
 pub use plan::cost::square_segment_bits;
 pub use plan::count::{count_p_positions, p_count_estimate};
+pub use plan::lengths::{birthday_table, remoteness_table};
 pub use plan::run::{grundy_continues, grundy_resumable, grundy_table_after};
 pub use plan::stream::{resume_stream, PPositionStream};
 pub use plan::{

@@ -414,8 +414,11 @@ impl RawGame {
 
     /// Columns `n` (uint64), `win` (bool) and, with `grundy`, `grundy` (smallest unsigned)
     /// of 0..=n_max, as an Arrow table; with `checkpoint`, the Grundy table in resumable
-    /// segments ([`resume::Saving::grundy_table`]).
-    #[pyo3(signature = (n_max, grundy=true, progress=None, checkpoint=None, checkpoint_every=300.0))]
+    /// segments ([`resume::Saving::grundy_table`]); with `remoteness` and `birthday`, those
+    /// columns last ([`heaplab_core::remoteness_table`], [`heaplab_core::birthday_table`]),
+    /// planned before any work.
+    #[pyo3(signature = (n_max, grundy=true, progress=None, checkpoint=None, checkpoint_every=300.0, remoteness=false, birthday=false))]
+    #[allow(clippy::too_many_arguments)]
     fn table(
         &self,
         py: Python<'_>,
@@ -424,6 +427,8 @@ impl RawGame {
         progress: Option<Py<PyAny>>,
         checkpoint: Option<PathBuf>,
         checkpoint_every: f64,
+        remoteness: bool,
+        birthday: bool,
     ) -> PyResult<ArrowTable> {
         let game = &self.game;
         let saving = checkpoint
@@ -432,7 +437,17 @@ impl RawGame {
         // the n column's 8 bytes a position, beside the tables
         let rows = n_max.saturating_add(1);
         hand_over_fits("a table of", rows, rows.saturating_mul(8))?;
-        let (o, g, genus) = run(py, progress, |w| -> Result<_, Raised> {
+        let (o, g, genus, extra) = run(py, progress, |w| -> Result<_, Raised> {
+            // remoteness and birthday: planned (and refused) before any work
+            let mut lengths = vec![];
+            for (on, name, task) in [
+                (remoteness, "remoteness", Task::Remoteness),
+                (birthday, "birthday", Task::Birthday),
+            ] {
+                if on {
+                    lengths.push((name, plan(game, task, n_max, &budget())?));
+                }
+            }
             let (o, g) = match &saving {
                 Some(s) => {
                     let g = s.grundy_table(game, n_max, w)?;
@@ -447,7 +462,12 @@ impl RawGame {
                 }
                 _ => None,
             };
-            Ok((o, g, genus))
+            let mut extra = vec![];
+            for (name, p) in &lengths {
+                w.planned(p);
+                extra.push((*name, p.lengths(w)?));
+            }
+            Ok((o, g, genus, extra))
         })?;
         let batch = py.detach(|| {
             let len = o.max() as usize + 1;
@@ -459,12 +479,7 @@ impl RawGame {
             ));
             let mut cols = vec![("n", n), ("win", win)];
             if let (true, Some(g)) = (grundy, g) {
-                let g: ArrayRef = match g {
-                    GrundyTable::U8(v) => Arc::new(UInt8Array::new(ScalarBuffer::from(v), None)),
-                    GrundyTable::U16(v) => Arc::new(UInt16Array::new(ScalarBuffer::from(v), None)),
-                    GrundyTable::U32(v) => Arc::new(UInt32Array::new(ScalarBuffer::from(v), None)),
-                };
-                cols.push(("grundy", g));
+                cols.push(("grundy", values_array(g)));
             }
             if let Some(t) = genus {
                 let genus: ArrayRef = Arc::new(StringArray::from_iter_values(
@@ -475,6 +490,9 @@ impl RawGame {
                 ));
                 cols.push(("genus", genus));
                 cols.push(("phylum", phylum));
+            }
+            for (name, t) in extra {
+                cols.push((name, values_array(t)));
             }
             RecordBatch::try_from_iter(cols)
         });
@@ -505,6 +523,16 @@ fn sequence(values: &str) -> PyResult<Sequence> {
         v => Err(PyValueError::new_err(format!(
             "values must be \"grundy\" or \"outcome\", not {v:?}"
         ))),
+    }
+}
+
+/// A table of small values per heap (Grundy values, remoteness, birthday) as an Arrow
+/// array of its own unsigned type, its buffer moved.
+fn values_array(t: GrundyTable) -> ArrayRef {
+    match t {
+        GrundyTable::U8(v) => Arc::new(UInt8Array::new(ScalarBuffer::from(v), None)),
+        GrundyTable::U16(v) => Arc::new(UInt16Array::new(ScalarBuffer::from(v), None)),
+        GrundyTable::U32(v) => Arc::new(UInt32Array::new(ScalarBuffer::from(v), None)),
     }
 }
 

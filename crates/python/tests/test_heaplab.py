@@ -515,3 +515,57 @@ def test_rules_beyond_the_menu():
         heaplab.Game("seed(sub{1,2}; NN)").grundy(10)
     with pytest.raises(ValueError, match="position 6"):
         heaplab.Game("0.7[3")
+
+
+def remoteness_by_recursion(moves, n_max, misere):
+    """Smith's remoteness by plain recursion over the options (``moves(n)``: the heaps they
+    leave), the outcomes by their own recursion: 0 without options; from an N-position
+    1 + the least remoteness of a P-position option; else 1 + the largest."""
+
+    @lru_cache(maxsize=None)
+    def win(n):
+        os = moves(n)
+        return misere if not os else any(not win(m) for m in os)
+
+    @lru_cache(maxsize=None)
+    def r(n):
+        os = moves(n)
+        if not os:
+            return 0
+        if win(n):
+            return 1 + min(r(m) for m in os if not win(m))
+        return 1 + max(r(m) for m in os)
+
+    return [r(n) for n in range(n_max + 1)]
+
+
+def test_remoteness_and_birthday_columns():
+    def sub134(n):
+        return [n - s for s in (1, 3, 4) if s <= n]
+
+    for play, misere in (("normal", False), ("misere", True)):
+        t = heaplab.Game("sub{1,3,4}", play=play).table(
+            300, grundy=False, remoteness=True, birthday=True
+        )
+        assert t.column_names == ["n", "win", "remoteness", "birthday"]
+        # the smallest unsigned type of each: remoteness below 256, birthdays up to 300
+        assert t.schema.field("remoteness").type == pa.uint8()
+        assert t.schema.field("birthday").type == pa.uint16()
+        r = t.column("remoteness").to_pylist()
+        assert r == remoteness_by_recursion(sub134, 300, misere)
+        # P-positions: even remoteness in normal play, odd in misère play
+        win = t.column("win").to_pylist()
+        assert all((not w) == (x % 2 == int(misere)) for w, x in zip(win, r))
+        assert t.column("birthday").to_pylist() == list(range(301))
+    # sub{1,2} by hand: 3 and 6 are P-positions (even), 4 and 5 move to 3
+    t = heaplab.Game("sub{1,2}").table(6, remoteness=True)
+    assert t.column_names == ["n", "win", "grundy", "remoteness"]
+    assert t.column("remoteness").to_pylist() == [0, 1, 1, 2, 3, 3, 4]
+    # Grundy's game: the longest play splits off one token at a time, down to a heap of 2
+    t = heaplab.Game("grundy-game").table(8, birthday=True)
+    assert t.column("birthday").to_pylist() == [0, 0, 0, 1, 2, 3, 4, 5, 6]
+    # remoteness of a sum is not a function of its heaps': refused with the reason
+    with pytest.raises(heaplab.HeaplabError, match="split a heap"):
+        heaplab.Game("0.77").table(10, remoteness=True)
+    with pytest.raises(heaplab.RefusedError, match="N <="):
+        heaplab.Game("nim").table(10**8, grundy=False, remoteness=True)

@@ -167,7 +167,7 @@ impl GameMax {
 pub enum Cmd {
     /// Outcome (and Grundy value) of every position 0..=N as CSV or Parquet.
     #[command(
-        after_help = "Examples:\n  heaplab table --game 'sub{1,2,3}' --max 1e6 --grundy -o data/t.parquet\n  heaplab table --game squares --max 100 | head"
+        after_help = "Examples:\n  heaplab table --game 'sub{1,2,3}' --max 1e6 --grundy -o data/t.parquet\n  heaplab table --game squares --max 100 | head\n  heaplab table --game 'sub{1,3,4}' --max 20 --remoteness --birthday --play misere"
     )]
     Table(TableArgs),
     /// The P-positions (losers) 0..=N with index and gap, streamed as CSV, Parquet or b-file.
@@ -278,6 +278,15 @@ pub struct TableArgs {
     /// Add the `grundy` column.
     #[arg(long)]
     pub grundy: bool,
+    /// Add the `remoteness` column: Smith's remoteness in the game's play (--play), the
+    /// number of moves left when the winner hurries and the loser delays (even at normal-play
+    /// P-positions, odd at misère P-positions); refused for games whose moves split a heap.
+    #[arg(long)]
+    pub remoteness: bool,
+    /// Add the `birthday` column: the formal birthday, the number of moves in the longest
+    /// play (a split leaves a sum, whose longest play is the sum of its heaps').
+    #[arg(long)]
+    pub birthday: bool,
     /// Heap shift S: the game's heap n is reported as heap n + S, for games whose terminal
     /// heap is S (subtract 1 or a prime, never below 1: `--game 'primes|sub{1}' --shift 1`);
     /// --max counts in shifted heaps.

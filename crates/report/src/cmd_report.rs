@@ -164,6 +164,7 @@ fn write_tables(
                 &out,
                 g,
                 an.genus.as_ref(),
+                &[],
                 0,
             )
         })?;

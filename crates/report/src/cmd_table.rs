@@ -5,7 +5,7 @@ use crate::cli::TableArgs;
 use crate::output::{print_json, secs, write_table, AtomicFile, Format};
 use crate::progress::Progress;
 use anyhow::{bail, Context, Result};
-use heaplab_core::{tables, Play};
+use heaplab_core::{tables, Play, Task};
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -106,9 +106,11 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         .as_deref()
         .map(crate::sink::CheckpointLock::take)
         .transpose()?;
+    let budget = crate::machine::budget();
+    // remoteness and birthday are planned before any work: a refusal comes first
+    let lengths = plan_lengths(&a, &game, max, &budget)?;
     let dest = a.output.as_deref().map(AtomicFile::create).transpose()?;
     let progress = Progress::new(&format!("{game} to {max}"), max.saturating_add(1));
-    let budget = crate::machine::budget();
     let mut snapshots = vec![];
     let mut keep_checkpoint = false;
     let (out, g) = if segmented {
@@ -138,8 +140,13 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         (Play::Misere, true) => heaplab_core::misere::genera(&game, max, &budget, &progress)?,
         _ => None,
     };
+    let mut extra = vec![];
+    for (name, p) in &lengths {
+        heaplab_core::Observer::planned(&progress, p);
+        extra.push((*name, p.lengths(&progress)?));
+    }
     progress.finish();
-    let mut files = write_out(&a, dest, format, &out, g.as_ref(), genus.as_ref())?;
+    let mut files = write_out(&a, dest, format, &out, g.as_ref(), genus.as_ref(), &extra)?;
     made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     if let Some(cp) = a.checkpoint.as_ref().filter(|_| !keep_checkpoint) {
         // the run is complete: its checkpoint goes (a longer run's stays)
@@ -158,11 +165,42 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
         shown_max,
         &out,
         g.as_ref(),
+        &extra,
         &files,
         &snaps,
         secs(t0),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The plans of the `remoteness` and `birthday` columns asked for, each within `budget` and
+/// together within its memory.
+fn plan_lengths(
+    a: &TableArgs,
+    game: &heaplab_core::Game,
+    max: u64,
+    budget: &heaplab_core::Budget,
+) -> Result<Vec<(&'static str, heaplab_core::Plan)>> {
+    let mut plans = vec![];
+    for (on, name, task) in [
+        (a.remoteness, "remoteness", Task::Remoteness),
+        (a.birthday, "birthday", Task::Birthday),
+    ] {
+        if on {
+            plans.push((name, heaplab_core::plan(game, task, max, budget)?));
+        }
+    }
+    if plans.len() > 1 {
+        let bytes = plans
+            .iter()
+            .map(|(_, p)| p.memory)
+            .fold(0u64, u64::saturating_add);
+        budget.check_memory(
+            || format!("the remoteness and birthday of {game} to N = {max}"),
+            bytes,
+        )?;
+    }
+    Ok(plans)
 }
 
 /// Writes the table to the destination (a file committed into place, or stdout unless
@@ -174,21 +212,24 @@ fn write_out(
     out: &heaplab_core::OutcomeTable,
     g: Option<&heaplab_core::GrundyTable>,
     genus: Option<&heaplab_core::misere::GenusTable>,
+    extra: &[(&str, heaplab_core::GrundyTable)],
 ) -> Result<Vec<String>> {
     match dest {
         Some(file) => {
-            write_table(file.file()?, format, out, g, genus, a.shift).with_context(|| {
-                format!(
-                    "cannot write `{}`",
-                    a.output
-                        .as_ref()
-                        .map_or("-".into(), |p| p.display().to_string())
-                )
-            })?;
+            write_table(file.file()?, format, out, g, genus, extra, a.shift).with_context(
+                || {
+                    format!(
+                        "cannot write `{}`",
+                        a.output
+                            .as_ref()
+                            .map_or("-".into(), |p| p.display().to_string())
+                    )
+                },
+            )?;
             Ok(vec![file.commit()?.display().to_string()])
         }
         None if !a.json => {
-            write_table(std::io::stdout(), format, out, g, genus, a.shift)
+            write_table(std::io::stdout(), format, out, g, genus, extra, a.shift)
                 .context("cannot write to stdout")?;
             Ok(vec![])
         }
@@ -205,6 +246,7 @@ fn summary(
     shown_max: u64,
     out: &heaplab_core::OutcomeTable,
     g: Option<&heaplab_core::GrundyTable>,
+    extra: &[(&str, heaplab_core::GrundyTable)],
     files: &[String],
     snaps: &[String],
     seconds: f64,
@@ -213,7 +255,7 @@ fn summary(
     let largest = out.last_p().map(|p| p + a.shift);
     let max_g = g.map(|g| g.max_value());
     if a.json {
-        print_json(&json!({
+        let mut v = json!({
             "game": game.to_string(),
             "max": shown_max,
             "shift": a.shift,
@@ -223,7 +265,12 @@ fn summary(
             "files": files,
             "snapshots": snaps,
             "seconds": seconds,
-        }));
+        });
+        // `max_remoteness`, `max_birthday`: the largest value of each column asked for
+        for (name, t) in extra {
+            v[format!("max_{name}")] = json!(t.max_value());
+        }
+        print_json(&v);
     } else if a.output.is_none() && !snaps.is_empty() && !crate::progress::quiet() {
         // rows on stdout: the note goes to stderr
         eprintln!("{game}: wrote {}", snapshot_note(a, snaps.len()));

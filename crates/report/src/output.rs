@@ -180,19 +180,25 @@ impl<W: Write + Send> RowWriter<W> {
     }
 }
 
-/// Writes the whole position table in batches.
+/// Writes the whole position table in batches: `n`, `win`, `grundy` when given, `genus`
+/// and `phylum` when given, then each of `extra` (a name and its values per heap, such as
+/// `remoteness` and `birthday`).
 pub fn write_table<W: Write + Send>(
     w: W,
     format: Format,
     out: &OutcomeTable,
     grundy: Option<&GrundyTable>,
     genus: Option<&heaplab_core::misere::GenusTable>,
+    extra: &[(&str, GrundyTable)],
     shift: u64,
 ) -> Result<()> {
     let mut schema = table_schema(grundy.map(grundy_dtype));
     if genus.is_some() {
         schema.insert("genus".into(), DataType::String);
         schema.insert("phylum".into(), DataType::String);
+    }
+    for (name, t) in extra {
+        schema.insert((*name).into(), grundy_dtype(t));
     }
     let mut wr = RowWriter::new(w, format, &schema, true)?;
     let len = out.max() as usize + 1;
@@ -204,6 +210,9 @@ pub fn write_table<W: Write + Send>(
             for c in heaplab_analysis::genus_columns(t, lo, hi) {
                 df.with_column(c)?;
             }
+        }
+        for (name, t) in extra {
+            df.with_column(heaplab_analysis::value_column(name, t, lo, hi))?;
         }
         if shift > 0 {
             // (the caller keeps max + shift within u64)

@@ -347,6 +347,38 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
         vec![
             "table", "--game", "squares", "--max", "10", "--format", "bfile",
         ],
+        // remoteness of a game whose moves split a heap; birthday of a coin-turning game;
+        // a remoteness table too long for a day
+        vec![
+            "table",
+            "--game",
+            "0.77",
+            "--max",
+            "10",
+            "--remoteness",
+            "-o",
+            "x.csv",
+        ],
+        vec![
+            "table",
+            "--game",
+            "ruler",
+            "--max",
+            "10",
+            "--birthday",
+            "-o",
+            "x.csv",
+        ],
+        vec![
+            "table",
+            "--game",
+            "nim",
+            "--max",
+            "1e8",
+            "--remoteness",
+            "-o",
+            "x.csv",
+        ],
         vec![
             "sweep", "--game", "sub{1,k}", "--param", "k=2..3", "--max", "100", "-o", "s.txt",
         ],
@@ -2543,4 +2575,131 @@ fn census_shards_killed_resumed_and_merged_equal_the_whole_run() {
             "{args:?}: {err}"
         );
     }
+}
+
+/// Smith's remoteness of heap n by plain recursion over the options (`moves(n)`: the heaps
+/// they leave), with the outcomes by their own recursion: 0 without options; from an
+/// N-position 1 + the least remoteness of a P-position option; else 1 + the largest.
+fn remoteness_by_recursion(max: u64, moves: &dyn Fn(u64) -> Vec<u64>, misere: bool) -> Vec<u64> {
+    fn win(n: u64, m: &dyn Fn(u64) -> Vec<u64>, misere: bool, w: &mut Vec<Option<bool>>) -> bool {
+        if let Some(x) = w[n as usize] {
+            return x;
+        }
+        let os = m(n);
+        let x = if os.is_empty() {
+            misere
+        } else {
+            os.iter().any(|&o| !win(o, m, misere, w))
+        };
+        w[n as usize] = Some(x);
+        x
+    }
+    let mut w = vec![None; max as usize + 1];
+    let mut r: Vec<u64> = vec![];
+    for n in 0..=max {
+        let os = moves(n);
+        let v = if os.is_empty() {
+            0
+        } else if win(n, moves, misere, &mut w) {
+            let p: Vec<u64> = os
+                .iter()
+                .copied()
+                .filter(|&o| !win(o, moves, misere, &mut w))
+                .collect();
+            1 + p.iter().map(|&o| r[o as usize]).min().unwrap()
+        } else {
+            1 + os.iter().map(|&o| r[o as usize]).max().unwrap()
+        };
+        r.push(v);
+    }
+    r
+}
+
+#[test]
+fn table_remoteness_and_birthday_columns() {
+    let d = tempfile::tempdir().unwrap();
+    let sub134 = |n: u64| -> Vec<u64> {
+        [1, 3, 4]
+            .into_iter()
+            .filter(|&s| s <= n)
+            .map(|s| n - s)
+            .collect()
+    };
+    for (play, misere) in [("normal", false), ("misere", true)] {
+        for name in ["r.csv", "r.parquet"] {
+            let v = json(
+                d.path(),
+                &[
+                    "table",
+                    "--game",
+                    "sub{1,3,4}",
+                    "--max",
+                    "1000",
+                    "--remoteness",
+                    "--birthday",
+                    "--play",
+                    play,
+                    "-o",
+                    name,
+                    "--json",
+                ],
+            );
+            let df = if name.ends_with("csv") {
+                read_csv(&d.path().join(name))
+            } else {
+                read_parquet(&d.path().join(name))
+            };
+            let names: Vec<&str> = df.get_column_names().iter().map(|c| c.as_str()).collect();
+            assert_eq!(names, ["n", "win", "remoteness", "birthday"]);
+            let r: Vec<u64> = u64s(&df, "remoteness")
+                .into_iter()
+                .map(Option::unwrap)
+                .collect();
+            assert_eq!(r, remoteness_by_recursion(1000, &sub134, misere), "{play}");
+            // the longest play removes one token a move
+            let b: Vec<Option<u64>> = (0..=1000).map(Some).collect();
+            assert_eq!(u64s(&df, "birthday"), b);
+            // P-positions: even remoteness in normal play, odd in misère play
+            for (n, w) in bools(&df, "win").into_iter().enumerate() {
+                assert_eq!(!w, r[n] % 2 == u64::from(misere), "{play} heap {n}");
+            }
+            assert_eq!(v["max_remoteness"], json!(r.iter().max().unwrap()));
+            assert_eq!(v["max_birthday"], json!(1000));
+        }
+    }
+    // sub{1,2} on stdout, checked by hand: 3, 6, 9 are P-positions (even remoteness)
+    let out = ok(
+        d.path(),
+        &["table", "--game", "sub{1,2}", "--max", "6", "--remoteness"],
+    );
+    assert_eq!(
+        out,
+        "n,win,remoteness\n0,false,0\n1,true,1\n2,true,1\n3,false,2\n4,true,3\n5,true,3\n6,false,4\n"
+    );
+    // Kayles: a move removes one or two pins and may split the row; the longest play
+    // removes one pin a move, whatever the split
+    ok(
+        d.path(),
+        &[
+            "table",
+            "--game",
+            "0.77",
+            "--max",
+            "200",
+            "--birthday",
+            "--grundy",
+            "-o",
+            "k.csv",
+        ],
+    );
+    let df = read_csv(&d.path().join("k.csv"));
+    let b: Vec<Option<u64>> = (0..=200).map(Some).collect();
+    assert_eq!(u64s(&df, "birthday"), b);
+    assert_eq!(
+        df.get_column_names()
+            .iter()
+            .map(|c| c.as_str())
+            .collect::<Vec<_>>(),
+        ["n", "win", "grundy", "birthday"]
+    );
 }

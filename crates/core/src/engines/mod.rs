@@ -6,6 +6,7 @@
 //! | `window` | the window sieve of finite sets |
 //! | `pull` | divisor games: each position reads its options from per-segment lists |
 //! | `mex` | the plain mex, position by position |
+//! | `remote` | remoteness and birthday: one walk over every option of every heap |
 //! | `blocked` | the blocked, transposed mex (and its AVX-512 marks) |
 //! | `sparse` | the sparse-space method for take-and-break codes |
 //! | `layers` | dense subtraction sets layer by layer, by online FFT convolution |
@@ -24,6 +25,7 @@ pub(crate) mod layers;
 pub(crate) mod mem;
 pub(crate) mod mex;
 pub(crate) mod pull;
+pub(crate) mod remote;
 pub(crate) mod sieve;
 pub(crate) mod sparse;
 pub(crate) mod stream;

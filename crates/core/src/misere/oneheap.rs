@@ -4,7 +4,7 @@
 //! on games are in `misere::genus`.
 
 use crate::mex::ValueSet;
-use crate::moves::listed::segment_lists;
+use crate::moves::listed::walk_options as walk;
 use crate::moves::Moves;
 use crate::observe::{Stopped, Watch};
 use serde::Serialize;
@@ -22,32 +22,6 @@ pub(crate) fn walkable(moves: &Moves) -> bool {
         moves,
         Moves::Split(_) | Moves::Options(_) | Moves::Seeded { .. }
     )
-}
-
-/// Calls `each(n, options of n)` for n = 0..=max in order (the heaps each amount leaves).
-fn walk(
-    moves: &Moves,
-    max: u64,
-    watch: &mut Watch,
-    mut each: impl FnMut(u64, &[u64]),
-) -> Result<(), Stopped> {
-    let mut opts: Vec<u64> = Vec::new();
-    let mut lo = 0u64;
-    while lo <= max {
-        let lists = segment_lists(moves, lo, max);
-        let hi = lists.hi();
-        for n in lo..hi {
-            watch.at(n)?;
-            opts.clear();
-            opts.extend(lists.of(n).iter().map(|&d| n - d));
-            each(n, &opts);
-        }
-        if hi > max {
-            break;
-        }
-        lo = hi;
-    }
-    Ok(())
 }
 
 /// One layer of values over 0..=max: with `prev` = γ(i−1), the genus layer γi

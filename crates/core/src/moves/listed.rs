@@ -4,6 +4,7 @@
 
 use crate::moves::Moves;
 use crate::num::isqrt;
+use crate::observe::{Stopped, Watch};
 
 /// Most amounts one segment lists (2 MiB of them, so the lists stay in cache) before it
 /// ends early: a rule with n / 2 amounts a heap lists a few heaps at a time, not 2^16 (which
@@ -54,6 +55,34 @@ pub fn segment_lists(moves: &Moves, lo: u64, max: u64) -> Lists {
         start.push(amounts.len());
     }
     Lists { lo, start, amounts }
+}
+
+/// Calls `each(n, options of n)` for n = 0..=max in order, with the heaps each amount of a
+/// one-heap structure leaves (listed a segment at a time by [`segment_lists`]); `watch`
+/// sees every heap and may stop the walk.
+pub(crate) fn walk_options(
+    moves: &Moves,
+    max: u64,
+    watch: &mut Watch,
+    mut each: impl FnMut(u64, &[u64]),
+) -> Result<(), Stopped> {
+    let mut opts: Vec<u64> = Vec::new();
+    let mut lo = 0u64;
+    while lo <= max {
+        let lists = segment_lists(moves, lo, max);
+        let hi = lists.hi();
+        for n in lo..hi {
+            watch.at(n)?;
+            opts.clear();
+            opts.extend(lists.of(n).iter().map(|&d| n - d));
+            each(n, &opts);
+        }
+        if hi > max {
+            break;
+        }
+        lo = hi;
+    }
+    Ok(())
 }
 
 /// Proper divisors of every n in [lo, hi) (d >= 2 when `nontrivial`), as CSR lists: the

@@ -33,6 +33,8 @@ fn normal_engine(moves: &Moves, task: Task) -> Engine {
 /// The engine that computes `task` for a structure (for most sizes: see [`engine_for`]).
 pub(crate) fn engine_of(s: &Structure, task: Task) -> Engine {
     match (s.play, &s.moves, task) {
+        // remoteness and birthday: every option of every heap, whatever the structure
+        (_, _, Task::Remoteness | Task::Birthday) => Engine::OptionWalk,
         (Play::Normal, m, t) => normal_engine(m, t),
         // misère play: canonical forms for the moves that split (their options are sums);
         // the misère mex for the values of one-heap moves; the normal-play streams with

@@ -15,6 +15,7 @@
 //! | divisor mex | N ln N / 5.8e7 | 1e8: 31 s |
 //! | option pull, option mex | N·moves / 5e7 + N / 5e7 | `divisors\|squares` to 1e6: 10.4 s |
 //! | sparse space | measured: a pilot run, extrapolated (`sparse_seconds`) | `.6` to 1e7: 15 s |
+//! | option walk (remoteness, birthday) | options / 3.5e8 (ranges of amounts) or / 1e8 (listed amounts, splits) + N / 1e7 | `half` to 1e5: 6.9 s; `squares` to 1e6: 5.4 s |
 //!
 //! The number of P-positions of a sieve game is not known in advance (except for squares,
 //! about 0.9·n^0.7, Eppstein 2018): a pilot sieve to min(max, 2^16) fits a power law to
@@ -32,6 +33,7 @@ use crate::plan::pilots::{
     canonical_seconds, dense_seconds, layered_memory, pilot_p_count, ruleset_cost, sparse_seconds,
 };
 use crate::sets::{MoveSet, NamedSet};
+use std::ops::ControlFlow;
 
 /// One structure priced: `key` names the game in normal play (pilot runs are kept by it).
 pub(crate) struct Priced<'a> {
@@ -77,6 +79,7 @@ impl Priced<'_> {
         match task {
             Task::Grundy => self.grundy_memory(max),
             Task::PPositions => self.stream_memory(max),
+            Task::Remoteness | Task::Birthday => self.lengths_memory(max),
             Task::Outcomes => (max / 8 + 1).saturating_add(match self.s.moves {
                 Moves::Split(_) | Moves::Options(_) | Moves::Seeded { .. } => {
                     self.grundy_memory(max)
@@ -84,6 +87,18 @@ impl Priced<'_> {
                 _ => self.stream_memory(max),
             }),
         }
+    }
+
+    /// Upper estimate of the memory (bytes) of a remoteness or birthday table of 0..=max:
+    /// the `u32` table, its narrowed copy, and one segment's move lists.
+    fn lengths_memory(&self, max: u64) -> u64 {
+        let lists = match self.s.moves {
+            Moves::Split(_) | Moves::Options(_) => 0,
+            ref one_heap => lists_memory(one_heap, max),
+        };
+        max.saturating_add(1)
+            .saturating_mul(8)
+            .saturating_add(lists)
     }
 
     /// Upper estimate of the memory (bytes) a Grundy table of 0..=max needs while it is
@@ -154,6 +169,9 @@ impl Priced<'_> {
     pub fn seconds(&self, task: Task, engine: Engine, max: u64) -> f64 {
         let m = max as f64;
         let ln = m.max(2.0).ln();
+        if matches!(task, Task::Remoteness | Task::Birthday) {
+            return option_visits(&self.s.moves, max) / walk_rate(&self.s.moves, max) + m / 1e7;
+        }
         if self.s.play == Play::Misere {
             if self.s.moves.first_move() == Some(u64::MAX) {
                 // no heap has a move: no P-position at all, found at once
@@ -235,6 +253,74 @@ impl Priced<'_> {
                 ruleset_cost(self.key, &self.s.moves, max).0
             }
         }
+    }
+}
+
+/// Options a second the option walk (remoteness, birthday) visits, on top of about 100 ns
+/// a heap. Measured here on 2026-12-03 (release, the machine shared; `heaplab table
+/// --remoteness`, less the same table without it): ranges of amounts (intervals and finite
+/// sets) about 3.5e8 a second (`half` to 10^5: 6.9 s; `sqrt` to 10^7 in misère
+/// play: 45 s; `sub{1,3,4}` to 10^8: 10.5 s, mostly the heaps); amounts listed from a
+/// named set, divisors or a rule about 1e8 (`squares` to 10^6: 5.4 s; `divisors` to 10^7:
+/// 2.6 s); take-and-break splits through a callback per option about 1e8 (`0.77` to 10^4:
+/// 0.38 s; Grundy's game to 10^4: 0.25 s). All-but sets, and heaps whose lists pass 2^16
+/// amounts (half a MiB, read back from memory, not cache): about 1.5e8 a second (`nim` to
+/// 10^5: 17 s, to 10^6 about 2900 s; `allbut{2,5}` to 10^5: 24 s).
+fn walk_rate(moves: &Moves, max: u64) -> f64 {
+    match moves {
+        _ if moves_per_heap(moves, max) > 65536.0 => 1.5e8,
+        Moves::Interval(_) | Moves::Finite { .. } => 3.5e8,
+        Moves::AllBut { .. } => 1.5e8,
+        Moves::Seeded { inner, .. } => walk_rate(inner, max),
+        _ => 1e8,
+    }
+}
+
+/// Options counted at heap N, at most, when an option list's cost is estimated (about
+/// 0.1 s); a heap with more options is taken to have infinitely many.
+const PILOT_OPTIONS: u64 = 1 << 24;
+
+/// The options of every heap visited, about (for the time estimate): one-heap structures
+/// from their moves per heap, take-and-break digits by counting their splits, option lists
+/// (extended codes, `sink`) from the options of heap N, counted (every heap taken to have
+/// as many: the counts grow with n). Infinite when heap N has more than 2^24 options.
+pub(crate) fn option_visits(moves: &Moves, max: u64) -> f64 {
+    let m = max as f64 + 1.0;
+    match moves {
+        Moves::Split(br) => {
+            let mut visits = 0.0;
+            for d in &br.digits {
+                let Some(top) = max.checked_sub(d.take) else {
+                    continue;
+                };
+                let s = top as f64;
+                // sum over s' <= top of the splits of s' (a half of s' in two, s'^2 / 12 in three)
+                visits += s + 1.0;
+                if d.two {
+                    visits += s * s / 4.0;
+                }
+                if d.three {
+                    visits += s * s * s / 36.0;
+                }
+            }
+            visits
+        }
+        Moves::Options(rule) => {
+            let mut count = 0u64;
+            let _ = rule.for_each_option(max, &mut |_| {
+                count += 1;
+                if count >= PILOT_OPTIONS {
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            });
+            if count >= PILOT_OPTIONS {
+                f64::INFINITY
+            } else {
+                m * (count as f64 + 1.0)
+            }
+        }
+        one_heap => m * moves_per_heap(one_heap, max),
     }
 }
 

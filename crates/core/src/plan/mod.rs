@@ -20,6 +20,7 @@
 pub(crate) mod choose;
 pub(crate) mod cost;
 pub(crate) mod count;
+pub(crate) mod lengths;
 pub(crate) mod pilots;
 pub(crate) mod planned;
 pub(crate) mod run;
@@ -45,6 +46,9 @@ pub enum Output {
     Grundy(GrundyTable),
     /// A P-position stream, opened ([`Task::PPositions`]).
     Stream(PPositionStream),
+    /// A remoteness or birthday table ([`Task::Remoteness`], [`Task::Birthday`]), in the
+    /// narrowest unsigned type that holds its values.
+    Lengths(GrundyTable),
 }
 
 impl Plan {
@@ -67,6 +71,7 @@ impl Plan {
             Task::Grundy => Output::Grundy(self.grundy(obs)?),
             Task::Outcomes => Output::Outcomes(self.outcomes(obs)?),
             Task::PPositions => Output::Stream(self.stream(obs)?),
+            Task::Remoteness | Task::Birthday => Output::Lengths(self.lengths(obs)?),
         })
     }
 
@@ -98,7 +103,7 @@ impl Plan {
         stream::open(self, None, obs)
     }
 
-    fn expect(&self, task: Task) -> Result<(), Error> {
+    pub(crate) fn expect(&self, task: Task) -> Result<(), Error> {
         if self.task == task {
             return Ok(());
         }
@@ -138,7 +143,13 @@ fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Err
     let what = what(engine_of(&p.structure, task), task);
     let game = &p.game;
     budget.check_memory(|| format!("{what} of {game} to N = {max}"), p.memory)?;
-    budget.check_time(|| format!("{game} to N = {max}"), p.seconds)?;
+    budget.check_time(
+        || match task {
+            Task::Remoteness | Task::Birthday => format!("{what} of {game} to N = {max}"),
+            _ => format!("{game} to N = {max}"),
+        },
+        p.seconds,
+    )?;
     Ok(p)
 }
 

@@ -53,8 +53,12 @@ impl Plan {
         let game = game.normalized().into_owned();
         let structure = game.structure();
         let engine = engine_of(&structure, task);
+        if let Some(why) = crate::engines::remote::unsupported(&structure, task, &game) {
+            return Err(Error::Unsupported { what: why });
+        }
         let limit = match task {
             _ if engine == Engine::CanonicalForms => CANONICAL_MAX,
+            Task::Remoteness | Task::Birthday => crate::engines::remote::LENGTHS_MAX,
             Task::Grundy => GRUNDY_MAX,
             Task::Outcomes => BITS_MAX,
             Task::PPositions => u64::MAX,
@@ -125,5 +129,6 @@ pub(crate) fn task_name(task: Task) -> &'static str {
         Task::Outcomes => "an outcome table",
         Task::Grundy => "a Grundy table",
         Task::PPositions => "the P-position engine",
+        Task::Remoteness | Task::Birthday => crate::engines::remote::table_name(task),
     }
 }

@@ -673,6 +673,8 @@ class Game:
         progress: Progress = None,
         checkpoint: Union[str, "os.PathLike[str]", None] = None,
         checkpoint_every: float = 300.0,
+        remoteness: bool = False,
+        birthday: bool = False,
     ) -> Any:
         """Columns ``n`` (uint64), ``win`` (bool) and, with ``grundy``, ``grundy``
         (smallest unsigned) of 0..=n_max as an Arrow table, without a copy: a
@@ -682,6 +684,16 @@ class Game:
         play (``Game(spec, play="misere")``) ``grundy`` holds misère nim-values and, for
         one-heap games, the string columns ``genus`` (``"0^{120}"``) and ``phylum``
         (``"tame"``, ``"restive"``, ``"restless"``, ``"wild"``) follow.
+
+        With ``remoteness=True`` the column ``remoteness`` (smallest unsigned) follows:
+        Smith's remoteness in the game's play, the number of moves left when the winner
+        hurries and the loser delays — even exactly at normal-play P-positions, odd exactly
+        at misère P-positions (0 at a heap without a move in both); games whose moves split
+        a heap raise :class:`HeaplabError`, as coin-turning and ``seed( )`` games do. With
+        ``birthday=True`` the column ``birthday``: the formal birthday, the number of moves
+        in the longest play (a split leaves a sum, whose longest play is the sum of its
+        heaps'); the canonical birthday of an impartial position is its Grundy value. Both
+        are planned before any work and refused (:class:`RefusedError`) beyond the budget.
 
         With ``checkpoint=PATH`` (``grundy=True``; take-and-break codes, Grundy's game and
         subtraction games with a finite or named set, in normal play) the Grundy values are
@@ -699,9 +711,12 @@ class Game:
         progress = _check_progress(progress)
         checkpoint = _path("checkpoint", checkpoint)
         every = _seconds("checkpoint_every", checkpoint_every)
+        lengths = {"remoteness": bool(remoteness), "birthday": bool(birthday)}
         if checkpoint is None:
-            return _arrow(self._raw.table(n_max, bool(grundy), progress))
-        return _arrow(self._raw.table(n_max, bool(grundy), progress, checkpoint, every))
+            return _arrow(self._raw.table(n_max, bool(grundy), progress, **lengths))
+        return _arrow(
+            self._raw.table(n_max, bool(grundy), progress, checkpoint, every, **lengths)
+        )
 
 
 def _arrow(t: ArrowTable) -> Any:

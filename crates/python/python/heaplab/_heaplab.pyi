@@ -50,6 +50,8 @@ class RawGame:
         progress: _Progress = None,
         checkpoint: Optional[str] = None,
         checkpoint_every: float = 300.0,
+        remoteness: bool = False,
+        birthday: bool = False,
     ) -> ArrowTable: ...
 
 class CensusJournal:
