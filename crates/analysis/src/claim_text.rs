@@ -632,3 +632,56 @@ mod tests {
         }
     }
 }
+
+/// The claim with every column it reads replaced by that column's value in `row` (a row
+/// of the checked table as JSON: `{"n": 29, "grundy": 5}`), written `name=value`, so a
+/// counterexample shows the arithmetic it fails on: `grundy < 5` at that row is
+/// `grundy=5 < 5`. Words that are not columns of the row (functions, keywords) stay.
+pub fn claim_with_values(claim: &str, row: &serde_json::Value) -> String {
+    let chars: Vec<char> = claim.chars().collect();
+    let mut out = String::new();
+    let mut at = 0;
+    for t in tokens(claim) {
+        if t.kind != TokenKind::Word {
+            continue;
+        }
+        let Some(v) = row.get(t.text.to_ascii_lowercase().as_str()) else {
+            continue;
+        };
+        // (a word followed by `(` is a function call, not a column)
+        let next = chars[t.end..].iter().find(|c| !c.is_whitespace());
+        if next == Some(&'(') {
+            continue;
+        }
+        out.extend(&chars[at..t.end]);
+        out.push('=');
+        out.push_str(&match v {
+            serde_json::Value::Null => "null".to_string(),
+            v => v.to_string(),
+        });
+        at = t.end;
+    }
+    out.extend(&chars[at..]);
+    out
+}
+
+#[cfg(test)]
+mod witness_tests {
+    use super::claim_with_values;
+    use serde_json::json;
+
+    #[test]
+    fn columns_read_are_shown_with_their_values() {
+        let row = json!({"n": 29, "win": true, "grundy": 5});
+        assert_eq!(claim_with_values("grundy < 5", &row), "grundy=5 < 5");
+        assert_eq!(
+            claim_with_values("win = (n % 4 <> 0) AND isqrt(n) > grundy", &row),
+            "win=true = (n=29 % 4 <> 0) AND isqrt(n=29) > grundy=5"
+        );
+        let row = json!({"k": 0, "p": 0, "gap": null, "prev": null});
+        assert_eq!(
+            claim_with_values("gap = prev + 1", &row),
+            "gap=null = prev=null + 1"
+        );
+    }
+}

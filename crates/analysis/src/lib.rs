@@ -54,8 +54,8 @@ pub use check::{check_claim, claim_schema, verify_guess, CheckReport};
 #[cfg(feature = "polars")]
 pub use claim::{Claim, ClaimError, LookupTables};
 pub use claim_text::{
-    identifiers, plan_check, precheck_claim, prove_for_all, residue_shape, Lookup, On,
-    ResidueShape, TABLE_CHECK_MAX,
+    claim_with_values, identifiers, plan_check, precheck_claim, prove_for_all, residue_shape,
+    Lookup, On, ResidueShape, TABLE_CHECK_MAX,
 };
 pub use compare::{compare, Comparison, Difference, DIFFERENCES_LISTED};
 #[cfg(feature = "polars")]

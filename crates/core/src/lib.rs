@@ -55,6 +55,7 @@ mod spec;
 mod stone;
 mod sums;
 mod table;
+mod witness;
 
 pub use budget::{Budget, Engine, Estimate, Task, TIME_LIMIT};
 pub use census::{CensusError, CensusSpace, Class, Member, Reduction};
@@ -108,3 +109,4 @@ pub use sums::count::{count_sums, SumCount};
 pub use sums::sum::{HeapValue, Sum, SumDecision, SumError, SumMove, SumMoves};
 pub use sums::{decide_sum, grundy_value, sum_winning_moves};
 pub use table::{GrundyTable, OutcomeTable, PCount};
+pub use witness::{value_proof, ValueProof, Witnessed};

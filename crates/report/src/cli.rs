@@ -591,6 +591,10 @@ pub struct CheckArgs {
     /// Check every position (`n`, `win`, `grundy`) or the P-positions (`k`, `p`, `gap`, `prev`).
     #[arg(long, value_enum, default_value = "table")]
     pub on: On,
+    /// When the claim fails, print the first counterexample as a proof: the claim with the
+    /// values it reads, and the heap's value from its options (one per smaller value).
+    #[arg(long)]
+    pub witness: bool,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

@@ -19,6 +19,10 @@ pub fn run(a: CheckArgs) -> Result<ExitCode> {
     let r = check_claim(game, max, &a.claim, a.on.into(), &budget, &progress)?;
     progress.finish();
     let examples = rows_json(&r.counterexamples);
+    let witness = match (a.witness, examples.first()) {
+        (true, Some(first)) => Some(witness(game, &a, first, &budget)),
+        _ => None,
+    };
     if a.json {
         print_json(&json!({
             "game": game.to_string(),
@@ -31,6 +35,7 @@ pub fn run(a: CheckArgs) -> Result<ExitCode> {
             "counterexamples": examples,
             "for_all": r.for_all,
             "for_all_from": r.for_all_from,
+            "witness": witness,
             "seconds": secs(t0),
         }));
     } else if r.holds() {
@@ -63,6 +68,10 @@ pub fn run(a: CheckArgs) -> Result<ExitCode> {
             "fails at {at}: {first}; {} failing rows of {} [{game}]",
             r.failures, r.rows
         );
+        if let Some(w) = &witness {
+            println!("witness: {}", w["claim"].as_str().unwrap_or_default());
+            println!("  {}", w["proof"].as_str().unwrap_or_default());
+        }
         println!("first counterexamples:");
         for e in &examples {
             println!("  {e}");
@@ -73,4 +82,31 @@ pub fn run(a: CheckArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The first counterexample as a proof: the claim with the values its row reads, and the
+/// Grundy value of the row's heap (`n`, or the P-position `p`) from its options
+/// ([`heaplab_core::value_proof`]), or why no such proof is given.
+fn witness(
+    game: &heaplab_core::Game,
+    a: &CheckArgs,
+    row: &serde_json::Value,
+    budget: &heaplab_core::Budget,
+) -> serde_json::Value {
+    let claim = format!(
+        "`{}` at this row is `{}`, which is not true",
+        a.claim,
+        heaplab_analysis::claim_with_values(&a.claim, row)
+    );
+    let heap = match a.on {
+        On::Table => row["n"].as_u64(),
+        On::Losers => row["p"].as_u64(),
+    };
+    let proof =
+        match heap.map(|n| heaplab_core::value_proof(game, n, budget, &heaplab_core::Silent)) {
+            Some(Ok(p)) => p.sentence(),
+            Some(Err(e)) => format!("(no proof by options: {e})"),
+            None => "(no heap in this row)".into(),
+        };
+    json!({"claim": claim, "proof": proof})
 }

@@ -170,3 +170,55 @@ fn negative_numbers_are_named_not_taken_for_flags() {
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// `check --witness`: the first counterexample as a minimal proof — the claim with the
+/// values the row reads, and the heap's value from one option per smaller value.
+#[test]
+fn refuted_claims_come_with_a_witness() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = heaplab(
+        dir.path(),
+        &[
+            "check",
+            "--game",
+            "squares",
+            "--max",
+            "1000",
+            "--claim",
+            "grundy < 5",
+            "--witness",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[1],
+        "witness: `grundy < 5` at this row is `grundy=5 < 5`, which is not true"
+    );
+    // subtract-a-square, heap 29: options 28, 25, 20, 13, 4 with values 4, 3, 0, 1, 2
+    assert_eq!(
+        lines[2],
+        "  g(29) = 5: options reach 0 (leave 20), 1 (leave 13), 2 (leave 4), 3 (leave 25), \
+         4 (leave 28); none of its 5 options has 5"
+    );
+    let o = heaplab(
+        dir.path(),
+        &[
+            "check",
+            "--game",
+            "0.77",
+            "--max",
+            "100",
+            "--claim",
+            "win = (n % 4 <> 0)",
+            "--witness",
+            "--json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["witness"]["proof"],
+        "g(4) = 1: options reach 0 (leave 1 + 1); none of its 4 options has 1"
+    );
+}

@@ -1,0 +1,195 @@
+//! Why a heap has its Grundy value: the shortest proof from the definition (Sprague–Grundy:
+//! g(n) is the mex of the values of n's options, an option's value being the XOR of the
+//! heaps it leaves; Winning Ways ch. 4). g(n) = v holds exactly when some option has each
+//! value 0, 1, …, v − 1 and none has v, so one option per smaller value and the count of
+//! options checked is the whole proof — the form in which a refuted claim is shown
+//! (`heaplab check --witness`).
+
+use crate::budget::Budget;
+use crate::error::Error;
+use crate::game::{Game, Play};
+use crate::observe::Observer;
+use crate::rule::Rule;
+use serde::Serialize;
+
+/// One option of a heap: the heaps the move leaves (empty heaps dropped, increasing) and
+/// the option's value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Witnessed {
+    /// The heaps left.
+    pub leaves: Vec<u64>,
+    /// Their value (the XOR of the heaps' Grundy values; misère play: the heap's misère
+    /// value).
+    pub value: u32,
+}
+
+/// The proof of g(n) = value: for each smaller value one option that has it, and how many
+/// options there are in all (none of which has `value`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ValueProof {
+    /// The heap.
+    pub n: u64,
+    /// Its Grundy value (misère play: its misère value G⁻).
+    pub value: u32,
+    /// `reach[v]` is an option of value v, for v = 0..value.
+    pub reach: Vec<Witnessed>,
+    /// Every option of n, counted as listed (a move listed twice counts twice).
+    pub options: u64,
+}
+
+/// Most options listed for one heap when a proof is built.
+const OPTIONS_MAX: u64 = 1 << 22;
+
+/// The proof that heap n of `game` has its Grundy value (misère play: its misère value),
+/// from the game's own table to n (planned within `budget`).
+///
+/// # Errors
+/// [`Error::Unsupported`] for a misère game whose moves split a heap (a sum's misère value
+/// is not a function of its heaps' values), a game with a prescribed start, or a heap with
+/// more than 2^22 options; as [`crate::plan_table`] and [`crate::grundy_table`] otherwise.
+pub fn value_proof(
+    game: &Game,
+    n: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<ValueProof, Error> {
+    let s = game.structure();
+    if matches!(s.moves, crate::moves::Moves::Seeded { .. }) {
+        return Err(Error::Unsupported {
+            what: format!("a proof by options for {game}, whose start is prescribed"),
+        });
+    }
+    let misere = game.play() == Play::Misere;
+    if misere && !s.moves.is_one_heap() {
+        return Err(Error::Unsupported {
+            what: format!(
+                "a proof by options for {game}: in misère play a sum's value is not the XOR \
+                 of its heaps' values"
+            ),
+        });
+    }
+    let p = crate::plan::plan_table(game, n, budget)?;
+    let table = p.grundy(obs)?;
+    let value = table.get(n);
+    let mut reach: Vec<Option<Witnessed>> = vec![None; value as usize];
+    let mut options = 0u64;
+    let mut over = false;
+    game.for_each_option(n, &mut |left| {
+        options += 1;
+        if options > OPTIONS_MAX {
+            over = true;
+            return;
+        }
+        let mut leaves: Vec<u64> = left.iter().copied().filter(|&h| h > 0).collect();
+        leaves.sort_unstable();
+        let v = leaves.iter().fold(0, |x, &h| x ^ table.get(h));
+        // (misère one-heap games: the option's own misère value; no move leaves two heaps)
+        let v = if misere && leaves.is_empty() {
+            table.get(0)
+        } else {
+            v
+        };
+        if let Some(slot) = reach.get_mut(v as usize) {
+            if slot.is_none() {
+                *slot = Some(Witnessed { leaves, value: v });
+            }
+        }
+    });
+    if over {
+        return Err(Error::Unsupported {
+            what: format!("a proof by options for heap {n} of {game}: more than 2^22 options"),
+        });
+    }
+    let reach: Option<Vec<Witnessed>> = reach.into_iter().collect();
+    let reach = reach.ok_or_else(|| Error::Unsupported {
+        what: format!(
+            "a proof by options for heap {n} of {game}: the table and the options disagree"
+        ),
+    })?;
+    Ok(ValueProof {
+        n,
+        value,
+        reach,
+        options,
+    })
+}
+
+impl ValueProof {
+    /// One line: `g(29) = 5: options reach 0 (leave 20), 1 (leave 28), …, 4 (leave 13); none
+    /// of its 5 options has 5`.
+    pub fn sentence(&self) -> String {
+        let leave = |w: &Witnessed| match w.leaves.len() {
+            0 => "leave nothing".to_string(),
+            _ => format!(
+                "leave {}",
+                w.leaves
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            ),
+        };
+        let reached: Vec<String> = self
+            .reach
+            .iter()
+            .map(|w| format!("{} ({})", w.value, leave(w)))
+            .collect();
+        let head = if reached.is_empty() {
+            format!("g({}) = {}", self.n, self.value)
+        } else {
+            format!(
+                "g({}) = {}: options reach {}",
+                self.n,
+                self.value,
+                reached.join(", ")
+            )
+        };
+        format!(
+            "{head}; none of its {} option{} has {}",
+            self.options,
+            if self.options == 1 { "" } else { "s" },
+            self.value
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Silent;
+
+    #[test]
+    fn proofs_name_one_option_per_smaller_value() {
+        let b = Budget::new(1 << 30);
+        // subtract-a-square: g(29) = 5 (A014586 values 0,1,0,1,2,0,1,0,1,2,…)
+        let g = Game::parse("squares").unwrap();
+        let p = value_proof(&g, 29, &b, &Silent).unwrap();
+        let t = crate::grundy_table(&g, 29, &Silent).unwrap();
+        assert_eq!(p.value, t.get(29));
+        assert_eq!(p.options, 5); // 1, 4, 9, 16, 25
+        for (v, w) in p.reach.iter().enumerate() {
+            assert_eq!(w.value as usize, v);
+            assert_eq!(w.leaves.len(), 1);
+            assert_eq!(t.get(w.leaves[0]), v as u32);
+        }
+        // Kayles heap 4: g = 1, options 3 (g 3), 2 (2), 1+2 (1 ^ 2 = 3), 1+1 (0), 2 (…)
+        let k = Game::parse("0.77").unwrap();
+        let p = value_proof(&k, 4, &b, &Silent).unwrap();
+        assert_eq!(p.value, 1);
+        assert_eq!(p.reach[0].leaves, vec![1, 1]);
+        assert!(p
+            .sentence()
+            .starts_with("g(4) = 1: options reach 0 (leave 1 + 1); none of its"));
+        // heap 0 has no option and value 0
+        assert_eq!(
+            value_proof(&g, 0, &b, &Silent).unwrap().sentence(),
+            "g(0) = 0; none of its 0 options has 0"
+        );
+        // misère play of a one-heap game uses the misère values; splits are refused
+        let m = Game::parse("misere(sub{1,2})").unwrap();
+        let p = value_proof(&m, 3, &b, &Silent).unwrap();
+        let t = crate::grundy_table(&m, 3, &Silent).unwrap();
+        assert_eq!(p.value, t.get(3));
+        assert!(value_proof(&Game::parse("misere(0.77)").unwrap(), 5, &b, &Silent).is_err());
+    }
+}
