@@ -28,6 +28,7 @@ pub fn duration(secs: f64) -> String {
         s if s < 10.0 * HOUR => format!("{:.1} hours", s / HOUR),
         s if s < 36.0 * HOUR => format!("{:.0} hours", s / HOUR),
         s if s < YEAR => format!("{:.1} days", s / DAY),
+        s if s < 1.5 * YEAR => "1 year".into(),
         s if s < 1e4 * YEAR => format!("{:.0} years", s / YEAR),
         s => format!("{:.1e} years", s / YEAR),
     }

@@ -35,6 +35,11 @@ pub struct ValueProof {
     pub reach: Vec<Witnessed>,
     /// Every option of n, counted as listed (a move listed twice counts twice).
     pub options: u64,
+    /// The first options listed with their values (at most 12): for a value of 0 — a
+    /// P-position — the proof is that none of them has 0, which a reader checks here.
+    pub listed: Vec<Witnessed>,
+    /// Misère values (G⁻) rather than Grundy values.
+    pub misere: bool,
 }
 
 /// Most options listed for one heap when a proof is built.
@@ -56,15 +61,15 @@ pub fn value_proof(
     let s = game.structure();
     if matches!(s.moves, crate::moves::Moves::Seeded { .. }) {
         return Err(Error::Unsupported {
-            what: format!("a proof by options for {game}, whose start is prescribed"),
+            what: format!("{game} has a prescribed start"),
         });
     }
     let misere = game.play() == Play::Misere;
     if misere && !s.moves.is_one_heap() {
         return Err(Error::Unsupported {
             what: format!(
-                "a proof by options for {game}: in misère play a sum's value is not the XOR \
-                 of its heaps' values"
+                "{game} splits heaps, and in misère play a sum's value is not the XOR of \
+                 its heaps' values"
             ),
         });
     }
@@ -73,6 +78,7 @@ pub fn value_proof(
     let value = table.get(n);
     let mut reach: Vec<Option<Witnessed>> = vec![None; value as usize];
     let mut options = 0u64;
+    let mut listed: Vec<Witnessed> = vec![];
     let mut over = false;
     game.for_each_option(n, &mut |left| {
         options += 1;
@@ -89,6 +95,12 @@ pub fn value_proof(
         } else {
             v
         };
+        if listed.len() < 12 && !listed.iter().any(|w: &Witnessed| w.leaves == leaves) {
+            listed.push(Witnessed {
+                leaves: leaves.clone(),
+                value: v,
+            });
+        }
         if let Some(slot) = reach.get_mut(v as usize) {
             if slot.is_none() {
                 *slot = Some(Witnessed { leaves, value: v });
@@ -97,7 +109,7 @@ pub fn value_proof(
     });
     if over {
         return Err(Error::Unsupported {
-            what: format!("a proof by options for heap {n} of {game}: more than 2^22 options"),
+            what: format!("heap {n} of {game} has more than 2^22 options"),
         });
     }
     let reach: Option<Vec<Witnessed>> = reach.into_iter().collect();
@@ -111,45 +123,56 @@ pub fn value_proof(
         value,
         reach,
         options,
+        listed,
+        misere,
     })
 }
 
 impl ValueProof {
     /// One line: `g(29) = 5: options reach 0 (leave 20), 1 (leave 28), …, 4 (leave 13); none
-    /// of its 5 options has 5`.
+    /// of its 5 options has 5`; for a value of 0 the options are listed with their values
+    /// (`g(34) = 0: none of its 5 options has 0 (33: 2, 30: 1, …)`); misère play writes
+    /// G⁻.
     pub fn sentence(&self) -> String {
-        let leave = |w: &Witnessed| match w.leaves.len() {
-            0 => "leave nothing".to_string(),
-            _ => format!(
-                "leave {}",
-                w.leaves
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            ),
+        let heaps = |w: &Witnessed| match w.leaves.len() {
+            0 => "nothing".to_string(),
+            _ => w
+                .leaves
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" + "),
         };
+        let g = if self.misere { "G⁻" } else { "g" };
+        let head = format!("{g}({}) = {}", self.n, self.value);
+        if self.options == 0 {
+            return format!("{head}: it has no option");
+        }
         let reached: Vec<String> = self
             .reach
             .iter()
-            .map(|w| format!("{} ({})", w.value, leave(w)))
+            .map(|w| format!("{} (leave {})", w.value, heaps(w)))
             .collect();
-        let head = if reached.is_empty() {
-            format!("g({}) = {}", self.n, self.value)
-        } else {
-            format!(
-                "g({}) = {}: options reach {}",
-                self.n,
-                self.value,
-                reached.join(", ")
-            )
-        };
-        format!(
-            "{head}; none of its {} option{} has {}",
+        let none = format!(
+            "none of its {} option{} has {}",
             self.options,
             if self.options == 1 { "" } else { "s" },
             self.value
-        )
+        );
+        if reached.is_empty() {
+            let shown: Vec<String> = self
+                .listed
+                .iter()
+                .map(|w| format!("{}: {}", heaps(w), w.value))
+                .collect();
+            let more = if self.options > self.listed.len() as u64 {
+                ", …"
+            } else {
+                ""
+            };
+            return format!("{head}: {none} ({}{more})", shown.join(", "));
+        }
+        format!("{head}: options reach {}; {none}", reached.join(", "))
     }
 }
 
@@ -183,13 +206,27 @@ mod tests {
         // heap 0 has no option and value 0
         assert_eq!(
             value_proof(&g, 0, &b, &Silent).unwrap().sentence(),
-            "g(0) = 0; none of its 0 options has 0"
+            "g(0) = 0: it has no option"
+        );
+        // a P-position lists its options with their values: squares, heap 34 (A030193)
+        assert_eq!(
+            value_proof(&g, 34, &b, &Silent).unwrap().sentence(),
+            format!(
+                "g(34) = 0: none of its 5 options has 0 ({})",
+                [33u64, 30, 25, 18, 9]
+                    .map(|h| format!(
+                        "{h}: {}",
+                        crate::grundy_table(&g, 34, &Silent).unwrap().get(h)
+                    ))
+                    .join(", ")
+            )
         );
         // misère play of a one-heap game uses the misère values; splits are refused
         let m = Game::parse("misere(sub{1,2})").unwrap();
         let p = value_proof(&m, 3, &b, &Silent).unwrap();
         let t = crate::grundy_table(&m, 3, &Silent).unwrap();
         assert_eq!(p.value, t.get(3));
+        assert!(p.sentence().starts_with("G⁻(3) = "));
         assert!(value_proof(&Game::parse("misere(0.77)").unwrap(), 5, &b, &Silent).is_err());
     }
 }

@@ -65,8 +65,10 @@ pub fn run(a: CheckArgs) -> Result<ExitCode> {
             On::Losers => format!("k = {} (p = {})", first["k"], first["p"]),
         };
         println!(
-            "fails at {at}: {first}; {} failing rows of {} [{game}]",
-            r.failures, r.rows
+            "fails at {at}: {first}; {} failing row{} of {} [{game}]",
+            r.failures,
+            if r.failures == 1 { "" } else { "s" },
+            r.rows
         );
         if let Some(w) = &witness {
             println!("witness: {}", w["claim"].as_str().unwrap_or_default());
@@ -93,11 +95,20 @@ fn witness(
     row: &serde_json::Value,
     budget: &heaplab_core::Budget,
 ) -> serde_json::Value {
-    let claim = format!(
-        "`{}` at this row is `{}`, which is not true",
-        a.claim,
-        heaplab_analysis::claim_with_values(&a.claim, row)
-    );
+    let shown = heaplab_analysis::claim_with_values(&a.claim, row);
+    let mut claim = format!("`{}` at this row is `{shown}`, which is not true", a.claim);
+    if row
+        .as_object()
+        .is_some_and(|r| r.values().any(|v| v.is_null()))
+    {
+        claim.push_str(" (a null value makes a row fail)");
+    }
+    if a.claim.to_ascii_lowercase().contains("_at") {
+        claim.push_str(
+            " (values read from other rows, grundy_at(…) or win_at(…), are not shown; one \
+             past N is null and makes the row fail)",
+        );
+    }
     let heap = match a.on {
         On::Table => row["n"].as_u64(),
         On::Losers => row["p"].as_u64(),
@@ -106,6 +117,7 @@ fn witness(
         match heap.map(|n| heaplab_core::value_proof(game, n, budget, &heaplab_core::Silent)) {
             Some(Ok(p)) => p.sentence(),
             Some(Err(e)) => format!("(no proof by options: {e})"),
+            // (the proof of the row's heap: for --on losers, that p is a P-position)
             None => "(no heap in this row)".into(),
         };
     json!({"claim": claim, "proof": proof})

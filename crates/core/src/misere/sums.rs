@@ -433,13 +433,14 @@ fn by_forms(
     obs: &dyn Observer,
 ) -> Result<MisereSum, Error> {
     for (g, n) in terms {
-        let p = plan(
+        // (checked, not announced: the sum's own estimate, made once the forms are built,
+        // is the one a user needs)
+        plan(
             &g.with_play(crate::game::Play::Misere),
             Task::Grundy,
             *n,
             budget,
         )?;
-        obs.planned(&p);
     }
     let mut forms = MisereForms::new();
     // each game's heaps 0..=its largest, as canonical forms
@@ -609,7 +610,7 @@ fn check_sum_cost(
         why: format!(
             "by canonical misère forms would visit about {:.1e} pairs of forms: about {} and \
              {} here, more than the {} and {} this run may use (forms of wild heaps grow \
-             about geometrically: heap {top} fits up to {})",
+             about geometrically: with the other heaps kept, heap {top} fits up to {})",
             2.0 * fold_pairs(reaches.iter().copied()),
             crate::error::duration(seconds),
             crate::error::size(bytes.min(u64::MAX as f64) as u64),
