@@ -45,13 +45,17 @@ pub struct ValueProof {
 /// Most options listed for one heap when a proof is built.
 const OPTIONS_MAX: u64 = 1 << 22;
 
+/// Most seconds (estimated) and, below, 1 GiB of memory for the table a proof reads.
+const WITNESS_SECONDS: f64 = 10.0;
+
 /// The proof that heap n of `game` has its Grundy value (misère play: its misère value),
 /// from the game's own table to n (planned within `budget`).
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a misère game whose moves split a heap (a sum's misère value
 /// is not a function of its heaps' values), a game with a prescribed start, or a heap with
-/// more than 2^22 options; as [`crate::plan_table`] and [`crate::grundy_table`] otherwise.
+/// more than 2^22 options; [`Error::Refused`] when the table to n is estimated past 10 s or
+/// 1 GiB (or `budget`); as [`crate::grundy_table`] otherwise.
 pub fn value_proof(
     game: &Game,
     n: u64,
@@ -73,7 +77,21 @@ pub fn value_proof(
             ),
         });
     }
-    let p = crate::plan::plan_table(game, n, budget)?;
+    // the plan of the table to n first, within a short budget (a witness is a side note to
+    // a check, not a run of its own), then the options, then the table
+    let quick = Budget {
+        seconds: budget.seconds.min(WITNESS_SECONDS),
+        memory: budget.memory.min(1 << 30),
+        ..*budget
+    };
+    let p = crate::plan::plan_table(game, n, &quick)?;
+    let mut count = 0u64;
+    game.for_each_option(n, &mut |_| count += 1);
+    if count > OPTIONS_MAX {
+        return Err(Error::Unsupported {
+            what: format!("heap {n} of {game} has more than 2^22 options"),
+        });
+    }
     let table = p.grundy(obs)?;
     let value = table.get(n);
     let mut reach: Vec<Option<Witnessed>> = vec![None; value as usize];
@@ -111,6 +129,10 @@ pub fn value_proof(
         return Err(Error::Unsupported {
             what: format!("heap {n} of {game} has more than 2^22 options"),
         });
+    }
+    if options == 0 {
+        // no option: g = 0, or G⁻ = 1 in misère play (whoever cannot move wins)
+        reach.clear();
     }
     let reach: Option<Vec<Witnessed>> = reach.into_iter().collect();
     let reach = reach.ok_or_else(|| Error::Unsupported {
@@ -227,6 +249,16 @@ mod tests {
         let t = crate::grundy_table(&m, 3, &Silent).unwrap();
         assert_eq!(p.value, t.get(3));
         assert!(p.sentence().starts_with("G⁻(3) = "));
+        assert_eq!(
+            value_proof(&m, 0, &b, &Silent).unwrap().sentence(),
+            "G⁻(0) = 1: it has no option"
+        );
+        // a heap too far for a quick table is refused, not computed
+        let far = value_proof(&Game::parse("squares").unwrap(), 1 << 40, &b, &Silent);
+        assert!(
+            matches!(far, Err(Error::Refused(_)) | Err(Error::TooLarge { .. })),
+            "{far:?}"
+        );
         assert!(value_proof(&Game::parse("misere(0.77)").unwrap(), 5, &b, &Silent).is_err());
     }
 }
