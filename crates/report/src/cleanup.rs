@@ -113,9 +113,22 @@ pub fn remove_pending() {
     let Ok(pending) = PENDING.try_lock() else {
         return;
     };
+    remove_once(&pending);
+}
+
+/// One pass over `pending`, innermost first (a temporary file before the folders made for
+/// it): whether something could not be removed and is still there.
+fn remove_once(pending: &[PathBuf]) -> bool {
+    let mut left = false;
     for p in pending.iter().rev() {
-        let _ = std::fs::remove_file(p).or_else(|_| std::fs::remove_dir_all(p));
+        let gone = if p.is_dir() {
+            std::fs::remove_dir_all(p)
+        } else {
+            std::fs::remove_file(p)
+        };
+        left |= gone.is_err() && std::fs::symlink_metadata(p).is_ok();
     }
+    left
 }
 
 /// Installs the handler (once, at start-up). Failing to install it only loses the clean-up.
@@ -127,15 +140,7 @@ pub fn install() {
         // while the rest of the process, still running, adds files to a folder being
         // removed.
         for _ in 0..20 {
-            let mut left = false;
-            for p in pending.iter().rev() {
-                let gone = if p.is_dir() {
-                    std::fs::remove_dir_all(p)
-                } else {
-                    std::fs::remove_file(p)
-                };
-                left |= gone.is_err() && std::fs::symlink_metadata(p).is_ok();
-            }
+            let left = remove_once(&pending);
             if !left {
                 break;
             }
