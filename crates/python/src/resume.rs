@@ -12,6 +12,7 @@ use crate::{budget, HeaplabError, PyWatch, Raised};
 use heaplab_analysis::{journal_header, journal_line, read_journal, resume_rows, CensusRow};
 use heaplab_core::saved::grundy::{self, Segments};
 use heaplab_core::saved::stream::{spool_ends_right, Difference, SavedStream, SideHash};
+use heaplab_core::saved::{key_path, load_or_make_key, Key};
 use heaplab_core::{
     plan_list, plan_table, resume_stream, Class, Error, Game, GrundyTable, Observer,
 };
@@ -178,9 +179,44 @@ impl Drop for Lock {
     }
 }
 
+/// The user's checkpoint key ([`heaplab_core::saved::load_or_make_key`] at
+/// [`heaplab_core::saved::key_path`], as the command line's `checkpoint_key`): `OSError`
+/// when its file cannot be read or made, `ValueError` when it holds no key.
+fn checkpoint_key() -> Result<Key, Raised> {
+    let path = key_path(|v| std::env::var_os(v)).map_err(refused)?;
+    load_or_make_key(&path, |p| std::fs::read(p), create_private).map_err(|e| {
+        if e.starts_with("cannot") {
+            os_error(e)
+        } else {
+            refused(e)
+        }
+    })
+}
+
+/// Makes the new file `path` (and its folder), readable and writable by the user only,
+/// holding `bytes`; `AlreadyExists` when it exists.
+fn create_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
 /// A run that saves its state to a checkpoint file, which it holds locked.
 pub(crate) struct Saving {
     path: PathBuf,
+    /// What its checkpoints are sealed with.
+    key: Key,
     /// Most seconds between checkpoints (the first after 10 s at most).
     every: f64,
     _lock: Lock,
@@ -204,8 +240,10 @@ impl Saving {
             )));
         }
         let lock = Lock::take(&path, "checkpoint")?;
+        let key = checkpoint_key().map_err(|r| r.0)?;
         Ok(Saving {
             path,
+            key,
             every,
             _lock: lock,
         })
@@ -264,7 +302,7 @@ impl Saving {
         };
         let p = plan_table(game, max, &long)?;
         w.planned(&p);
-        let saved = match read_checkpoint(&self.path, |b| grundy::decode(b, game))? {
+        let saved = match read_checkpoint(&self.path, |b| grundy::decode(b, game, &self.key))? {
             Some(t) => {
                 // the first values again from the definition's engines: a file of another
                 // game that was given this game's name is refused too
@@ -281,6 +319,7 @@ impl Saving {
         let mut hooks = TableHooks {
             path: &self.path,
             game,
+            key: &self.key,
             failed: None,
         };
         match grundy::in_segments(game, max, saved, self.every, w, &mut hooks) {
@@ -298,7 +337,7 @@ impl Saving {
         let b = budget();
         // (the list in memory at the end counted in)
         let p = plan_list(game, max, &b)?;
-        let saved = read_checkpoint(&self.path, SavedStream::<()>::decode)?;
+        let saved = read_checkpoint(&self.path, |b| SavedStream::<()>::decode(b, &self.key))?;
         if let Some(d) = saved
             .as_ref()
             .and_then(|s| s.differs(&game.to_string(), max))
@@ -359,7 +398,7 @@ impl Saving {
                     .map_err(cannot)?;
                 let (n, hash) = sum.now();
                 let cp = SavedStream::new(stream.checkpoint(), n, hash, ())
-                    .encode()
+                    .encode(&self.key)
                     .map_err(|e| Raised(HeaplabError::new_err(e)))?;
                 write_atomic(&self.path, &cp).map_err(|e| {
                     os_error(format!(
@@ -461,6 +500,7 @@ fn read_spool(spool: &Path) -> Result<Vec<u64>, Raised> {
 struct TableHooks<'a> {
     path: &'a Path,
     game: &'a Game,
+    key: &'a Key,
     /// The exception of a save that failed (an `OSError`), raised instead of the
     /// library's one-line error.
     failed: Option<PyErr>,
@@ -468,7 +508,7 @@ struct TableHooks<'a> {
 
 impl Segments for TableHooks<'_> {
     fn save(&mut self, table: &GrundyTable) -> Result<(), String> {
-        let bytes = grundy::encode(self.game, table);
+        let bytes = grundy::encode(self.game, table, self.key);
         write_atomic(self.path, &bytes).map_err(|e| {
             let msg = format!("cannot write checkpoint `{}`: {e}", self.path.display());
             self.failed = Some(PyOSError::new_err(msg.clone()));

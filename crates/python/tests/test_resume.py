@@ -300,3 +300,35 @@ def test_refused_census_journals(tmp_path):
     journal.write_text("\n".join(text) + "\n" + text[2][:15])
     assert heaplab.census(**space, journal=journal).equals(whole)
     assert left(tmp_path) == []
+
+
+def test_checkpoints_are_sealed_with_the_users_key(tmp_path, monkeypatch):
+    """A checkpoint resumes only under the key it was sealed with (made on first use,
+    readable by the user only); another key, or a key file that holds no key, is refused.
+    (Forged checkpoints — a value changed, the xxh3 computed afresh — are the Rust tests'.)"""
+    key = tmp_path / "keys" / "mine.key"
+    monkeypatch.setenv("HEAPLAB_CHECKPOINT_KEY", str(key))
+    cp = tmp_path / "t.ckpt"
+    g = heaplab.Game("0.6")
+
+    def stop_when_saved(done, total):
+        if cp.exists():
+            raise Stop
+
+    with pytest.raises(Stop):
+        g.table(2**20, checkpoint=cp, checkpoint_every=0, progress=stop_when_saved)
+    assert os.stat(key).st_mode & 0o777 == 0o600
+    assert len(key.read_text().strip()) == 64
+    other = tmp_path / "other.key"
+    monkeypatch.setenv("HEAPLAB_CHECKPOINT_KEY", str(other))
+    with pytest.raises(ValueError, match=r"t\.ckpt` was not sealed with the checkpoint key `.*other\.key`"):
+        g.table(2**20, checkpoint=cp)
+    other.write_text("not a key\n")
+    with pytest.raises(ValueError, match=r"other\.key` is not 64 hexadecimal digits"):
+        g.table(2**20, checkpoint=cp)
+    monkeypatch.setenv("HEAPLAB_CHECKPOINT_KEY", str(tmp_path / "t.ckpt" / "no" / "key"))
+    with pytest.raises(OSError, match=r"cannot read the checkpoint key `.*t\.ckpt/no/key`: Not a directory"):
+        g.table(2**20, checkpoint=cp)
+    monkeypatch.setenv("HEAPLAB_CHECKPOINT_KEY", str(key))
+    assert g.table(2**20, checkpoint=cp).equals(g.table(2**20))
+    assert left(tmp_path) == ["keys", "other.key"]

@@ -462,7 +462,7 @@ pub struct CompareArgs {
 #[derive(Args, Debug)]
 pub struct SweepArgs {
     /// Game spec holding the parameter, e.g. `sub{1,2,k}`.
-    #[arg(long, short = 'g')]
+    #[arg(long, short = 'g', allow_hyphen_values = true)]
     pub game: String,
     /// The parameter and its values: `k=3..40` (inclusive) or `k=3,5,8`.
     #[arg(long)]
@@ -483,13 +483,13 @@ pub struct SweepArgs {
 pub struct CensusArgs {
     /// A game template (repeatable): parameters by name (`sub{a,b,c}`), `?` for any octal
     /// digit (`0.???`: 0-7 after the point, 0 or 4 before it).
-    #[arg(long, short = 'g', required = true)]
+    #[arg(long, short = 'g', required = true, allow_hyphen_values = true)]
     pub game: Vec<String>,
     /// Explicit values of a parameter (repeatable): `k=3..40` or `k=3,5,8`.
     #[arg(long)]
     pub param: Vec<String>,
     /// Constraints: chains of linear forms, comma-separated, e.g. `1 <= a < b < c <= 20, a + b != c`.
-    #[arg(long = "where", default_value = "")]
+    #[arg(long = "where", default_value = "", allow_hyphen_values = true)]
     pub constraints: String,
     /// The first N of each class (positions 0..=N).
     #[arg(long, value_parser = count_arg, default_value = "256", allow_hyphen_values = true)]
@@ -501,7 +501,7 @@ pub struct CensusArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub seconds: Option<f64>,
     /// Run only shard i of n (1-based): the classes whose index is i - 1 modulo n.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// Output file (.parquet or .csv); with --shard, required. A killed run resumes from
     /// FILE.journal.
@@ -560,7 +560,7 @@ impl From<GuessTarget> for heaplab_analysis::Target {
 #[derive(Args, Debug)]
 pub struct GuessArgs {
     /// Game spec, or with --param a spec holding the parameter, e.g. `sub{1,2,k}`.
-    #[arg(long, short = 'g')]
+    #[arg(long, short = 'g', allow_hyphen_values = true)]
     pub game: String,
     /// Largest position N of the table the guesses are found on.
     #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
@@ -633,7 +633,7 @@ pub struct PlotArgs {
 #[derive(Args, Debug)]
 pub struct StoneArgs {
     /// 1: first or last pile; 2: first X <= 2M piles; 3: one to three piles from the front.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub variant: u8,
     /// The row, e.g. `5,3,4,5`, or `@FILE` with the values (commas or whitespace).
     #[arg(long, allow_hyphen_values = true)]
@@ -655,10 +655,10 @@ pub struct StoneArgs {
 #[derive(Args, Debug)]
 pub struct StoneCheckArgs {
     /// 1, 2 or 3.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub variant: u8,
     /// Row lengths, e.g. `2..10`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub len: String,
     /// Pile values, e.g. `1..5` (negative allowed: `-3..3`).
     #[arg(long, allow_hyphen_values = true)]

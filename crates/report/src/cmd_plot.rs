@@ -58,7 +58,10 @@ pub fn run(a: PlotArgs) -> Result<ExitCode> {
     progress.finish();
     let data = Data::of(&game, &an);
     let t1 = Instant::now();
-    let width = a.width.map(|w| usize::try_from(w).unwrap_or(usize::MAX));
+    // a fold wider than the table is one row of it
+    let width = a
+        .width
+        .map(|w| usize::try_from(w.min(max.saturating_add(1))).unwrap_or(usize::MAX));
     let path = draw(a.kind, &data, &dest, width, size, a.log)?;
     let draw_secs = secs(t1);
     if a.json {

@@ -44,21 +44,29 @@ static GLOBAL: oom::Refusing = oom::Refusing;
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     progress::set_quiet(cli.quiet);
     // commands whose answer is on stdout: refused before any work when it is closed (`>&-`),
-    // not answered into nothing with exit 0 (`table` and `losers` check where they write)
-    if matches!(
-        cli.cmd,
+    // not answered into nothing with exit 0 (`table` and `losers` rows are checked where
+    // they are written; a `wrote FILE` line lost is no answer lost)
+    let answer_on_stdout = match &cli.cmd {
         Cmd::Who(_)
-            | Cmd::Count(_)
-            | Cmd::Analyze(_)
-            | Cmd::Compare(_)
-            | Cmd::Check(_)
-            | Cmd::Guess(_)
-            | Cmd::Games(_)
-            | Cmd::Completions(_)
-            | Cmd::Man
-            | Cmd::Stone(_)
-            | Cmd::StoneCheck(_)
-    ) {
+        | Cmd::Count(_)
+        | Cmd::Analyze(_)
+        | Cmd::Compare(_)
+        | Cmd::Check(_)
+        | Cmd::Guess(_)
+        | Cmd::Games(_)
+        | Cmd::Completions(_)
+        | Cmd::Man
+        | Cmd::Stone(_)
+        | Cmd::StoneCheck(_) => true,
+        Cmd::Table(a) => a.json,
+        Cmd::Losers(a) => a.json || (a.count && a.output.is_none()),
+        Cmd::Sweep(a) => a.json || a.output.is_none(),
+        Cmd::Census(a) => a.json || a.list || a.output.is_none(),
+        Cmd::Merge(a) => a.json,
+        Cmd::Report(a) => a.json,
+        Cmd::Plot(a) => a.json,
+    };
+    if answer_on_stdout {
         files::check_stdout()?;
     }
     match cli.cmd {

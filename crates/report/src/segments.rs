@@ -27,7 +27,8 @@ pub struct Segmented<'a> {
 /// Writes the checkpoint of `table` (values 0..table.len() of `game`) to `path`
 /// atomically ([`heaplab_core::saved::grundy::encode`]).
 pub fn save(path: &Path, game: &Game, table: &GrundyTable) -> Result<()> {
-    AtomicFile::write_whole(path, &grundy::encode(game, table), "checkpoint")?;
+    let key = crate::sink::checkpoint_key()?;
+    AtomicFile::write_whole(path, &grundy::encode(game, table, key), "checkpoint")?;
     Ok(())
 }
 
@@ -35,7 +36,8 @@ pub fn save(path: &Path, game: &Game, table: &GrundyTable) -> Result<()> {
 /// the problem when it is damaged, from another heaplab version or format, of another
 /// game, or its values are not the game's.
 pub fn load(path: &Path, game: &Game) -> Result<Option<GrundyTable>> {
-    let Some(table) = crate::sink::read_checkpoint(path, |b| grundy::decode(b, game))? else {
+    let key = crate::sink::checkpoint_key()?;
+    let Some(table) = crate::sink::read_checkpoint(path, |b| grundy::decode(b, game, key))? else {
         return Ok(None);
     };
     // The first values again from the definition's engines: a file of another game

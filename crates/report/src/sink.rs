@@ -9,9 +9,9 @@
 //! complete, and is byte-identical to an uninterrupted run.
 //!
 //! The checkpoint file holds the core's stream [`Checkpoint`] and the output's state
-//! ([`SavedRun`]), followed by a checksum of both; a run holds an advisory lock on
+//! ([`SavedRun`]), sealed with the user's checkpoint key ([`checkpoint_key`]); a run holds an advisory lock on
 //! `CHECKPOINT.lock` so two runs never share one checkpoint. A checkpoint is resumed only
-//! when its checksum, the side file's length, checksum and last row, and (in the core) the
+//! when its seal, the side file's length, checksum and last row, and (in the core) the
 //! stream state against the rule all agree; anything else is refused in one line.
 
 use crate::output::{AtomicFile, Format, Labels, LoserRows, BATCH_ROWS};
@@ -19,12 +19,13 @@ use anyhow::{bail, Context, Result};
 use heaplab_core::saved::stream::{
     last_agrees, spool_ends_right, Difference, SavedStream, SideHash,
 };
+use heaplab_core::saved::{key_path, load_or_make_key, Key};
 use heaplab_core::Checkpoint;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// What the command line keeps of its output in a checkpoint: the file, its format and
 /// how its rows are labelled.
@@ -42,9 +43,47 @@ pub struct Front {
 /// ([`heaplab_core::saved::stream::SavedStream`]).
 pub type SavedRun = SavedStream<Front>;
 
-/// Reads the checkpoint at `path`, checking its checksum; None when there is none.
+/// The user's checkpoint key, read once per run from its file
+/// ([`heaplab_core::saved::key_path`]: `$HEAPLAB_CHECKPOINT_KEY`, else
+/// `~/.config/heaplab/checkpoint.key`), which is made (readable by the user only) the
+/// first time a checkpoint is used.
+///
+/// # Errors
+/// One line naming the key's file when it cannot be read or made, or holds no key.
+pub fn checkpoint_key() -> Result<&'static Key> {
+    static KEY: OnceLock<Key> = OnceLock::new();
+    if let Some(key) = KEY.get() {
+        return Ok(key);
+    }
+    let path = key_path(|v| std::env::var_os(v)).map_err(anyhow::Error::msg)?;
+    let key = load_or_make_key(&path, |p| std::fs::read(p), create_private)
+        .map_err(anyhow::Error::msg)?;
+    Ok(KEY.get_or_init(|| key))
+}
+
+/// Makes the new file `path` (and its folder), readable and writable by the user only,
+/// holding `bytes`; `AlreadyExists` when it exists.
+pub(crate) fn create_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+/// Reads the checkpoint at `path`, checking its seal; None when there is none.
 pub fn load_run(path: &Path) -> Result<Option<SavedRun>> {
-    read_checkpoint(path, SavedRun::decode)
+    let key = checkpoint_key()?;
+    read_checkpoint(path, |b| SavedRun::decode(b, key))
 }
 
 /// Fails unless the checkpoint `saved` at `path` belongs to the run of `game` to `max`
@@ -85,7 +124,7 @@ pub fn check_same(
 
 /// Writes the checkpoint to `path` atomically.
 fn save_run(run: &SavedRun, path: &Path) -> Result<()> {
-    let bytes = run.encode().map_err(anyhow::Error::msg)?;
+    let bytes = run.encode(checkpoint_key()?).map_err(anyhow::Error::msg)?;
     AtomicFile::write_whole(path, &bytes, "checkpoint")?;
     Ok(())
 }
@@ -530,26 +569,36 @@ mod tests {
         SavedRun::new(s.checkpoint(), 1234, 99, front)
     }
 
+    fn key() -> Key {
+        Key::parse(&[b'3'; 64], "test.key").unwrap()
+    }
+
     #[test]
     fn any_damage_to_a_checkpoint_file_is_refused() {
-        let bytes = run(1).encode().unwrap();
-        assert!(SavedRun::decode(&bytes).is_ok());
+        let bytes = run(1).encode(&key()).unwrap();
+        assert!(SavedRun::decode(&bytes, &key()).is_ok());
         // a bit flipped anywhere, at 100 positions spread over the file
         for i in 0..100 {
             let at = i * bytes.len() / 100;
             for bit in [0, 3, 7] {
                 let mut b = bytes.clone();
                 b[at] ^= 1 << bit;
-                assert!(SavedRun::decode(&b).is_err(), "bit {bit} of byte {at}");
+                assert!(
+                    SavedRun::decode(&b, &key()).is_err(),
+                    "bit {bit} of byte {at}"
+                );
             }
         }
         // truncated at every length, and extended
         for len in 0..bytes.len() {
-            assert!(SavedRun::decode(&bytes[..len]).is_err(), "{len} bytes");
+            assert!(
+                SavedRun::decode(&bytes[..len], &key()).is_err(),
+                "{len} bytes"
+            );
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        assert!(SavedRun::decode(&longer).is_err());
+        assert!(SavedRun::decode(&longer, &key()).is_err());
     }
 
     proptest::proptest! {
@@ -557,7 +606,7 @@ mod tests {
         /// Arbitrary bytes never decode as a checkpoint, and never panic.
         #[test]
         fn arbitrary_bytes_are_no_checkpoint(b in proptest::collection::vec(0u8..=255, 0..4096)) {
-            proptest::prop_assert!(SavedRun::decode(&b).is_err());
+            proptest::prop_assert!(SavedRun::decode(&b, &key()).is_err());
         }
     }
 

@@ -136,6 +136,125 @@ fn damaged_checkpoints_and_partial_files_are_refused() {
     assert!(x == y, "resumed {} bytes, whole {} bytes", x.len(), y.len());
 }
 
+/// `args` run in `dir` with the checkpoint key kept at `key`.
+fn heaplab_keyed(dir: &Path, args: &[&str], key: &Path) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("HEAPLAB_CHECKPOINT_KEY", key)
+        .output()
+        .expect("run heaplab")
+}
+
+/// `sealed` with byte `at` of its body changed and its xxh3 computed afresh, its keyed
+/// seal kept: what someone who edits a checkpoint without the key can make.
+fn forged(sealed: &[u8], at: usize) -> Vec<u8> {
+    let body = sealed.len() - 40;
+    let mut b = sealed[..body].to_vec();
+    b[at] ^= 1 << (at % 8);
+    let sum = xxhash_rust::xxh3::xxh3_64(&b);
+    b.extend_from_slice(&sum.to_le_bytes());
+    b.extend_from_slice(&sealed[body + 8..]);
+    b
+}
+
+/// Forged checkpoints of `losers` and `table --grundy` — any stored field changed, the
+/// checksum computed afresh — are refused; so is a checkpoint made under another key, and a
+/// key file that holds no key. The key is made on first use, readable by the user only.
+#[test]
+fn forged_checkpoints_and_other_keys_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let key = p.join("keys/mine.key");
+    let losers = [
+        "losers",
+        "--game",
+        "squares",
+        "--max",
+        "1e9",
+        "-o",
+        "X.txt",
+        "--checkpoint",
+        "X.ckpt",
+        "--checkpoint-every",
+        "0.2",
+    ];
+    let table = [
+        "table",
+        "--grundy",
+        "--game",
+        "0.6",
+        "--max",
+        "2^22",
+        "-o",
+        "t.csv",
+        "--checkpoint",
+        "t.ckpt",
+        "--checkpoint-every",
+        "0",
+    ];
+    for (args, cp) in [(&losers[..], "X.ckpt"), (&table[..], "t.ckpt")] {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(p)
+            .env("HEAPLAB_CHECKPOINT_KEY", &key)
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let t = Instant::now();
+        while !p.join(cp).exists() && t.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let sealed = std::fs::read(p.join(cp)).unwrap();
+        let mode = std::fs::metadata(&key).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the key is the user's alone");
+        assert_eq!(std::fs::read_to_string(&key).unwrap().trim().len(), 64);
+        // every field: 60 places spread over the body, the first and last bytes included
+        let body = sealed.len() - 40;
+        for i in 0..60 {
+            let at = i * (body - 1) / 59;
+            std::fs::write(p.join(cp), forged(&sealed, at)).unwrap();
+            let o = heaplab_keyed(p, args, &key);
+            // (a table checkpoint's first 8 bytes name its type: read first)
+            refused(
+                &o,
+                match cp == "t.ckpt" && at < 8 {
+                    true => "is not a heaplab Grundy-table checkpoint",
+                    false => "was not sealed with the checkpoint key",
+                },
+            );
+            assert!(
+                !p.join(args[6]).exists(),
+                "no output from a forged checkpoint"
+            );
+        }
+        // the real one under another key (made for this run) is refused the same way
+        std::fs::write(p.join(cp), &sealed).unwrap();
+        let other = p.join("other.key");
+        refused(
+            &heaplab_keyed(p, args, &other),
+            &format!("checkpoint key `{}`", other.display()),
+        );
+        // a key file that holds no key
+        std::fs::write(p.join("bad.key"), "not a key\n").unwrap();
+        refused(
+            &heaplab_keyed(p, args, &p.join("bad.key")),
+            "is not 64 hexadecimal digits",
+        );
+        // under its own key it resumes, to the end
+        let o = heaplab_keyed(p, args, &key);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        if cp == "t.ckpt" {
+            assert!(String::from_utf8_lossy(&o.stderr).contains("resuming"));
+        }
+        assert!(!p.join(cp).exists());
+    }
+}
+
 #[test]
 fn descriptors_are_written_through_and_closed_stdout_is_an_error() {
     let d = tempfile::tempdir().unwrap();
@@ -675,7 +794,8 @@ fn grundy_table_checkpoints_resume_to_identical_tables() {
     refused(&heaplab(p, &other), "belongs to game 0.6, not 0.16");
     let mut bytes = std::fs::read(p.join("o.ckpt")).unwrap();
     let keep = bytes.clone();
-    let last = bytes.len() - 20;
+    // (a value: the last 40 bytes are the seal)
+    let last = bytes.len() - 50;
     bytes[last] ^= 1;
     std::fs::write(p.join("o.ckpt"), &bytes).unwrap();
     refused(&heaplab(p, &a6), "is damaged");

@@ -9,9 +9,10 @@
 //!
 //! A checkpoint ([`encode`]) is `HLGRUNDY`, its format version and the heaplab version,
 //! the game's canonical spec, the value width (1, 2 or 4 bytes), the number of values and
-//! the values (little-endian), then the xxh3-64 of everything before it. [`decode`] takes it
-//! back only when the checksum, both versions and the game agree; [`verify`] then compares
-//! its first values with a fresh computation. Values depend on nothing but the game, so a
+//! the values (little-endian), then the seal of everything before it under the user's
+//! checkpoint key ([`crate::saved::Key`]). [`decode`] takes it back only when the seal,
+//! both versions and the game agree; [`verify`] then compares its first values with a fresh
+//! computation (a checkpoint made by another heaplab under a copied key is refused there). Values depend on nothing but the game, so a
 //! resumed run's table is identical to an uninterrupted one.
 
 use crate::error::Error;
@@ -19,7 +20,7 @@ use crate::game::Game;
 use crate::observe::Observer;
 use crate::plan::grundy_table;
 use crate::plan::run::{grundy_continues, grundy_table_after};
-use crate::saved::{seal, unseal};
+use crate::saved::{seal, unseal, Key};
 use crate::table::GrundyTable;
 use std::time::Instant;
 
@@ -33,8 +34,8 @@ const MIN_SEGMENT: u64 = 1 << 16;
 /// The first power of two [`Segments::passed`] hears of: 2^10.
 pub const SNAP_FROM: u32 = 10;
 
-/// The bytes of a checkpoint of `table` (values 0..table.len() of `game`).
-pub fn encode(game: &Game, table: &GrundyTable) -> Vec<u8> {
+/// The bytes of a checkpoint of `table` (values 0..table.len() of `game`), sealed with `key`.
+pub fn encode(game: &Game, table: &GrundyTable, key: &Key) -> Vec<u8> {
     let name = game.to_string();
     let version = env!("CARGO_PKG_VERSION");
     let mut b = Vec::with_capacity(64 + table.len() * table.value_bytes());
@@ -51,20 +52,21 @@ pub fn encode(game: &Game, table: &GrundyTable) -> Vec<u8> {
         GrundyTable::U16(v) => v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes())),
         GrundyTable::U32(v) => v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes())),
     }
-    seal(b)
+    seal(b, key)
 }
 
-/// The table in a checkpoint's `bytes`, or why they cannot be one of `game` (a phrase
-/// after the checkpoint's name: `is damaged (its checksum does not match)`, `belongs to
-/// game 0.16, not 0.6`, `was written by heaplab 0.0.1, not 0.1.0`, …).
+/// The table in a checkpoint's `bytes` sealed with `key`, or why they cannot be one of
+/// `game` (a phrase after the checkpoint's name: `is damaged (its checksum does not
+/// match)`, `was not sealed with the checkpoint key …`, `belongs to game 0.16, not 0.6`,
+/// `was written by heaplab 0.0.1, not 0.1.0`, …).
 ///
 /// # Errors
 /// The reason, as above.
-pub fn decode(bytes: &[u8], game: &Game) -> Result<GrundyTable, String> {
+pub fn decode(bytes: &[u8], game: &Game, key: &Key) -> Result<GrundyTable, String> {
     if bytes.len() >= 8 && !bytes.starts_with(MAGIC) {
         return Err("is not a heaplab Grundy-table checkpoint".into());
     }
-    let body = unseal(bytes)?;
+    let body = unseal(bytes, key)?;
     if !body.starts_with(MAGIC) {
         return Err("is not a heaplab Grundy-table checkpoint".into());
     }
@@ -235,9 +237,9 @@ pub fn in_segments(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use xxhash_rust::xxh3::xxh3_64;
+    use crate::saved::tests::{body_len, forged, key};
 
-    /// A checkpoint body with `version` and `game`, its checksum appended.
+    /// A checkpoint body with `version` and `game`, sealed with the test key.
     fn file(version: &str, game: &str, values: &[u8]) -> Vec<u8> {
         let mut b = MAGIC.to_vec();
         b.extend(FORMAT.to_le_bytes());
@@ -248,26 +250,26 @@ mod tests {
         b.push(1);
         b.extend((values.len() as u64).to_le_bytes());
         b.extend(values);
-        let sum = xxh3_64(&b);
-        b.extend(sum.to_le_bytes());
-        b
+        seal(b, &key())
     }
 
     #[test]
     fn checkpoints_of_other_versions_games_or_layouts_are_refused() {
         let g = Game::parse("0.6").unwrap();
         let here = env!("CARGO_PKG_VERSION");
-        let t = decode(&file(here, "0.6", &[0, 0, 1, 2]), &g).unwrap();
+        let t = decode(&file(here, "0.6", &[0, 0, 1, 2]), &g, &key()).unwrap();
         assert_eq!(t, GrundyTable::U8(vec![0, 0, 1, 2]));
-        let e = decode(&file("0.0.1-old", "0.6", &[0, 0]), &g).unwrap_err();
+        let e = decode(&file("0.0.1-old", "0.6", &[0, 0]), &g, &key()).unwrap_err();
         assert!(e.contains("was written by heaplab 0.0.1-old"), "{e}");
-        let e = decode(&file(here, "0.16", &[0, 0]), &g).unwrap_err();
+        let e = decode(&file(here, "0.16", &[0, 0]), &g, &key()).unwrap_err();
         assert_eq!(e, "belongs to game 0.16, not 0.6");
         let mut cut = file(here, "0.6", &[0, 0, 1, 2]);
         cut.truncate(cut.len() - 9);
-        assert!(decode(&cut, &g).unwrap_err().contains("damaged"));
-        assert!(decode(b"HLGRUN", &g).unwrap_err().contains("too short"));
-        let e = decode(b"not a checkpoint at all", &g).unwrap_err();
+        assert!(decode(&cut, &g, &key()).unwrap_err().contains("damaged"));
+        assert!(decode(b"HLGRUN", &g, &key())
+            .unwrap_err()
+            .contains("too short"));
+        let e = decode(b"not a checkpoint at all", &g, &key()).unwrap_err();
         assert!(e.contains("not a heaplab Grundy-table checkpoint"), "{e}");
     }
 
@@ -285,13 +287,35 @@ mod tests {
                     .collect(),
             ),
         ] {
-            let back = decode(&encode(&g, &t), &g).unwrap();
+            let back = decode(&encode(&g, &t, &key()), &g, &key()).unwrap();
             assert_eq!(back.to_u32_vec(), t.to_u32_vec());
             assert_eq!(verify(&g, &back).unwrap(), Ok(()));
         }
         let wrong = GrundyTable::U8(vec![0, 1, 1]);
         let e = verify(&g, &wrong).unwrap().unwrap_err();
         assert!(e.contains("says g(1) = 1 but 0.6 has g(1) = 0"), "{e}");
+    }
+
+    /// Every stored field — layout, versions, game, width, count, each value — changed by
+    /// someone without the key, with the xxh3 computed afresh, is refused; past the values
+    /// a fresh computation would check, too.
+    #[test]
+    fn forged_checkpoints_are_refused_whatever_field_is_changed() {
+        let g = Game::parse("0.6").unwrap();
+        let t = grundy_table(&g, 6000, &crate::Silent).unwrap();
+        let sealed = encode(&g, &t, &key());
+        assert!(decode(&sealed, &g, &key()).is_ok());
+        for at in 0..body_len(&sealed) {
+            for bit in [0, 5] {
+                let e = decode(&forged(&sealed, at, bit), &g, &key()).unwrap_err();
+                // (the magic is read first: another file type is named as such)
+                let why = match at < MAGIC.len() {
+                    true => "is not a heaplab Grundy-table checkpoint",
+                    false => "was not sealed with the checkpoint key",
+                };
+                assert!(e.contains(why), "{at}: {e}");
+            }
+        }
     }
 
     /// Saves what it is given; counts the powers of two passed.
@@ -329,7 +353,7 @@ mod tests {
         }
         for saved in keep.0 {
             let len = saved.len() as u64;
-            let back = decode(&encode(&g, &saved), &g).unwrap();
+            let back = decode(&encode(&g, &saved, &key()), &g, &key()).unwrap();
             let mut again = Keep(vec![], vec![]);
             let least = Least(u64::MAX.into());
             let t = in_segments(&g, max, Some(back), 1e9, &least, &mut again).unwrap();

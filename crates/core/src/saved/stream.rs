@@ -4,16 +4,16 @@
 //! P-positions were written to hold at that moment and their xxh3-64, and whatever the
 //! front end keeps about its output (`front`: the command line's file name, format and
 //! labels; nothing for the Python package). Its bytes ([`SavedStream::encode`]) are the
-//! postcard encoding and its checksum.
+//! postcard encoding and its seal under the user's checkpoint key ([`crate::saved::Key`]).
 //!
-//! The resume rule: a checkpoint is resumed only when its checksum is right, it belongs to
+//! The resume rule: a checkpoint is resumed only when its seal is right, it belongs to
 //! this run ([`SavedStream::check_same`]), the side file holds at least the saved bytes
 //! and they hash to the saved checksum ([`SideHash::check`]), its last P-position is the
 //! checkpoint's (for a spool of raw P-positions, [`spool_ends_right`]), and the stream's
 //! state passes the checks against the rule when it is reopened ([`crate::resume_stream`]).
 
 use crate::engines::stream::Checkpoint;
-use crate::saved::{seal, unseal};
+use crate::saved::{seal, unseal, Key};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -48,27 +48,28 @@ impl<T: Serialize + DeserializeOwned> SavedStream<T> {
         }
     }
 
-    /// The checkpoint's bytes: the postcard encoding and its xxh3-64.
+    /// The checkpoint's bytes: the postcard encoding and its seal under `key`.
     ///
     /// # Errors
     /// When `T` cannot be encoded.
-    pub fn encode(&self) -> Result<Vec<u8>, String> {
+    pub fn encode(&self, key: &Key) -> Result<Vec<u8>, String> {
         postcard::to_stdvec(self)
-            .map(seal)
+            .map(|b| seal(b, key))
             .map_err(|e| format!("cannot encode the checkpoint: {e}"))
     }
 
-    /// The checkpoint in `bytes`, or why they are none (a phrase after the file's name:
-    /// `is damaged (its checksum does not match)`, `is from another heaplab version`, …).
+    /// The checkpoint in `bytes` sealed with `key`, or why they are none (a phrase after
+    /// the file's name: `is damaged (its checksum does not match)`, `was not sealed with the
+    /// checkpoint key …`, `is from another heaplab version`, …).
     ///
     /// # Errors
     /// The reason, as above.
-    pub fn decode(bytes: &[u8]) -> Result<SavedStream<T>, &'static str> {
-        let body = unseal(bytes)?;
+    pub fn decode(bytes: &[u8], key: &Key) -> Result<SavedStream<T>, String> {
+        let body = unseal(bytes, key)?;
         let run: SavedStream<T> =
-            postcard::from_bytes(body).map_err(|_| "is not a heaplab checkpoint")?;
+            postcard::from_bytes(body).map_err(|_| "is not a heaplab checkpoint".to_string())?;
         if run.version != VERSION {
-            return Err("is from another heaplab version");
+            return Err("is from another heaplab version".into());
         }
         Ok(run)
     }
@@ -211,6 +212,7 @@ pub fn last_agrees(k: Option<u64>, p: Option<u64>, cp: &Checkpoint) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::saved::tests::{body_len, forged, key};
     use crate::{open_stream, Game, Silent};
 
     fn saved(count: u64) -> SavedStream<String> {
@@ -223,22 +225,22 @@ mod tests {
 
     #[test]
     fn any_damage_to_a_checkpoint_is_refused() {
-        let bytes = saved(1).encode().unwrap();
-        assert!(SavedStream::<String>::decode(&bytes).is_ok());
+        let bytes = saved(1).encode(&key()).unwrap();
+        assert!(SavedStream::<String>::decode(&bytes, &key()).is_ok());
         for i in 0..100 {
             let at = i * bytes.len() / 100;
             for bit in [0, 3, 7] {
                 let mut b = bytes.clone();
                 b[at] ^= 1 << bit;
                 assert!(
-                    SavedStream::<String>::decode(&b).is_err(),
+                    SavedStream::<String>::decode(&b, &key()).is_err(),
                     "bit {bit} of byte {at}"
                 );
             }
         }
         for len in 0..bytes.len() {
             assert!(
-                SavedStream::<String>::decode(&bytes[..len]).is_err(),
+                SavedStream::<String>::decode(&bytes[..len], &key()).is_err(),
                 "{len} bytes"
             );
         }
@@ -249,6 +251,21 @@ mod tests {
             Some(Difference::Game("squares".into()))
         );
         assert_eq!(s.differs("squares", 7), Some(Difference::Max(100_000)));
+    }
+
+    /// Every stored field — the stream's state and P-positions, the side file's length and
+    /// hash, the front end's part — changed without the key, xxh3 computed afresh, is
+    /// refused.
+    #[test]
+    fn forged_checkpoints_are_refused_whatever_field_is_changed() {
+        let bytes = saved(40).encode(&key()).unwrap();
+        for at in 0..body_len(&bytes) {
+            let e = SavedStream::<String>::decode(&forged(&bytes, at, 1), &key()).unwrap_err();
+            assert!(
+                e.contains("was not sealed with the checkpoint key"),
+                "{at}: {e}"
+            );
+        }
     }
 
     #[test]
