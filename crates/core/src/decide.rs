@@ -652,7 +652,7 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            matches!(&e, Error::Refused(Refusal::TooFar { most, .. }) if *most < 1_000_000_000),
+            matches!(&e, Error::Refused(Refusal::TooFar { most: Some(most), .. }) if *most < 1_000_000_000),
             "{e}"
         );
         assert!(e.to_string().contains("no shortcut") && e.to_string().contains("use n <="));

@@ -81,14 +81,14 @@ pub enum Refusal {
         free: u64,
     },
     /// A single position beyond what the family's fastest method can reach within the budget.
-    #[error("{game} {why}; use n <= {most}")]
+    #[error("{game} {why}{}", .most.map_or(String::new(), |m| format!("; use n <= {m}")))]
     TooFar {
         /// The game (canonical spec).
         game: String,
         /// The position asked for.
         n: u64,
-        /// The largest position the budget allows.
-        most: u64,
+        /// The largest position the budget allows (None: none does, which `why` says).
+        most: Option<u64>,
         /// Why, e.g. "has no shortcut: deciding n = 1000000000 means sieving every position up to it".
         why: String,
     },
@@ -122,12 +122,14 @@ pub enum Error {
     #[error(transparent)]
     Refused(#[from] Refusal),
     /// The memory a run needs cannot be allocated here (the allocator refused it).
-    #[error("{what} needs about {}, which cannot be allocated here", size(*.bytes))]
+    #[error("{what} needs about {}, which cannot be allocated here{}", size(*.bytes), .most.map_or(String::new(), |m| format!("; use N <= {m}")))]
     OutOfMemory {
         /// What needs it.
         what: &'static str,
         /// Bytes.
         bytes: u64,
+        /// The largest N whose memory can be allocated here, when known.
+        most: Option<u64>,
     },
     /// A saved stream state that does not belong to this game's engine.
     #[error("the saved state {reason}")]

@@ -98,7 +98,7 @@ pub(crate) fn reachable(
     Err(Error::Refused(Refusal::TooFar {
         game: game.to_string(),
         n,
-        most: feasible_max(game, task, budget, limit),
+        most: Some(feasible_max(game, task, budget, limit)),
         why: why(),
     }))
 }

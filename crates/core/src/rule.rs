@@ -67,6 +67,7 @@ pub fn grundy_table_of(
         .map_err(|_| crate::Error::OutOfMemory {
             what: "a Grundy table",
             bytes,
+            most: None,
         })?;
     let mut watch = crate::observe::Watch::start(obs, max + 1)?;
     let mut vals = ValueSet::default();

@@ -85,10 +85,11 @@ pub fn open_descriptor(p: &Path) -> Option<i32> {
     None
 }
 
-/// Whether `p` names this process's stdout (`/dev/stdout`, `/dev/fd/1`, …): a summary
-/// line then goes to stderr, so it does not land among the rows.
+/// Whether `p` names this process's stdout (`/dev/stdout`, `/dev/fd/1`, …, or the file
+/// stdout was redirected to): a summary line then goes to stderr, so it does not land among
+/// the rows.
 pub fn is_stdout(p: &Path) -> bool {
-    open_descriptor(p) == Some(1)
+    open_descriptor(p) == Some(1) || same_file_as_stdout(p)
 }
 
 /// The descriptor number a path spells, if it spells one.
@@ -156,6 +157,24 @@ fn writable_descriptor(fd: i32) -> bool {
         let _ = fd;
         false
     }
+}
+
+/// Whether `path` is the file stdout writes to: the same device and inode.
+fn same_file_as_stdout(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: fstat only fills `st`.
+        let st = unsafe {
+            let mut st: libc::stat = std::mem::zeroed();
+            (libc::fstat(1, &mut st) == 0).then_some(st)
+        };
+        if let (Some(st), Ok(m)) = (st, std::fs::metadata(path)) {
+            return m.dev() == st.st_dev && m.ino() == st.st_ino;
+        }
+    }
+    let _ = path;
+    false
 }
 
 /// Fails when stdout is closed (`>&-`), so rows written there would be lost without a

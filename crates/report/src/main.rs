@@ -69,6 +69,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if answer_on_stdout {
         files::check_stdout()?;
     }
+    // a file on stdout beside a JSON answer there would interleave the two
+    let json_and_file = match &cli.cmd {
+        Cmd::Table(a) => a.json.then_some(a.output.as_deref()).flatten(),
+        Cmd::Losers(a) => a.json.then_some(a.output.as_deref()).flatten(),
+        Cmd::Sweep(a) => a.json.then_some(a.output.as_deref()).flatten(),
+        Cmd::Census(a) => a.json.then_some(a.output.as_deref()).flatten(),
+        Cmd::Merge(a) => a.json.then_some(a.output.as_path()),
+        Cmd::Report(a) => a.json.then_some(a.output.as_deref()).flatten(),
+        Cmd::Analyze(a) => a.json.then_some(a.output.as_deref()).flatten(),
+        Cmd::Plot(a) => a.json.then_some(a.output.as_deref()).flatten(),
+        _ => None,
+    };
+    if let Some(out) = json_and_file.filter(|o| files::is_stdout(o)) {
+        anyhow::bail!(
+            "-o {} is stdout, where --json prints too: the two would mix; write the file elsewhere or leave out --json",
+            out.display()
+        );
+    }
     match cli.cmd {
         Cmd::Table(a) => cmd_table::run(a),
         Cmd::Losers(a) => cmd_losers::run(a),
@@ -99,6 +117,15 @@ fn main() -> ExitCode {
     // is started; no handler is involved.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+    // A file-size limit (`ulimit -f`): a write past it fails with EFBIG, which ends the run
+    // in one line with its temporary files removed, instead of SIGXFSZ killing the process
+    // and leaving them.
+    #[cfg(unix)]
+    // SAFETY: sets SIGXFSZ to be ignored at startup, before any thread is started; no
+    // handler is involved.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     cleanup::install();
     files::init_umask();

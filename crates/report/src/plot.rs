@@ -432,8 +432,10 @@ pub fn quantiles_png(
                 5 => RGBColor(120, 120, 120),
                 _ => RGBColor(189, 215, 231),
             };
+            // (one pixel wide: a wide line's joins at a column-to-column zigzag are
+            // mitred into spikes past the data)
             chart
-                .draw_series(LineSeries::new(line, colour.stroke_width(2)))
+                .draw_series(LineSeries::new(line, colour.stroke_width(1)))
                 .map_err(perr)?
                 .label(name)
                 .legend(move |(x, y)| {

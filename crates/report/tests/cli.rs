@@ -1519,7 +1519,26 @@ fn kayles_fold_map_shows_vertical_stripes() {
         ],
     );
     let (w, px, f) = fold_png(&d.path().join("wide.png"));
-    assert_eq!((f[2], f[4], f[5]), (1, 100_000_000, 1), "{f:?}");
+    // (a fold wider than the table is one row of the table: 1001 columns)
+    assert_eq!((f[2], f[4], f[5]), (1, 1001, 1), "{f:?}");
+    // the widest fold there is, too (it used to loop over 2^64 columns)
+    ok(
+        d.path(),
+        &[
+            "plot",
+            "--game",
+            "0.77",
+            "--max",
+            "1000",
+            "--kind",
+            "fold",
+            "--width",
+            "18446744073709551615",
+            "-o",
+            "widest.png",
+        ],
+    );
+    assert_eq!(fold_png(&d.path().join("widest.png")).2[4], 1001);
     // the one row is drawn across the area: cells at its start and end are coloured
     let y = f[1];
     for x in [f[0], w as usize - 200] {

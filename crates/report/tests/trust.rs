@@ -291,10 +291,38 @@ fn descriptors_are_written_through_and_closed_stdout_is_an_error() {
         "$H analyze --game kayles --max 100 >&-",
         "$H games >&-",
         "$H who --game squares 1000 --json >&-",
+        "$H table --game squares --max 1000 -o t.csv --json >&-",
+        "$H losers --game squares --max 1000 --count >&-",
+        "$H losers --game squares --max 1000 -o l.txt --json >&-",
+        "$H sweep --game 'sub{1,k}' --param k=2..4 --max 100 >&-",
+        "$H census --game 'sub{1,a}' --param a=2..4 --max 100 --list >&-",
+        "$H census --game 'sub{1,a}' --param a=2..4 --max 100 >&-",
+        "$H plot --game 0.77 --max 100 --kind fold -o p.png --json >&-",
+        "$H report --game 0.77 --max 100 -o r --json >&-",
     ] {
         let o = sh(d.path(), cmd);
         refused(&o, "stdout");
     }
+    // a file written to stdout beside a JSON answer there: refused, nothing written
+    for cmd in [
+        "$H table --game 0.77 --max 10 -o /dev/stdout --json",
+        "$H losers --game squares --max 100 -o /dev/stdout --json",
+        "$H table --game 0.77 --max 10 -o same.csv --json > same.csv",
+    ] {
+        let o = sh(d.path(), cmd);
+        refused(&o, "where --json prints too");
+        assert!(o.stdout.is_empty(), "{cmd}");
+    }
+    assert_eq!(std::fs::read(d.path().join("same.csv")).unwrap(), b"");
+    assert!(!d.path().join("t.csv").exists() && !d.path().join("p.png").exists());
+    // a file-size limit ends a run in one line with nothing left behind (no SIGXFSZ)
+    std::fs::create_dir(d.path().join("big")).unwrap();
+    let o = sh(
+        &d.path().join("big"),
+        "ulimit -f 64; exec $H table --game squares --max 1e6 --grundy -o t.csv",
+    );
+    refused(&o, "cannot write `t.csv`: File too large");
+    assert_eq!(std::fs::read_dir(d.path().join("big")).unwrap().count(), 0);
 }
 
 #[cfg(unix)]

@@ -127,6 +127,7 @@ pub(crate) fn bitsets_fit(bytes: u64, room: u64) -> Result<(), crate::Error> {
         return Err(crate::Error::OutOfMemory {
             what: "the bit sets of the values reached (the values grow too fast)",
             bytes,
+            most: None,
         });
     }
     Ok(())

@@ -130,6 +130,7 @@ pub(crate) fn lengths(
         .map_err(|_| Error::OutOfMemory {
             what: table_name(task),
             bytes: (max + 1) * 4,
+            most: None,
         })?;
     let remote = task == Task::Remoteness;
     match &s.moves {

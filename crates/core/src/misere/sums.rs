@@ -539,6 +539,9 @@ fn fold_pairs(reaches: impl Iterator<Item = f64>) -> f64 {
 /// larger forms canonicalise longer option lists), the memory like the pairs (memoized
 /// sums and new forms, about 20 bytes a pair).
 pub(crate) fn sum_cost(reaches: &[f64]) -> (f64, f64) {
+    // heaps of form 0 (reach 1) add nothing: no pairs, and no sum without them to search
+    let reaches: Vec<f64> = reaches.iter().copied().filter(|&r| r > 1.0).collect();
+    let reaches = &reaches[..];
     let main = fold_pairs(reaches.iter().copied());
     let rests: f64 = if reaches.len() > 2 {
         (0..reaches.len())
@@ -603,20 +606,23 @@ fn check_sum_cost(
     }
     let most = lo;
     let sum: Vec<String> = terms.iter().map(|(g, n)| format!("{g}:{n}")).collect();
+    let advice = match fits_with(0) {
+        true => format!("with the other heaps kept, heap {top} fits up to {most}"),
+        false => format!("even with heap {top} left out, the other heaps do not fit"),
+    };
     Err(Error::Refused(crate::error::Refusal::TooFar {
         game: format!("the misère sum {}", sum.join(" + ")),
         n: top,
-        most,
+        most: fits_with(0).then_some(most),
         why: format!(
             "by canonical misère forms would visit about {:.1e} pairs of forms: about {} and \
              {} here, more than the {} and {} this run may use (forms of wild heaps grow \
-             about geometrically: with the other heaps kept, heap {top} fits up to {})",
+             about geometrically: {advice})",
             2.0 * fold_pairs(reaches.iter().copied()),
             crate::error::duration(seconds),
             crate::error::size(bytes.min(u64::MAX as f64) as u64),
             crate::error::duration(budget.seconds),
             crate::error::size(budget.memory),
-            most
         ),
     }))
 }

@@ -443,7 +443,12 @@ fn misere_sums_of_wild_heaps_are_estimated_first() {
         ..Budget::new(1 << 30)
     };
     match misere_sum(&Sum::of_heaps(&g, &[30, 31]), 1, &tight, &Silent) {
-        Err(crate::Error::Refused(crate::error::Refusal::TooFar { most, n, why, .. })) => {
+        Err(crate::Error::Refused(crate::error::Refusal::TooFar {
+            most: Some(most),
+            n,
+            why,
+            ..
+        })) => {
             assert_eq!(n, 31);
             assert!((15..31).contains(&most), "{most}");
             assert!(why.contains("pairs of forms"), "{why}");
@@ -453,6 +458,22 @@ fn misere_sums_of_wild_heaps_are_estimated_first() {
         }
         other => panic!("{other:?}"),
     }
+    // no size of the largest heap fits when the others alone do not: said, no `n <= 0`
+    match misere_sum(&Sum::of_heaps(&g, &[30, 30, 31]), 1, &tight, &Silent) {
+        Err(e @ crate::Error::Refused(crate::error::Refusal::TooFar { most: None, .. })) => {
+            let e = e.to_string();
+            assert!(
+                e.contains("even with heap 31 left out, the other heaps do not fit"),
+                "{e}"
+            );
+            assert!(!e.contains("use n <="), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // a heap of size 0 adds nothing to the estimate
+    let r = [40.0, 50.0, 60.0];
+    assert_eq!(sums::sum_cost(&[40.0, 1.0, 50.0, 60.0]), sums::sum_cost(&r));
+    assert!(sums::sum_cost(&[40.0, 50.0, 1.0]).0 < sums::sum_cost(&r).0);
     // small sums are decided as before, as the brute force decides them
     fn wins(k: &Game, heaps: Vec<u64>, memo: &mut HashMap<Vec<u64>, bool>) -> bool {
         let mut key: Vec<u64> = heaps.into_iter().filter(|&h| h > 0).collect();

@@ -21,10 +21,7 @@ impl Plan {
         }
         debug_assert_eq!(self.engine, Engine::OptionWalk);
         if !crate::engines::mem::can_allocate(self.memory) {
-            return Err(Error::OutOfMemory {
-                what: crate::engines::remote::table_name(self.task),
-                bytes: self.memory,
-            });
+            return Err(self.out_of_memory(crate::engines::remote::table_name(self.task)));
         }
         let watch = &mut Watch::start(obs, self.max.saturating_add(1))?;
         let t = crate::engines::remote::lengths(

@@ -43,6 +43,34 @@ impl serde::Serialize for Plan {
 }
 
 impl Plan {
+    /// [`Error::OutOfMemory`] for this plan, `what` needing its memory: with the largest N
+    /// whose estimated memory can be allocated here (found by bisection over the estimate
+    /// and an allocation probe), none when not even N = 0 can.
+    pub(crate) fn out_of_memory(&self, what: &'static str) -> Error {
+        let fits = |n: u64| {
+            crate::engines::mem::can_allocate(crate::plan::memory_estimate(
+                &self.game, self.task, n,
+            ))
+        };
+        let most = fits(0).then(|| {
+            let (mut lo, mut hi) = (0u64, self.max); // fits(lo), !fits(hi) as far as known
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if fits(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            lo
+        });
+        Error::OutOfMemory {
+            what,
+            bytes: self.memory,
+            most,
+        }
+    }
+
     /// The plan of `task` for `game` over 0..=max with no budget: the engine, its memory
     /// estimate and (when `timed`) its time estimate (pilot runs included; untimed plans
     /// have 0 seconds).

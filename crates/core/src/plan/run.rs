@@ -26,10 +26,7 @@ pub(crate) fn grundy(
     obs: &dyn Observer,
 ) -> Result<GrundyTable, Error> {
     if !crate::engines::mem::can_allocate(p.memory) {
-        return Err(Error::OutOfMemory {
-            what: "a Grundy table",
-            bytes: p.memory,
-        });
+        return Err(p.out_of_memory("a Grundy table"));
     }
     // (positions are reported as they are numbered: a continued run looks like one from 0)
     let watch = &mut Watch::start(obs, p.max + 1)?;

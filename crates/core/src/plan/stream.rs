@@ -138,10 +138,7 @@ pub(crate) fn run_plan(
 /// pages are only touched where marked), then every bit flipped: set = N-position.
 pub(crate) fn outcomes(p: &Plan, obs: &dyn Observer) -> Result<OutcomeTable, Error> {
     if !crate::engines::mem::can_allocate(p.memory) {
-        return Err(Error::OutOfMemory {
-            what: "an outcome table",
-            bytes: p.memory,
-        });
+        return Err(p.out_of_memory("an outcome table"));
     }
     let len = p.max as usize + 1;
     let mut lose: BitVec<u64, Lsb0> = BitVec::from_vec(vec![0u64; len.div_ceil(64)]);

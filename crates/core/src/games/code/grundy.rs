@@ -57,6 +57,7 @@ pub(crate) fn code_grundy(
         let n = len.checked_mul(words).ok_or(crate::Error::OutOfMemory {
             what: "the knapsack layers",
             bytes: u64::MAX,
+            most: None,
         })?;
         let mut data = Vec::new();
         // (probed first: the binary's allocator ends the process when one fails)
@@ -67,6 +68,7 @@ pub(crate) fn code_grundy(
             .map_err(|_| crate::Error::OutOfMemory {
                 what: "the knapsack layers",
                 bytes: (n as u64).saturating_mul(8),
+                most: None,
             })?;
         data.resize(n, 0);
         Ok(Rows { words, data })
