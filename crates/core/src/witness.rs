@@ -124,10 +124,14 @@ pub fn value_proof(
         // no option: g = 0, or G⁻ = 1 in misère play (whoever cannot move wins)
         reach.clear();
     }
+    // (a value below g(n) that no option has: impossible for a correct table)
+    let missing = reach.iter().position(Option::is_none);
     let reach: Option<Vec<Witnessed>> = reach.into_iter().collect();
     let reach = reach.ok_or_else(|| Error::Unsupported {
         what: format!(
-            "a proof by options for heap {n} of {game}: the table and the options disagree"
+            "no proof for heap {n} of {game}: its table says g({n}) = {value}, but no option \
+             has the value {} below it; please report this as a bug",
+            missing.unwrap_or(0)
         ),
     })?;
     Ok(ValueProof {

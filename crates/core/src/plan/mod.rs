@@ -120,9 +120,9 @@ impl Plan {
 /// The engine for `task` of `game` over 0..=max, its cost, and whether `budget` allows it.
 ///
 /// # Errors
-/// [`Error::TooLarge`] beyond what the engine can address at all; [`Error::Refused`] with
-/// the memory or time refusal, naming the largest N that fits, when the budget does not
-/// allow the run.
+/// [`Error::TooLarge`] beyond what the engine can address at all (its `limit` the largest
+/// N the engine takes and the budget allows); [`Error::Refused`] with the memory or time
+/// refusal, naming the largest N that fits, when the budget does not allow the run.
 pub fn plan(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Error> {
     match check(game, task, max, budget) {
         Err(Error::Refused(mut r)) => {
@@ -133,6 +133,13 @@ pub fn plan(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, 
             }
             Err(Error::Refused(r))
         }
+        // beyond what the engine addresses: the largest N it takes *here* is what to name
+        // (naming a larger one the budget then refuses would send the user round twice)
+        Err(Error::TooLarge { what, n, limit }) => Err(Error::TooLarge {
+            what,
+            n,
+            limit: feasible_max(game, task, budget, limit),
+        }),
         r => r,
     }
 }
@@ -227,18 +234,20 @@ pub fn tables(
     obs: &dyn Observer,
 ) -> Result<(OutcomeTable, Option<GrundyTable>), Error> {
     const LIMIT: u64 = (1 << 40) - 1;
-    if max > LIMIT {
-        return Err(Error::TooLarge {
-            what: "a table in memory (P-position streams need none)",
-            n: max,
-            limit: LIMIT,
-        });
-    }
     let via_grundy = want_grundy
         || matches!(
             Engine::of(game, Task::Outcomes),
             Engine::GrundyTable | Engine::CanonicalForms
         );
+    if max > LIMIT {
+        // (the largest N this budget allows, not only the largest a table addresses)
+        let task = if via_grundy { Task::Grundy } else { Task::Outcomes };
+        return Err(Error::TooLarge {
+            what: "a table in memory (P-position streams need none)",
+            n: max,
+            limit: feasible_max(game, task, budget, LIMIT),
+        });
+    }
     if via_grundy {
         let p = plan_table(game, max, budget)?;
         obs.planned(&p);

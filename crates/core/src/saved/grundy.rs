@@ -189,6 +189,9 @@ pub fn in_segments(
     let mut gap = every.min(10.0);
     let mut since = Instant::now();
     let mut rate = 0.0f64;
+    // seconds the last save took: a segment is at least four times that much work, so
+    // saving costs at most a fifth of the run even with `every` = 0
+    let mut save_secs = 0.0f64;
     let continues = grundy_continues(game, max);
     loop {
         let len = table.as_ref().map_or(0, |t| t.len() as u64);
@@ -209,7 +212,7 @@ pub fn in_segments(
         };
         // (an engine that makes the whole table again stops at powers of two only)
         let step = if continues {
-            ((rate * gap.max(1.0)) as u64).max(MIN_SEGMENT)
+            ((rate * gap.max(1.0).max(4.0 * save_secs)) as u64).max(MIN_SEGMENT)
         } else {
             u64::MAX
         };
@@ -225,7 +228,9 @@ pub fn in_segments(
         rate = (target + 1 - len) as f64 / t0.elapsed().as_secs_f64().max(1e-3);
         if let Some(t) = &table {
             if target < max && since.elapsed().as_secs_f64() >= gap {
+                let s0 = Instant::now();
                 hooks.save(t).map_err(callback)?;
+                save_secs = s0.elapsed().as_secs_f64();
                 since = Instant::now();
                 gap = (gap * 2.0).min(every);
             }
