@@ -197,7 +197,7 @@ pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result
 fn within_limit(max: u64) -> Result<(), Error> {
     if max > ANALYSIS_MAX {
         return Err(heaplab_core::Error::TooLarge {
-            what: "an analysis in memory (P-position streams need none)",
+            what: "an analysis in memory (`losers` streams P-positions without one)",
             n: max,
             limit: ANALYSIS_MAX,
         }

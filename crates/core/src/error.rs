@@ -99,7 +99,7 @@ pub enum Refusal {
 #[non_exhaustive]
 pub enum Error {
     /// The run is beyond what the engine can address at all, whatever the budget.
-    #[error("N = {n} is too large for {what} (at most {limit})")]
+    #[error("N = {n} is too large for {what}: use N <= {limit}")]
     TooLarge {
         /// The structure or engine, e.g. "a Grundy table".
         what: &'static str,

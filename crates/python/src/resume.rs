@@ -12,7 +12,7 @@ use crate::{budget, HeaplabError, PyWatch, Raised};
 use heaplab_analysis::{journal_header, journal_line, read_journal, resume_rows, CensusRow};
 use heaplab_core::saved::grundy::{self, Segments};
 use heaplab_core::saved::stream::{spool_ends_right, Difference, SavedStream, SideHash};
-use heaplab_core::saved::{key_path, load_or_make_key, Key};
+use heaplab_core::saved::Key;
 use heaplab_core::{
     plan_list, plan_table, resume_stream, Class, Error, Game, GrundyTable, Observer,
 };
@@ -179,37 +179,14 @@ impl Drop for Lock {
     }
 }
 
-/// The user's checkpoint key ([`heaplab_core::saved::load_or_make_key`] at
-/// [`heaplab_core::saved::key_path`], as the command line's `checkpoint_key`): `OSError`
-/// when its file cannot be read or made, `ValueError` when it holds no key.
-fn checkpoint_key() -> Result<Key, Raised> {
-    let path = key_path(|v| std::env::var_os(v)).map_err(refused)?;
-    load_or_make_key(&path, |p| std::fs::read(p), create_private).map_err(|e| {
-        if e.starts_with("cannot") {
-            os_error(e)
-        } else {
-            refused(e)
-        }
+/// The user's checkpoint key ([`heaplab_files::checkpoint_key`], as the command line's):
+/// `OSError` when its file cannot be read or made, `ValueError` when there is no place for
+/// it or it holds no key.
+fn checkpoint_key(resuming: bool) -> Result<Key, Raised> {
+    heaplab_files::checkpoint_key(resuming).map_err(|e| match e.starts_with("cannot") {
+        true => os_error(e),
+        false => refused(e),
     })
-}
-
-/// Makes the new file `path` (and its folder), readable and writable by the user only,
-/// holding `bytes`; `AlreadyExists` when it exists.
-fn create_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-    }
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    f.write_all(bytes)?;
-    f.sync_all()
 }
 
 /// A run that saves its state to a checkpoint file, which it holds locked.
@@ -240,7 +217,7 @@ impl Saving {
             )));
         }
         let lock = Lock::take(&path, "checkpoint")?;
-        let key = checkpoint_key().map_err(|r| r.0)?;
+        let key = checkpoint_key(std::fs::symlink_metadata(&path).is_ok()).map_err(|r| r.0)?;
         Ok(Saving {
             path,
             key,

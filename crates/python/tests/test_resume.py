@@ -321,6 +321,11 @@ def test_checkpoints_are_sealed_with_the_users_key(tmp_path, monkeypatch):
     assert len(key.read_text().strip()) == 64
     other = tmp_path / "other.key"
     monkeypatch.setenv("HEAPLAB_CHECKPOINT_KEY", str(other))
+    # no key there: none is made, since it could not open the checkpoint
+    with pytest.raises(ValueError, match=r"there is no checkpoint key at `.*other\.key`"):
+        g.table(2**20, checkpoint=cp)
+    assert not other.exists()
+    other.write_text("5a" * 32 + "\n")
     with pytest.raises(ValueError, match=r"t\.ckpt` was not sealed with the checkpoint key `.*other\.key`"):
         g.table(2**20, checkpoint=cp)
     other.write_text("not a key\n")

@@ -74,6 +74,20 @@ impl Drop for MadeDirs {
 /// # Errors
 /// The error of `create_dir_all`.
 pub fn make_dirs(dir: &std::path::Path) -> std::io::Result<MadeDirs> {
+    make_dirs_as(dir, true)
+}
+
+/// [`make_dirs`] for folders whose files outlive an interrupt (the frequency snapshots a
+/// resumed run goes on from): removed, while empty, when the run fails, but kept with
+/// what they hold when it is interrupted.
+///
+/// # Errors
+/// The error of `create_dir_all`.
+pub fn make_dirs_kept(dir: &std::path::Path) -> std::io::Result<MadeDirs> {
+    make_dirs_as(dir, false)
+}
+
+fn make_dirs_as(dir: &std::path::Path, removed_on_interrupt: bool) -> std::io::Result<MadeDirs> {
     let mut top = None;
     let mut d = Some(dir);
     while let Some(p) = d.filter(|p| !p.as_os_str().is_empty() && !p.exists()) {
@@ -81,7 +95,10 @@ pub fn make_dirs(dir: &std::path::Path) -> std::io::Result<MadeDirs> {
         d = p.parent();
     }
     std::fs::create_dir_all(dir)?;
-    let pending = top.clone().map(Pending::new);
+    let pending = top
+        .clone()
+        .filter(|_| removed_on_interrupt)
+        .map(Pending::new);
     Ok(MadeDirs {
         top,
         leaf: dir.to_path_buf(),

@@ -57,6 +57,16 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
         resume.as_ref(),
         labels,
     )?;
+    if let (Some(r), Some(cp)) = (&resume, &a.checkpoint) {
+        eprintln!(
+            "heaplab: resuming {game} from checkpoint `{}` after {} P-positions{}",
+            cp.display(),
+            r.stream.count,
+            r.stream
+                .last
+                .map_or(String::new(), |p| format!(" (the last p = {p})"))
+        );
+    }
     let found = match (closed.filter(|_| resume.is_none()), planned) {
         (Some(c), _) => Found {
             count: c.count,

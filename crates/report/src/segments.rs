@@ -27,7 +27,7 @@ pub struct Segmented<'a> {
 /// Writes the checkpoint of `table` (values 0..table.len() of `game`) to `path`
 /// atomically ([`heaplab_core::saved::grundy::encode`]).
 pub fn save(path: &Path, game: &Game, table: &GrundyTable) -> Result<()> {
-    let key = crate::sink::checkpoint_key()?;
+    let key = crate::sink::checkpoint_key(path)?;
     AtomicFile::write_whole(path, &grundy::encode(game, table, key), "checkpoint")?;
     Ok(())
 }
@@ -36,7 +36,7 @@ pub fn save(path: &Path, game: &Game, table: &GrundyTable) -> Result<()> {
 /// the problem when it is damaged, from another heaplab version or format, of another
 /// game, or its values are not the game's.
 pub fn load(path: &Path, game: &Game) -> Result<Option<GrundyTable>> {
-    let key = crate::sink::checkpoint_key()?;
+    let key = crate::sink::checkpoint_key(path)?;
     let Some(table) = crate::sink::read_checkpoint(path, |b| grundy::decode(b, game, key))? else {
         return Ok(None);
     };
@@ -98,7 +98,8 @@ pub fn prepare_snapshots(dir: &Path) -> Result<crate::cleanup::MadeDirs> {
             dir.display()
         );
     }
-    crate::cleanup::make_dirs(dir)
+    // (snapshots written stay when the run is interrupted: a resumed run goes on from them)
+    crate::cleanup::make_dirs_kept(dir)
         .with_context(|| format!("cannot make the snapshot folder `{}`", dir.display()))
 }
 

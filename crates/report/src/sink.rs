@@ -19,7 +19,7 @@ use anyhow::{bail, Context, Result};
 use heaplab_core::saved::stream::{
     last_agrees, spool_ends_right, Difference, SavedStream, SideHash,
 };
-use heaplab_core::saved::{key_path, load_or_make_key, Key};
+use heaplab_core::saved::Key;
 use heaplab_core::Checkpoint;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
@@ -43,46 +43,24 @@ pub struct Front {
 /// ([`heaplab_core::saved::stream::SavedStream`]).
 pub type SavedRun = SavedStream<Front>;
 
-/// The user's checkpoint key, read once per run from its file
-/// ([`heaplab_core::saved::key_path`]: `$HEAPLAB_CHECKPOINT_KEY`, else
-/// `~/.config/heaplab/checkpoint.key`), which is made (readable by the user only) the
-/// first time a checkpoint is used.
+/// The user's checkpoint key ([`heaplab_files::checkpoint_key`]) for the checkpoint at
+/// `cp`, read once per run (made only when no checkpoint waits to be resumed).
 ///
 /// # Errors
 /// One line naming the key's file when it cannot be read or made, or holds no key.
-pub fn checkpoint_key() -> Result<&'static Key> {
+pub fn checkpoint_key(cp: &Path) -> Result<&'static Key> {
     static KEY: OnceLock<Key> = OnceLock::new();
     if let Some(key) = KEY.get() {
         return Ok(key);
     }
-    let path = key_path(|v| std::env::var_os(v)).map_err(anyhow::Error::msg)?;
-    let key = load_or_make_key(&path, |p| std::fs::read(p), create_private)
-        .map_err(anyhow::Error::msg)?;
+    let resuming = std::fs::symlink_metadata(cp).is_ok();
+    let key = heaplab_files::checkpoint_key(resuming).map_err(anyhow::Error::msg)?;
     Ok(KEY.get_or_init(|| key))
-}
-
-/// Makes the new file `path` (and its folder), readable and writable by the user only,
-/// holding `bytes`; `AlreadyExists` when it exists.
-pub(crate) fn create_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-    }
-    let mut f = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    f.write_all(bytes)?;
-    f.sync_all()
 }
 
 /// Reads the checkpoint at `path`, checking its seal; None when there is none.
 pub fn load_run(path: &Path) -> Result<Option<SavedRun>> {
-    let key = checkpoint_key()?;
+    let key = checkpoint_key(path)?;
     read_checkpoint(path, |b| SavedRun::decode(b, key))
 }
 
@@ -124,7 +102,9 @@ pub fn check_same(
 
 /// Writes the checkpoint to `path` atomically.
 fn save_run(run: &SavedRun, path: &Path) -> Result<()> {
-    let bytes = run.encode(checkpoint_key()?).map_err(anyhow::Error::msg)?;
+    let bytes = run
+        .encode(checkpoint_key(path)?)
+        .map_err(anyhow::Error::msg)?;
     AtomicFile::write_whole(path, &bytes, "checkpoint")?;
     Ok(())
 }
@@ -282,11 +262,17 @@ fn open_side(path: &Path, resume: Option<&SavedRun>, cp: &Path) -> Result<(File,
             cp.display()
         )
     };
-    let mut f = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(|e| refuse(format!("it cannot be opened ({e})")))?;
+    let mut f = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
+            "checkpoint `{}` goes on from `{}`, which is missing: copy it with the checkpoint \
+             (a run moved to another machine needs both, and the checkpoint key), or remove \
+             the checkpoint to start over",
+            cp.display(),
+            path.display()
+        ),
+        Err(e) => return Err(refuse(format!("it cannot be opened ({e})"))),
+    };
     let (sum, tail) = SideHash::check(&f, saved.bytes, saved.hash).map_err(refuse)?;
     last_row_agrees(&tail, saved).map_err(refuse)?;
     f.set_len(saved.bytes)?;

@@ -111,7 +111,10 @@ fn damaged_checkpoints_and_partial_files_are_refused() {
     put(&ckpt, &partial[..partial.len() / 2]);
     refused(&heaplab(d.path(), &args), "does not match checkpoint");
     std::fs::remove_file(d.path().join("X.txt.partial")).unwrap();
-    refused(&heaplab(d.path(), &args), "does not match checkpoint");
+    refused(
+        &heaplab(d.path(), &args),
+        "goes on from `X.txt.partial`, which is missing: copy it with the checkpoint",
+    );
     // a checkpoint of another run
     put(&ckpt, &partial);
     let mut other = args;
@@ -232,12 +235,22 @@ fn forged_checkpoints_and_other_keys_are_refused() {
                 "no output from a forged checkpoint"
             );
         }
-        // the real one under another key (made for this run) is refused the same way
+        // no key where one is looked for: none is made (it could not open the checkpoint)
         std::fs::write(p.join(cp), &sealed).unwrap();
         let other = p.join("other.key");
         refused(
             &heaplab_keyed(p, args, &other),
-            &format!("checkpoint key `{}`", other.display()),
+            &format!("there is no checkpoint key at `{}`", other.display()),
+        );
+        assert!(!other.exists());
+        // the real one under another key is refused the same way as a forged one
+        std::fs::write(&other, format!("{}\n", "5a".repeat(32))).unwrap();
+        refused(
+            &heaplab_keyed(p, args, &other),
+            &format!(
+                "was not sealed with the checkpoint key `{}`",
+                other.display()
+            ),
         );
         // a key file that holds no key
         std::fs::write(p.join("bad.key"), "not a key\n").unwrap();

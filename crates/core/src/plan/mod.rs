@@ -160,9 +160,16 @@ fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Err
     Ok(p)
 }
 
-/// The largest N <= `limit` for which [`plan`] accepts `task` of `game` within `budget`
-/// (memory and work both grow with N; found by bisection), 0 when none is.
+/// The largest N <= `limit` for which [`plan`] accepts `task` of `game` within 95% of
+/// `budget` (memory and work both grow with N; found by bisection), 0 when none is. (The
+/// margin keeps a size named in a refusal accepted when it is run next, though the memory
+/// available changes a little from run to run.)
 pub fn feasible_max(game: &Game, task: Task, budget: &Budget, limit: u64) -> u64 {
+    let budget = &Budget {
+        memory: budget.memory / 20 * 19,
+        seconds: budget.seconds * 0.95,
+        disk: budget.disk.map(|d| d / 20 * 19),
+    };
     let ok = |n: u64| check(game, task, n, budget).is_ok();
     if ok(limit) {
         return limit;
@@ -181,9 +188,7 @@ pub fn feasible_max(game: &Game, task: Task, budget: &Budget, limit: u64) -> u64
 
 /// Upper estimate of the memory (bytes) `task` of `game` over 0..=max needs at its peak.
 pub fn memory_estimate(game: &Game, task: Task, max: u64) -> u64 {
-    let s = game.structure();
-    let key = game.under_normal_play().to_string();
-    Priced { key: &key, s: &s }.memory(task, engine_for(&s, task, max), max)
+    planned::memory_at(game, task, max)
 }
 
 /// Estimated seconds to compute `task` of `game` over 0..=max on this machine (2 cores),
@@ -241,9 +246,13 @@ pub fn tables(
         );
     if max > LIMIT {
         // (the largest N this budget allows, not only the largest a table addresses)
-        let task = if via_grundy { Task::Grundy } else { Task::Outcomes };
+        let task = if via_grundy {
+            Task::Grundy
+        } else {
+            Task::Outcomes
+        };
         return Err(Error::TooLarge {
-            what: "a table in memory (P-position streams need none)",
+            what: "a table in memory (`losers` streams P-positions without one)",
             n: max,
             limit: feasible_max(game, task, budget, LIMIT),
         });

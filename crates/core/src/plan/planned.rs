@@ -29,6 +29,14 @@ pub struct Plan {
     pub(crate) structure: Structure,
 }
 
+/// Upper estimate of the memory (bytes) `task` of `game` over 0..=max needs at its peak
+/// (the engine [`engine_for`] chooses, priced by [`Priced::memory`]).
+pub(crate) fn memory_at(game: &Game, task: Task, max: u64) -> u64 {
+    let s = game.structure();
+    let key = game.under_normal_play().to_string();
+    Priced { key: &key, s: &s }.memory(task, engine_for(&s, task, max), max)
+}
+
 impl std::ops::Deref for Plan {
     type Target = Estimate;
     fn deref(&self) -> &Estimate {
@@ -47,11 +55,7 @@ impl Plan {
     /// whose estimated memory can be allocated here (found by bisection over the estimate
     /// and an allocation probe), none when not even N = 0 can.
     pub(crate) fn out_of_memory(&self, what: &'static str) -> Error {
-        let fits = |n: u64| {
-            crate::engines::mem::can_allocate(crate::plan::memory_estimate(
-                &self.game, self.task, n,
-            ))
-        };
+        let fits = |n: u64| crate::engines::mem::can_allocate(memory_at(&self.game, self.task, n));
         let most = fits(0).then(|| {
             let (mut lo, mut hi) = (0u64, self.max); // fits(lo), !fits(hi) as far as known
             while hi - lo > 1 {

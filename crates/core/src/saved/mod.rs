@@ -130,7 +130,8 @@ pub fn key_path(var: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, Strin
     Ok(config.join("heaplab").join("checkpoint.key"))
 }
 
-/// The checkpoint key kept at `path`, made there first when there is none: the front end
+/// The checkpoint key kept at `path`, made there first when there is none and `may_make`
+/// (false when a checkpoint is about to be resumed: no new key can open it): the front end
 /// does the file work — `read` reads a whole file, `create` makes a new one (failing with
 /// `AlreadyExists` when it exists: two runs that start together then share the first one's
 /// key) readable by the user only, with the bytes given — and this decides what to do.
@@ -140,6 +141,7 @@ pub fn key_path(var: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, Strin
 /// advice to set `HEAPLAB_CHECKPOINT_KEY`), or it holds no key.
 pub fn load_or_make_key(
     path: &Path,
+    may_make: bool,
     read: impl Fn(&Path) -> std::io::Result<Vec<u8>>,
     create: impl Fn(&Path, &[u8]) -> std::io::Result<()>,
 ) -> Result<Key, String> {
@@ -154,6 +156,14 @@ pub fn load_or_make_key(
     };
     if let Some(key) = read_key()? {
         return Ok(key);
+    }
+    if !may_make {
+        // (a new key could never open the checkpoint waiting to be resumed)
+        return Err(format!(
+            "there is no checkpoint key at `{origin}`, and the checkpoint to resume was sealed \
+             with one: copy the key of the account or machine that made it (by default \
+             ~/.config/heaplab/checkpoint.key there) to `{origin}`, or point {KEY_VAR} at it"
+        ));
     }
     let key = Key::generate(&origin)?;
     match create(path, key.to_text().as_bytes()) {
@@ -265,12 +275,17 @@ pub(crate) mod tests {
             Ok(())
         };
         let p = Path::new("/c/heaplab/checkpoint.key");
-        let made = load_or_make_key(p, read, create).unwrap();
-        let again = load_or_make_key(p, read, |_, _| panic!("made twice")).unwrap();
+        let e = load_or_make_key(p, false, read, create).unwrap_err();
+        assert!(
+            e.starts_with("there is no checkpoint key at `/c/heaplab"),
+            "{e}"
+        );
+        let made = load_or_make_key(p, true, read, create).unwrap();
+        let again = load_or_make_key(p, false, read, |_, _| panic!("made twice")).unwrap();
         assert_eq!(made.bytes, again.bytes);
         assert_eq!(again.origin(), "/c/heaplab/checkpoint.key");
         let denied = |_: &Path, _: &[u8]| Err(ErrorKind::PermissionDenied.into());
-        let e = load_or_make_key(p, |_| Err(ErrorKind::NotFound.into()), denied).unwrap_err();
+        let e = load_or_make_key(p, true, |_| Err(ErrorKind::NotFound.into()), denied).unwrap_err();
         assert!(
             e.starts_with("cannot make the checkpoint key `/c/heaplab"),
             "{e}"
@@ -279,7 +294,7 @@ pub(crate) mod tests {
             e.ends_with("set HEAPLAB_CHECKPOINT_KEY to another file"),
             "{e}"
         );
-        let e = load_or_make_key(p, |_| Ok(b"xyz".to_vec()), create).unwrap_err();
+        let e = load_or_make_key(p, true, |_| Ok(b"xyz".to_vec()), create).unwrap_err();
         assert!(e.contains("is not 64 hexadecimal digits"), "{e}");
     }
 

@@ -1,0 +1,71 @@
+//! The files heaplab's front ends (the command line, the Python package) share, kept
+//! here so that neither copies the other and the core stays free of file I/O: the user's
+//! checkpoint key ([`checkpoint_key`]), whose rules — where it lives, what it holds, when
+//! it is made — are the core's ([`heaplab_core::saved`]).
+
+use heaplab_core::saved::{key_path, load_or_make_key, Key};
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::Path;
+
+/// The user's checkpoint key, read from its file ([`heaplab_core::saved::key_path`]:
+/// `$HEAPLAB_CHECKPOINT_KEY`, else `$XDG_CONFIG_HOME/heaplab/checkpoint.key`, else
+/// `~/.config/heaplab/checkpoint.key`), which is made — readable by the user only, in a
+/// folder only the user can enter — the first time a checkpoint is used, unless `resuming`
+/// (a checkpoint exists already: a new key could not open it).
+///
+/// # Errors
+/// One line naming the key's file: no place for it (no HOME), it cannot be read or made
+/// (these start `cannot`), it holds no key, or there is none to resume with.
+pub fn checkpoint_key(resuming: bool) -> Result<Key, String> {
+    let path = key_path(|v| std::env::var_os(v))?;
+    load_or_make_key(&path, !resuming, |p| std::fs::read(p), create_private)
+}
+
+/// Makes the new file `path` (and its folder, mode 0700), mode 0600, holding `bytes`,
+/// synced; `AlreadyExists` when it exists.
+fn create_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    #[cfg(unix)]
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let mut b = std::fs::DirBuilder::new();
+        b.recursive(true);
+        #[cfg(unix)]
+        b.mode(0o700);
+        b.create(dir)?;
+    }
+    let mut o = OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    o.mode(0o600);
+    let mut f = o.open(path)?;
+    f.write_all(bytes)?;
+    f.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_made_private_once_and_read_back() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("a/b/checkpoint.key");
+        create_private(&path, b"x").unwrap();
+        let e = create_private(&path, b"y").unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&path).unwrap(), b"x");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&path), 0o600);
+            assert_eq!(mode(&d.path().join("a/b")), 0o700);
+        }
+        let key = d.path().join("k/checkpoint.key");
+        let made = load_or_make_key(&key, true, |p| std::fs::read(p), create_private).unwrap();
+        let again = load_or_make_key(&key, false, |p| std::fs::read(p), create_private).unwrap();
+        assert_eq!(made.to_text(), again.to_text());
+        assert_eq!(std::fs::read_to_string(&key).unwrap(), made.to_text());
+    }
+}
