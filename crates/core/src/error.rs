@@ -15,6 +15,14 @@ pub(crate) fn size(bytes: u64) -> String {
     ByteSize(bytes).display().iec().to_string()
 }
 
+/// `about SIZE`, or `more than 1 EiB` (no "about" before a bound).
+fn about_size(bytes: u64) -> String {
+    match bytes >= 1 << 60 {
+        true => size(bytes),
+        false => format!("about {}", size(bytes)),
+    }
+}
+
 /// A duration for a user: `40 s`, `12 minutes`, `3.5 hours`, `2.1 days`, `3 years`.
 pub fn duration(secs: f64) -> String {
     const MIN: f64 = 60.0;
@@ -47,7 +55,7 @@ fn advice(most: &Option<u64>) -> String {
 #[non_exhaustive]
 pub enum Refusal {
     /// The memory estimate is beyond [`crate::Budget::memory`].
-    #[error("{what} needs about {}, more than the {} this run may use{}", size(*.needed), size(*.budget), advice(.most))]
+    #[error("{what} needs {}, more than the {} this run may use{}", about_size(*.needed), size(*.budget), advice(.most))]
     Memory {
         /// What needs it (e.g. "a Grundy table of squares to N = 1000000000").
         what: String,
@@ -122,7 +130,7 @@ pub enum Error {
     #[error(transparent)]
     Refused(#[from] Refusal),
     /// The memory a run needs cannot be allocated here (the allocator refused it).
-    #[error("{what} needs about {}, which cannot be allocated here{}", size(*.bytes), .most.map_or(String::new(), |m| format!("; use N <= {m}")))]
+    #[error("{what} needs {}, which cannot be allocated here{}", about_size(*.bytes), .most.map_or(String::new(), |m| format!("; use N <= {m}")))]
     OutOfMemory {
         /// What needs it.
         what: &'static str,
@@ -173,7 +181,7 @@ mod tests {
         };
         assert_eq!(
             r.to_string(),
-            "x needs about more than 1 EiB, more than the 1.0 GiB this run may use; use N <= 7"
+            "x needs more than 1 EiB, more than the 1.0 GiB this run may use; use N <= 7"
         );
     }
 }

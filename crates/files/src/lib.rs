@@ -19,7 +19,46 @@ use std::path::Path;
 /// (these start `cannot`), it holds no key, or there is none to resume with.
 pub fn checkpoint_key(resuming: bool) -> Result<Key, String> {
     let path = key_path(|v| std::env::var_os(v))?;
-    load_or_make_key(&path, !resuming, |p| std::fs::read(p), create_private)
+    load_or_make_key(&path, !resuming, read_small, create_private)
+}
+
+/// The key for the checkpoint at `cp`: [`checkpoint_key`], resuming when `cp` exists.
+///
+/// # Errors
+/// As [`checkpoint_key`]; also when `cp` is the key's own file (a checkpoint written there
+/// would destroy the key).
+pub fn checkpoint_key_for(cp: &Path) -> Result<Key, String> {
+    let key = key_path(|v| std::env::var_os(v))?;
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    };
+    if same(cp, &key) {
+        return Err(format!(
+            "checkpoint `{}` is the checkpoint key's own file; pick another path for the checkpoint",
+            cp.display()
+        ));
+    }
+    checkpoint_key(std::fs::symlink_metadata(cp).is_ok())
+}
+
+/// The first bytes of the regular file `path` (a key is 65): anything else — a device, a
+/// pipe, a folder — is refused before it is opened, so a key path that names `/dev/zero`
+/// or a FIFO neither fills memory nor waits.
+fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "it is not a regular file",
+        ));
+    }
+    let mut bytes = Vec::with_capacity(130);
+    std::fs::File::open(path)?
+        .take(129)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Makes the new file `path` (and its folder, mode 0700), mode 0600, holding `bytes`,
@@ -63,9 +102,21 @@ mod tests {
             assert_eq!(mode(&d.path().join("a/b")), 0o700);
         }
         let key = d.path().join("k/checkpoint.key");
-        let made = load_or_make_key(&key, true, |p| std::fs::read(p), create_private).unwrap();
-        let again = load_or_make_key(&key, false, |p| std::fs::read(p), create_private).unwrap();
+        let made = load_or_make_key(&key, true, read_small, create_private).unwrap();
+        let again = load_or_make_key(&key, false, read_small, create_private).unwrap();
         assert_eq!(made.to_text(), again.to_text());
         assert_eq!(std::fs::read_to_string(&key).unwrap(), made.to_text());
+        // devices and folders are refused unread; a long file is read only in part
+        for p in [Path::new("/dev/zero"), d.path()] {
+            let e = read_small(p).unwrap_err();
+            assert_eq!(
+                e.kind(),
+                std::io::ErrorKind::InvalidInput,
+                "{}",
+                p.display()
+            );
+        }
+        std::fs::write(d.path().join("long"), vec![b'a'; 1 << 20]).unwrap();
+        assert_eq!(read_small(&d.path().join("long")).unwrap().len(), 129);
     }
 }

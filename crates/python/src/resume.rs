@@ -182,8 +182,8 @@ impl Drop for Lock {
 /// The user's checkpoint key ([`heaplab_files::checkpoint_key`], as the command line's):
 /// `OSError` when its file cannot be read or made, `ValueError` when there is no place for
 /// it or it holds no key.
-fn checkpoint_key(resuming: bool) -> Result<Key, Raised> {
-    heaplab_files::checkpoint_key(resuming).map_err(|e| match e.starts_with("cannot") {
+fn checkpoint_key(cp: &Path) -> Result<Key, Raised> {
+    heaplab_files::checkpoint_key_for(cp).map_err(|e| match e.starts_with("cannot") {
         true => os_error(e),
         false => refused(e),
     })
@@ -217,7 +217,7 @@ impl Saving {
             )));
         }
         let lock = Lock::take(&path, "checkpoint")?;
-        let key = checkpoint_key(std::fs::symlink_metadata(&path).is_ok()).map_err(|r| r.0)?;
+        let key = checkpoint_key(&path).map_err(|r| r.0)?;
         Ok(Saving {
             path,
             key,

@@ -53,8 +53,7 @@ pub fn checkpoint_key(cp: &Path) -> Result<&'static Key> {
     if let Some(key) = KEY.get() {
         return Ok(key);
     }
-    let resuming = std::fs::symlink_metadata(cp).is_ok();
-    let key = heaplab_files::checkpoint_key(resuming).map_err(anyhow::Error::msg)?;
+    let key = heaplab_files::checkpoint_key_for(cp).map_err(anyhow::Error::msg)?;
     Ok(KEY.get_or_init(|| key))
 }
 
@@ -87,7 +86,7 @@ pub fn check_same(
             "--offset {} --shift {} (not --offset {} --shift {})",
             f.labels.offset, f.labels.shift, labels.offset, labels.shift
         )
-    } else if f.output.as_deref() != out {
+    } else if !same_output(f.output.as_deref(), out) {
         format!("-o {} (not {})", show(f.output.as_deref()), show(out))
     } else if out.is_some() && f.format != format {
         format!("format {:?} (not {format:?})", f.format).to_lowercase()
@@ -98,6 +97,15 @@ pub fn check_same(
         "checkpoint `{}` belongs to another run, with {differs}; remove it or pick another file",
         path.display()
     );
+}
+
+/// Whether two spellings of an output name the same file (`X.txt`, `./X.txt`, its
+/// absolute path, a path through a link to its folder).
+fn same_output(a: Option<&Path>, b: Option<&Path>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => crate::files::same_file_key(a) == crate::files::same_file_key(b),
+        (a, b) => a == b,
+    }
 }
 
 /// Writes the checkpoint to `path` atomically.

@@ -608,14 +608,16 @@ fn check_sum_cost(
     }
     let most = lo;
     let sum: Vec<String> = terms.iter().map(|(g, n)| format!("{g}:{n}")).collect();
-    let advice = match fits_with(0) {
-        true => format!("with the other heaps kept, heap {top} fits up to {most}"),
-        false => format!("even with heap {top} left out, the other heaps do not fit"),
+    let fits_without = fits_with(0);
+    let advice = match (fits_without, most) {
+        (true, 0) => format!("with the other heaps kept, heap {top} fits only when left out"),
+        (true, _) => format!("with the other heaps kept, heap {top} fits up to {most}"),
+        (false, _) => format!("even with heap {top} left out, the other heaps do not fit"),
     };
     Err(Error::Refused(crate::error::Refusal::TooFar {
         game: format!("the misère sum {}", sum.join(" + ")),
         n: top,
-        most: fits_with(0).then_some(most),
+        most: (fits_without && most > 0).then_some(most),
         why: format!(
             "by canonical misère forms would visit about {:.1e} pairs of forms: about {} and \
              {} here, more than the {} and {} this run may use (forms of wild heaps grow \

@@ -109,7 +109,7 @@ impl Key {
 /// Where the checkpoint key is kept, from the environment as `var` reads it: the file
 /// `$HEAPLAB_CHECKPOINT_KEY` when set, else `$XDG_CONFIG_HOME/heaplab/checkpoint.key`, else
 /// `$HOME/.config/heaplab/checkpoint.key` (the XDG base-directory convention). Empty
-/// variables count as unset.
+/// variables count as unset, and so does a relative `XDG_CONFIG_HOME`.
 ///
 /// # Errors
 /// When none of the three is set: the message says to set `HEAPLAB_CHECKPOINT_KEY`.
@@ -118,8 +118,10 @@ pub fn key_path(var: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, Strin
     if let Some(p) = set(KEY_VAR) {
         return Ok(PathBuf::from(p));
     }
+    // (a relative XDG_CONFIG_HOME is ignored, as the XDG base-directory spec says)
     let config = set("XDG_CONFIG_HOME")
         .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
         .or_else(|| set("HOME").map(|h| PathBuf::from(h).join(".config")))
         .ok_or_else(|| {
             format!(
@@ -337,5 +339,9 @@ pub(crate) mod tests {
             PathBuf::from("/h/.config/heaplab/checkpoint.key")
         );
         assert!(key_path(env(&[])).unwrap_err().contains(KEY_VAR));
+        assert_eq!(
+            key_path(env(&[("XDG_CONFIG_HOME", "rel"), ("HOME", "/h")])).unwrap(),
+            PathBuf::from("/h/.config/heaplab/checkpoint.key")
+        );
     }
 }
