@@ -6,6 +6,21 @@
 
 use thiserror::Error;
 
+/// The largest n in `lo..hi` with `ok(n)`, by bisection, for an `ok` that holds up to some
+/// point and fails after it (`ok(lo)` assumed, `ok(hi)` taken as false): the largest size
+/// that fits a budget when the cost grows with the size.
+pub(crate) fn last_ok(mut lo: u64, mut hi: u64, ok: impl Fn(u64) -> bool) -> u64 {
+    while hi > lo + 1 {
+        let mid = lo + (hi - lo) / 2;
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 /// `floor(sqrt(n))`, exact for every `u64` (a float estimate corrected by integer steps).
 pub fn isqrt(n: u64) -> u64 {
     if n < 2 {
@@ -322,6 +337,15 @@ pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn last_ok_finds_the_edge() {
+        for edge in [0u64, 1, 2, 17, 999, 1000] {
+            assert_eq!(last_ok(0, 1001, |n| n <= edge), edge.min(1000));
+        }
+        assert_eq!(last_ok(0, u64::MAX, |n| n < 1 << 40), (1 << 40) - 1);
+        assert_eq!(last_ok(5, 5, |_| true), 5);
+    }
 
     #[test]
     fn roots_are_exact_at_the_edges() {

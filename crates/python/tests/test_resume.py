@@ -175,9 +175,8 @@ def test_a_census_journal_resumes_on_a_cluster(tmp_path):
     assert not journal.exists()
 
 
-def test_refused_table_checkpoints(tmp_path):
-    cp = tmp_path / "t.ckpt"
-    g = heaplab.Game("0.6")
+def stopped_after_a_save(g, cp):
+    """`g`'s Grundy table to 2^20 with a checkpoint at `cp`, stopped once it has saved."""
 
     def stop_when_saved(done, total):
         if cp.exists():
@@ -185,6 +184,12 @@ def test_refused_table_checkpoints(tmp_path):
 
     with pytest.raises(Stop):
         g.table(2**20, checkpoint=cp, checkpoint_every=0, progress=stop_when_saved)
+
+
+def test_refused_table_checkpoints(tmp_path):
+    cp = tmp_path / "t.ckpt"
+    g = heaplab.Game("0.6")
+    stopped_after_a_save(g, cp)
     good = cp.read_bytes()
     assert saved_values(cp) > 0
     assert left(tmp_path) == ["t.ckpt"]  # the lock went with the run
@@ -310,13 +315,7 @@ def test_checkpoints_are_sealed_with_the_users_key(tmp_path, monkeypatch):
     monkeypatch.setenv("HEAPLAB_CHECKPOINT_KEY", str(key))
     cp = tmp_path / "t.ckpt"
     g = heaplab.Game("0.6")
-
-    def stop_when_saved(done, total):
-        if cp.exists():
-            raise Stop
-
-    with pytest.raises(Stop):
-        g.table(2**20, checkpoint=cp, checkpoint_every=0, progress=stop_when_saved)
+    stopped_after_a_save(g, cp)
     assert os.stat(key).st_mode & 0o777 == 0o600
     assert len(key.read_text().strip()) == 64
     other = tmp_path / "other.key"

@@ -66,22 +66,26 @@ fn kill_after_checkpoint(dir: &Path, args: &[&str], cp: &Path) -> bool {
     running
 }
 
+/// Subtract-a-square's P-positions to 10^9 into `X.txt`, checkpointed to `X.ckpt` every
+/// 0.2 s.
+const LOSERS_CHECKPOINTED: [&str; 11] = [
+    "losers",
+    "--game",
+    "squares",
+    "--max",
+    "1e9",
+    "-o",
+    "X.txt",
+    "--checkpoint",
+    "X.ckpt",
+    "--checkpoint-every",
+    "0.2",
+];
+
 #[test]
 fn damaged_checkpoints_and_partial_files_are_refused() {
     let d = tempfile::tempdir().unwrap();
-    let args = [
-        "losers",
-        "--game",
-        "squares",
-        "--max",
-        "1e9",
-        "-o",
-        "X.txt",
-        "--checkpoint",
-        "X.ckpt",
-        "--checkpoint-every",
-        "0.2",
-    ];
+    let args = LOSERS_CHECKPOINTED;
     kill_after_checkpoint(d.path(), &args, &d.path().join("X.ckpt"));
     let ckpt = std::fs::read(d.path().join("X.ckpt")).unwrap();
     let partial = std::fs::read(d.path().join("X.txt.partial")).unwrap();
@@ -174,19 +178,7 @@ fn forged_checkpoints_and_other_keys_are_refused() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path();
     let key = p.join("keys/mine.key");
-    let losers = [
-        "losers",
-        "--game",
-        "squares",
-        "--max",
-        "1e9",
-        "-o",
-        "X.txt",
-        "--checkpoint",
-        "X.ckpt",
-        "--checkpoint-every",
-        "0.2",
-    ];
+    let losers = LOSERS_CHECKPOINTED;
     let table = [
         "table",
         "--grundy",

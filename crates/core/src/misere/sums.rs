@@ -597,16 +597,7 @@ fn check_sum_cost(
         let (s, b) = sum_cost(&r);
         fits((s / 0.95, b / 0.95))
     };
-    let (mut lo, mut hi) = (0u64, top);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if fits_with(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let most = lo;
+    let most = crate::num::last_ok(0, top, fits_with);
     let sum: Vec<String> = terms.iter().map(|(g, n)| format!("{g}:{n}")).collect();
     let fits_without = fits_with(0);
     let advice = match (fits_without, most) {

@@ -174,16 +174,7 @@ pub fn feasible_max(game: &Game, task: Task, budget: &Budget, limit: u64) -> u64
     if ok(limit) {
         return limit;
     }
-    let (mut lo, mut hi) = (0u64, limit); // ok(lo) assumed, !ok(hi)
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if ok(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
+    crate::num::last_ok(0, limit, ok)
 }
 
 /// Upper estimate of the memory (bytes) `task` of `game` over 0..=max needs at its peak.

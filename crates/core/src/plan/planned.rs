@@ -56,18 +56,7 @@ impl Plan {
     /// and an allocation probe), none when not even N = 0 can.
     pub(crate) fn out_of_memory(&self, what: &'static str) -> Error {
         let fits = |n: u64| crate::engines::mem::can_allocate(memory_at(&self.game, self.task, n));
-        let most = fits(0).then(|| {
-            let (mut lo, mut hi) = (0u64, self.max); // fits(lo), !fits(hi) as far as known
-            while hi - lo > 1 {
-                let mid = lo + (hi - lo) / 2;
-                if fits(mid) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            lo
-        });
+        let most = fits(0).then(|| crate::num::last_ok(0, self.max, fits));
         Error::OutOfMemory {
             what,
             bytes: self.memory,
