@@ -54,6 +54,22 @@ fn read_small(path: &Path) -> std::io::Result<Vec<u8>> {
             "it is not a regular file",
         ));
     }
+    // a key others can read lets them seal checkpoints you would trust (as ssh refuses a
+    // private key others can read)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = meta.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "others may read or change it (mode {mode:o}): `chmod 600 {}` to keep it yours",
+                    path.display()
+                ),
+            ));
+        }
+    }
     let mut bytes = Vec::with_capacity(130);
     std::fs::File::open(path)?
         .take(129)
@@ -116,7 +132,20 @@ mod tests {
                 p.display()
             );
         }
-        std::fs::write(d.path().join("long"), vec![b'a'; 1 << 20]).unwrap();
-        assert_eq!(read_small(&d.path().join("long")).unwrap().len(), 129);
+        let long = d.path().join("long");
+        std::fs::write(&long, vec![b'a'; 1 << 20]).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&long, std::fs::Permissions::from_mode(0o644)).unwrap();
+            let e = read_small(&long).unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains("others may read or change it (mode 644)"),
+                "{e}"
+            );
+            std::fs::set_permissions(&long, std::fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        assert_eq!(read_small(&long).unwrap().len(), 129);
     }
 }

@@ -325,8 +325,14 @@ def test_checkpoints_are_sealed_with_the_users_key(tmp_path, monkeypatch):
         g.table(2**20, checkpoint=cp)
     assert not other.exists()
     other.write_text("5a" * 32 + "\n")
+    os.chmod(other, 0o600)
     with pytest.raises(ValueError, match=r"t\.ckpt` was not sealed with the checkpoint key `.*other\.key`"):
         g.table(2**20, checkpoint=cp)
+    # a key others may read is refused: they could seal checkpoints
+    os.chmod(other, 0o644)
+    with pytest.raises(OSError, match=r"others may read or change it \(mode 644\)"):
+        g.table(2**20, checkpoint=cp)
+    os.chmod(other, 0o600)
     other.write_text("not a key\n")
     with pytest.raises(ValueError, match=r"other\.key` is not 64 hexadecimal digits"):
         g.table(2**20, checkpoint=cp)

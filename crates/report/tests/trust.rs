@@ -242,6 +242,9 @@ fn forged_checkpoints_and_other_keys_are_refused() {
         assert!(!other.exists());
         // the real one under another key is refused the same way as a forged one
         std::fs::write(&other, format!("{}\n", "5a".repeat(32))).unwrap();
+        let private =
+            |f: &Path| std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o600)).unwrap();
+        private(&other);
         refused(
             &heaplab_keyed(p, args, &other),
             &format!(
@@ -251,9 +254,16 @@ fn forged_checkpoints_and_other_keys_are_refused() {
         );
         // a key file that holds no key
         std::fs::write(p.join("bad.key"), "not a key\n").unwrap();
+        private(&p.join("bad.key"));
         refused(
             &heaplab_keyed(p, args, &p.join("bad.key")),
             "is not 64 hexadecimal digits",
+        );
+        // a key others may read is refused: they could seal checkpoints
+        std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o644)).unwrap();
+        refused(
+            &heaplab_keyed(p, args, &other),
+            "others may read or change it (mode 644)",
         );
         // under its own key it resumes, to the end
         let o = heaplab_keyed(p, args, &key);
