@@ -190,7 +190,8 @@ pub fn in_segments(
     let mut since = Instant::now();
     let mut rate = 0.0f64;
     // seconds the last save took: a segment is at least four times that much work, so
-    // saving costs at most a fifth of the run even with `every` = 0
+    // the saves themselves cost at most a fifth of the run even with `every` = 0 (each
+    // segment also restarts the engine: short segments cost more than their saves)
     let mut save_secs = 0.0f64;
     let continues = grundy_continues(game, max);
     loop {
