@@ -45,9 +45,15 @@ pub fn duration(secs: f64) -> String {
 /// `; use N <= most` when the largest N that fits is known, else `; use a smaller N`.
 fn advice(most: &Option<u64>) -> String {
     match most {
-        Some(m) => format!("; use N <= {m}"),
+        Some(_) => at_most(most, "N"),
         None => "; use a smaller N".into(),
     }
+}
+
+/// `; use VAR <= most` when the largest value that fits is known, else nothing (the
+/// message says why none does).
+fn at_most(most: &Option<u64>, var: &str) -> String {
+    most.map_or(String::new(), |m| format!("; use {var} <= {m}"))
 }
 
 /// A run the budget does not allow, refused before any work.
@@ -89,7 +95,7 @@ pub enum Refusal {
         free: u64,
     },
     /// A single position beyond what the family's fastest method can reach within the budget.
-    #[error("{game} {why}{}", .most.map_or(String::new(), |m| format!("; use n <= {m}")))]
+    #[error("{game} {why}{}", at_most(.most, "n"))]
     TooFar {
         /// The game (canonical spec).
         game: String,
@@ -130,7 +136,7 @@ pub enum Error {
     #[error(transparent)]
     Refused(#[from] Refusal),
     /// The memory a run needs cannot be allocated here (the allocator refused it).
-    #[error("{what} needs {}, which cannot be allocated here{}", about_size(*.bytes), .most.map_or(String::new(), |m| format!("; use N <= {m}")))]
+    #[error("{what} needs {}, which cannot be allocated here{}", about_size(*.bytes), at_most(.most, "N"))]
     OutOfMemory {
         /// What needs it.
         what: &'static str,

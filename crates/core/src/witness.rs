@@ -85,9 +85,9 @@ pub fn value_proof(
         ..*budget
     };
     let p = crate::plan::plan_table(game, n, &quick)?;
-    let mut count = 0u64;
-    game.for_each_option(n, &mut |_| count += 1);
-    if count > OPTIONS_MAX {
+    let mut options = 0u64;
+    game.for_each_option(n, &mut |_| options += 1);
+    if options > OPTIONS_MAX {
         return Err(Error::Unsupported {
             what: format!("heap {n} of {game} has more than 2^22 options"),
         });
@@ -118,8 +118,7 @@ pub fn value_proof(
             }
         }
     });
-    // (counted above, before the table was made)
-    let options = count;
+    // (`options` counted above, before the table was made)
     if options == 0 {
         // no option: g = 0, or G⁻ = 1 in misère play (whoever cannot move wins)
         reach.clear();

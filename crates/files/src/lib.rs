@@ -19,7 +19,12 @@ use std::path::Path;
 /// (these start `cannot`), it holds no key, or there is none to resume with.
 pub fn checkpoint_key(resuming: bool) -> Result<Key, String> {
     let path = key_path(|v| std::env::var_os(v))?;
-    load_or_make_key(&path, !resuming, read_small, create_private)
+    key_at(&path, resuming)
+}
+
+/// The key kept at `path` ([`load_or_make_key`] with this crate's file work).
+fn key_at(path: &Path, resuming: bool) -> Result<Key, String> {
+    load_or_make_key(path, !resuming, read_small, create_private)
 }
 
 /// The key for the checkpoint at `cp`: [`checkpoint_key`], resuming when `cp` exists.
@@ -39,7 +44,7 @@ pub fn checkpoint_key_for(cp: &Path) -> Result<Key, String> {
             cp.display()
         ));
     }
-    checkpoint_key(std::fs::symlink_metadata(cp).is_ok())
+    key_at(&key, std::fs::symlink_metadata(cp).is_ok())
 }
 
 /// The first bytes of the regular file `path` (a key is 65): anything else — a device, a

@@ -159,17 +159,22 @@ fn writable_descriptor(fd: i32) -> bool {
     }
 }
 
+/// What `fstat` says of stdout; None when it is closed.
+#[cfg(unix)]
+fn stdout_stat() -> Option<libc::stat> {
+    // SAFETY: fstat only fills `st`.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        (libc::fstat(1, &mut st) == 0).then_some(st)
+    }
+}
+
 /// Whether `path` is the file stdout writes to: the same device and inode.
 fn same_file_as_stdout(path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        // SAFETY: fstat only fills `st`.
-        let st = unsafe {
-            let mut st: libc::stat = std::mem::zeroed();
-            (libc::fstat(1, &mut st) == 0).then_some(st)
-        };
-        if let (Some(st), Ok(m)) = (st, std::fs::metadata(path)) {
+        if let (Some(st), Ok(m)) = (stdout_stat(), std::fs::metadata(path)) {
             return m.dev() == st.st_dev && m.ino() == st.st_ino;
         }
     }
@@ -183,13 +188,9 @@ fn same_file_as_stdout(path: &Path) -> bool {
 pub fn check_stdout() -> Result<()> {
     #[cfg(unix)]
     {
-        let fd = 1;
-        // SAFETY: fstat only fills `st`; F_GETFL only reads the descriptor's flags.
-        let (st, fl) = unsafe {
-            let mut st: libc::stat = std::mem::zeroed();
-            let r = libc::fstat(fd, &mut st);
-            ((r == 0).then_some(st), libc::fcntl(fd, libc::F_GETFL))
-        };
+        let st = stdout_stat();
+        // SAFETY: F_GETFL only reads the descriptor's flags.
+        let fl = unsafe { libc::fcntl(1, libc::F_GETFL) };
         let dev_null = std::fs::metadata("/dev/null").ok().map(|m| {
             use std::os::unix::fs::MetadataExt;
             m.rdev()
