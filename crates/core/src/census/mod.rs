@@ -27,7 +27,7 @@ use crate::expr::parse::{parse, Dialect};
 use crate::game::Game;
 use crate::num::CountError;
 use crate::spec::cursor::SpecError;
-use crate::spec::template::{first_mention, is_code_like, substitute_param};
+use crate::spec::template::{first_mention, instantiate, is_code_like};
 use std::collections::HashMap;
 use thiserror::Error;
 
@@ -177,6 +177,28 @@ pub struct CensusSpace {
     explicit: Vec<(String, Vec<u64>)>,
 }
 
+/// A parameter of a template: named, or the i-th `?` (before the point or not).
+#[derive(Debug, Clone)]
+enum Var {
+    Named(String),
+    Digit(usize, bool),
+}
+
+/// One item as [`CensusSpace::walk`] gives it.
+#[derive(Debug, Clone, Copy)]
+pub struct Walked<'a> {
+    /// Its index in the space's order.
+    pub index: u64,
+    /// Which template it comes from (an index into [`CensusSpace::games`]).
+    pub template: usize,
+    /// The template's parameters ([`CensusSpace::parameter_names`]).
+    pub names: &'a [String],
+    /// Their values for this item.
+    pub values: &'a [u64],
+    /// Its spec.
+    pub spec: &'a str,
+}
+
 /// One game of a space.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
@@ -269,25 +291,47 @@ impl CensusSpace {
     /// [`MAX_ITEMS`] items.
     pub fn items(&self) -> Result<Vec<Item>, CensusError> {
         let mut items = vec![];
-        let mut visits = 0u64;
-        for t in &self.games {
-            self.template_items(t, &mut items, &mut visits)?;
-        }
+        self.walk(&mut |it: Walked<'_>| push_item(&mut items, it.spec.to_string()))?;
         Ok(items)
     }
 
-    fn template_items(
+    /// Calls `visit` with every item in the space's order, one at a time, holding none: the
+    /// enumeration of censuses larger than [`MAX_ITEMS`] (their items are not kept).
+    /// Stops at the first error `visit` returns.
+    ///
+    /// # Errors
+    /// As [`CensusSpace::items`] (but any number of items), or `visit`'s error.
+    pub fn walk(
         &self,
-        template: &str,
-        items: &mut Vec<Item>,
-        visits: &mut u64,
+        visit: &mut dyn FnMut(Walked<'_>) -> Result<(), CensusError>,
     ) -> Result<(), CensusError> {
-        // parameters: named ones in order of first appearance, and each `?`
-        #[derive(Clone)]
-        enum Var {
-            Named(String),
-            Digit(usize, bool),
+        let mut visits = 0u64;
+        let mut index = 0u64;
+        for (t, template) in self.games.iter().enumerate() {
+            self.template_items(template, &mut visits, &mut |names, values, spec| {
+                let it = Walked {
+                    index,
+                    template: t,
+                    names,
+                    values,
+                    spec,
+                };
+                index += 1;
+                visit(it)
+            })?;
         }
+        Ok(())
+    }
+
+    /// The parameters of every template, in the order [`CensusSpace::walk`] gives their
+    /// values: named ones in order of first appearance, each `?` as `?1`, `?2`, …
+    pub fn parameter_names(&self) -> Vec<Vec<String>> {
+        self.games.iter().map(|t| self.vars_of(t).1).collect()
+    }
+
+    /// The parameters of `template` (named ones in order of first appearance, each `?` in
+    /// place) and their names.
+    fn vars_of(&self, template: &str) -> (Vec<(Var, usize)>, Vec<String>) {
         let mut vars: Vec<(Var, usize)> = vec![];
         let named: Vec<String> = self
             .explicit
@@ -321,6 +365,16 @@ impl CensusSpace {
                 Var::Digit(i, _) => format!("?{}", i + 1),
             })
             .collect();
+        (vars, names)
+    }
+
+    fn template_items(
+        &self,
+        template: &str,
+        visits: &mut u64,
+        emit: &mut dyn FnMut(&[String], &[u64], &str) -> Result<(), CensusError>,
+    ) -> Result<(), CensusError> {
+        let (vars, names) = self.vars_of(template);
         // constraints that apply: all their names in the template (none: skip; some: error)
         let mut rels: Vec<(usize, &Rel)> = vec![];
         for r in &self.rels {
@@ -370,11 +424,9 @@ impl CensusSpace {
         // depth-first, each constraint checked once its last parameter is set
         let mut assign: Vec<u64> = vec![0; vars.len()];
         let mut stack: Vec<usize> = vec![0];
-        let base = items.len();
-        let _ = base;
         if vars.is_empty() {
             if rels.iter().all(|(_, r)| r.holds(&|_| 0)) {
-                push_item(items, template.to_string())?;
+                emit(&names, &[], template)?;
             }
             return Ok(());
         }
@@ -412,8 +464,8 @@ impl CensusSpace {
             }
             // a full assignment: named parameters first (`0.?a`: the `a` next to a `?` is
             // a word of its own only while the `?` is there), then the digits
-            let mut named = template.to_string();
             let code_like = is_code_like(template);
+            let mut given: Vec<(&str, u64)> = Vec::with_capacity(vars.len());
             for (i, (v, _)) in vars.iter().enumerate() {
                 if let Var::Named(n) = v {
                     if code_like && assign[i] > 9 {
@@ -423,9 +475,14 @@ impl CensusSpace {
                             template: template.to_string(),
                         });
                     }
-                    named = substitute_param(&named, n, assign[i]);
+                    given.push((n.as_str(), assign[i]));
                 }
             }
+            let named = if given.is_empty() {
+                template.to_string()
+            } else {
+                instantiate(template, &given)
+            };
             let mut spec = String::with_capacity(named.len());
             let mut digit = 0;
             for c in named.chars() {
@@ -440,7 +497,7 @@ impl CensusSpace {
                     spec.push(c);
                 }
             }
-            push_item(items, spec)?;
+            emit(&names, &assign, &spec)?;
             *stack.last_mut().unwrap() += 1;
         }
         Ok(())
@@ -727,7 +784,9 @@ fn parse_constraints(text: &str) -> Result<Vec<Rel>, CensusError> {
     Ok(rels)
 }
 
+pub mod games;
 pub(crate) mod reduce;
+pub mod window;
 #[cfg(test)]
 mod tests;
 
