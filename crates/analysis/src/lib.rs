@@ -33,6 +33,7 @@ mod compare;
 #[cfg(feature = "polars")]
 mod frames;
 mod functions;
+mod game_census;
 mod guess;
 mod journal;
 mod known;
@@ -64,6 +65,12 @@ pub use frames::{
     value_column, LoserColumns,
 };
 pub use functions::{ClaimFunction, ClaimValue};
+pub use game_census::{
+    decade, game_census_id, ClaimTally, Counterexample, Extreme, GameTally, ParamColumns,
+    COUNTEREXAMPLES_LISTED, MOVE_COLUMNS,
+};
+#[cfg(feature = "polars")]
+pub use game_census::{game_frame, game_rows_from_frame};
 pub use guess::{
     fit_quasi_polynomial, guess, guess_grundy, guess_losers, guess_outcomes, guess_sweep,
     sweep_guess_failures, ClaimOn, Family, Guess, QuasiPolynomial, SweepFailure, Target,

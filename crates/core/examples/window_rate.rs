@@ -5,7 +5,10 @@ use heaplab_core::CensusSpace;
 use std::time::Instant;
 
 fn main() {
-    let c: u64 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(150);
+    let c: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(150);
     let grundy = std::env::args().any(|a| a == "--grundy");
     let space = CensusSpace::parse(
         &["sub{a,b,c}".to_string()],
@@ -16,7 +19,10 @@ fn main() {
     let t0 = Instant::now();
     let mut rows = 0u64;
     let mut longest = (0u64, vec![]);
-    let opts = GameCensusOptions { grundy, ..GameCensusOptions::default() };
+    let opts = GameCensusOptions {
+        grundy,
+        ..GameCensusOptions::default()
+    };
     let total = game_census(&space, &opts, &|_| true, &mut |_, r| {
         rows += r.len() as u64;
         for x in &r {
@@ -30,5 +36,8 @@ fn main() {
     })
     .expect("a census");
     let s = t0.elapsed().as_secs_f64();
-    println!("{total} items, {rows} rows in {s:.2} s ({:.0} games/s); longest {longest:?}", rows as f64 / s);
+    println!(
+        "{total} items, {rows} rows in {s:.2} s ({:.0} games/s); longest {longest:?}",
+        rows as f64 / s
+    );
 }

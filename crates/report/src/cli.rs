@@ -513,6 +513,24 @@ pub struct CensusArgs {
     /// List the classes (and their members) without computing anything.
     #[arg(long)]
     pub list: bool,
+    /// One row per game at bit speed (finite subtraction sets such as `sub{a,b,c}`): the
+    /// outcome period of every game, proven by a repeated window, streamed to -o in chunks
+    /// (a killed run resumes from FILE.parts); millions of games.
+    #[arg(long, conflicts_with_all = ["start", "max", "seconds", "list", "no_seconds"])]
+    pub per_game: bool,
+    /// With --per-game: normal play (the default) or misère play.
+    #[arg(long, value_enum, requires = "per_game")]
+    pub play: Option<PlayArg>,
+    /// With --per-game: Grundy periods too (normal play).
+    #[arg(long, requires = "per_game")]
+    pub grundy: bool,
+    /// With --per-game: positions one game may compute before its row says `none`.
+    #[arg(long, value_parser = count_arg, requires = "per_game", allow_hyphen_values = true)]
+    pub limit: Option<u64>,
+    /// With --per-game: write the census's plots (period against the largest move, the
+    /// preperiod histogram) as PNGs into this folder.
+    #[arg(long, requires = "per_game")]
+    pub plots: Option<PathBuf>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// `i/n` with 1 <= i <= n.
-fn parse_shard(s: &str) -> Result<(u64, u64)> {
+pub(crate) fn parse_shard(s: &str) -> Result<(u64, u64)> {
     let bad =
         || anyhow::anyhow!("--shard must look like 2/4 (shard i of n, 1 <= i <= n), not `{s}`");
     let (i, n) = s.split_once('/').ok_or_else(bad)?;
@@ -169,6 +169,9 @@ fn rows(r: &Run, journal: Option<&Path>) -> Result<(Vec<CensusRow>, usize)> {
 
 /// Runs `heaplab census`.
 pub fn run(a: CensusArgs) -> Result<ExitCode> {
+    if a.per_game {
+        return crate::cmd_census_games::run(&a);
+    }
     let t0 = Instant::now();
     let r = prepare(&a)?;
     if a.list {

@@ -10,6 +10,7 @@ mod cleanup;
 mod cli;
 mod cmd_analyze;
 mod cmd_census;
+mod cmd_census_games;
 mod cmd_check;
 mod cmd_compare;
 mod cmd_count;

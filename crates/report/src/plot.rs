@@ -870,3 +870,86 @@ pub fn bars_png(
         Ok(())
     })
 }
+
+/// A scatter of points (x, y) on a linear x axis and a log y axis, each point shaded by how
+/// many items it stands for (darker: more).
+pub fn scatter_png(dest: &Path, spec: &ChartSpec, points: &[(u64, u64, u64)]) -> Result<PathBuf> {
+    render(dest, spec, &[], |root| {
+        let xmax = points.iter().map(|p| p.0).max().unwrap_or(1).max(1) as f64;
+        let ymax = points.iter().map(|p| p.1).max().unwrap_or(1).max(2) as f64;
+        let most = points.iter().map(|p| p.2).max().unwrap_or(1).max(1) as f64;
+        let mut chart = builder(root, spec)
+            .build_cartesian_2d(0f64..xmax * 1.02, (0.8f64..ymax * 1.5).log_scale())
+            .map_err(perr)?;
+        chart
+            .configure_mesh()
+            .x_desc(&spec.x_label)
+            .y_desc(&spec.y_label)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| tick(*y))
+            .draw()
+            .map_err(perr)?;
+        chart
+            .draw_series(points.iter().map(|&(x, y, n)| {
+                // 1 item: light blue; the most common point: dark blue
+                let t = ((n as f64).ln() / most.ln().max(1.0)).clamp(0.0, 1.0);
+                let c = RGBColor(
+                    (170.0 * (1.0 - t)) as u8,
+                    (190.0 * (1.0 - t)) as u8,
+                    (255.0 - 100.0 * t) as u8,
+                );
+                Circle::new((x as f64, y.max(1) as f64), 1, c.filled())
+            }))
+            .map_err(perr)?;
+        Ok(())
+    })
+}
+
+/// The plots of a per-game census into `dir`: `census-period.png` (outcome period against
+/// the largest move, log scale) and `census-preperiod.png` (how many games have each
+/// preperiod). Returns the files written.
+///
+/// # Errors
+/// A plot that cannot be drawn or written.
+pub fn census_plots(
+    t: &heaplab_analysis::GameTally,
+    dir: &Path,
+    space: &str,
+) -> Result<Vec<String>> {
+    let points: Vec<(u64, u64, u64)> = t
+        .period_by_c
+        .iter()
+        .map(|(&(c, p), &n)| (c, p, n))
+        .collect();
+    let a = scatter_png(
+        &dir.join("census-period.png"),
+        &ChartSpec::new(
+            format!("Outcome period against the largest move: {space}"),
+            "largest move c",
+            "outcome period",
+        ),
+        &points,
+    )?;
+    // preperiod 0 (often most games) is said in the title, not drawn as a bar that would
+    // flatten the rest
+    let bars: Vec<(u64, u64)> = t
+        .preperiod_counts
+        .iter()
+        .filter(|(&x, _)| x > 0)
+        .map(|(&x, &n)| (x, n))
+        .collect();
+    let zero = t.preperiod_counts.get(&0).copied().unwrap_or(0);
+    let b = bars_png(
+        &dir.join("census-preperiod.png"),
+        &ChartSpec::new(
+            format!("Outcome preperiods > 0 ({zero} games have 0): {space}"),
+            "preperiod",
+            "games",
+        ),
+        &bars,
+        true,
+    )?;
+    Ok(vec![a.display().to_string(), b.display().to_string()])
+}

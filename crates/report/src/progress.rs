@@ -16,6 +16,7 @@ pub struct Progress {
     bar: ProgressBar,
     quiet: bool,
     what: String,
+    unit: &'static str,
     state: Mutex<State>,
 }
 
@@ -31,14 +32,19 @@ impl Progress {
     /// A bar over `total` positions labelled `what` (silent with `--quiet`, see
     /// [`set_quiet`]).
     pub fn new(what: &str, total: u64) -> Progress {
+        Progress::counting(what, total, "positions")
+    }
+
+    /// [`Progress::new`] counting `unit` (`games`) instead of positions.
+    pub fn counting(what: &str, total: u64, unit: &'static str) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} positions ({rate}, ETA {eta})",
-            )
+            ProgressStyle::with_template(&format!(
+                "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{rate}}, ETA {{eta}})"
+            ))
             .expect("template")
-            .with_key("rate", |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{} positions/s", indicatif::HumanCount(st.per_sec() as u64));
+            .with_key("rate", move |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{} {unit}/s", indicatif::HumanCount(st.per_sec() as u64));
             })
             .progress_chars("=> "),
         );
@@ -47,6 +53,7 @@ impl Progress {
             bar,
             quiet: QUIET.load(Ordering::Relaxed),
             what: what.to_string(),
+            unit,
             state: Mutex::new(State {
                 start: Instant::now(),
                 shown: false,
@@ -75,8 +82,8 @@ impl Progress {
                     String::new()
                 };
                 eprintln!(
-                    "heaplab: {}: {done}/{total} positions ({pct:.1}%), {t:.0} s{eta}",
-                    self.what
+                    "heaplab: {}: {done}/{total} {} ({pct:.1}%), {t:.0} s{eta}",
+                    self.what, self.unit
                 );
                 st.log = Some(Instant::now());
             }

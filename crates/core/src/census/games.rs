@@ -312,6 +312,9 @@ mod tests {
             Ok(())
         })
         .unwrap_err();
-        assert!(e.to_string().contains("not a finite subtraction set"), "{e}");
+        assert!(
+            e.to_string().contains("not a finite subtraction set"),
+            "{e}"
+        );
     }
 }

@@ -786,9 +786,9 @@ fn parse_constraints(text: &str) -> Result<Vec<Rel>, CensusError> {
 
 pub mod games;
 pub(crate) mod reduce;
-pub mod window;
 #[cfg(test)]
 mod tests;
+pub mod window;
 
 pub use crate::census::reduce::{canonical, first_cousin, Class, Member, Reduction};
 

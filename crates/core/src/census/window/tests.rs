@@ -61,7 +61,10 @@ fn published_and_hand_checked_periods() {
     // misère sub{1,2,3}: P-positions are n ≡ 1 (mod 4), purely periodic (heap 0 is an
     // N-position like 4, 8, …)
     let w = outcome_period(&[1, 2, 3], Play::Misere, 1 << 20).unwrap();
-    assert_eq!((w.preperiod, w.period, w.p_per_period, w.p_before), (0, 4, 1, 0));
+    assert_eq!(
+        (w.preperiod, w.period, w.p_per_period, w.p_before),
+        (0, 4, 1, 0)
+    );
     // the Grundy period of sub{1,2,3} is 4, values 0,1,2,3
     let g = grundy_period(&[1, 2, 3], 1 << 20).unwrap();
     assert_eq!((g.preperiod, g.period, g.max_value), (0, 4, 3));

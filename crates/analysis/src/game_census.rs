@@ -1,0 +1,601 @@
+//! Per-game censuses ([`heaplab_core::census::games`]) as data: the columns of their rows,
+//! their identity, and what researchers read off them — the distribution of periods and
+//! preperiods, and published conjectures checked over every row with their counterexamples.
+//!
+//! **Conjectures checked** (three-move sets {a, b, c}, a < b < c, primitive: gcd 1), as
+//! A. Flammenkamp states them in *Lange Perioden in Subtraktions-Spielen* (Dissertation,
+//! Bielefeld, 1997), quoted by Bhagat, Larsson, Manabe and Yamashita, *Additive sink
+//! subtraction* (arXiv 2601.18715, 2026), and by Larsson and Saha, *A brief conversation about
+//! subtraction games* (arXiv 2405.20054, 2024):
+//! - **non-additive** sets (c ≠ a + b) have a linear outcome period, the sum of two moves:
+//!   a + b, a + c or b + c;
+//! - **additive** sets {a, b, a + b} have purely periodic outcomes (preperiod 0), with a
+//!   period linear or quadratic in c (the census states the largest period / c²).
+//!
+//! The first claim is also checked without the sets whose moves are all odd: their outcome
+//! period is 2 (every move changes the parity, so the even heaps are the P-positions), which
+//! the claim as quoted does not allow.
+
+use heaplab_core::census::games::{GameCensusOptions, GameRow};
+use heaplab_core::census::window::WindowPeriod;
+use heaplab_core::{CensusSpace, Play};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Most counterexamples a claim lists (all are counted).
+pub const COUNTEREXAMPLES_LISTED: usize = 20;
+
+/// Most moves given columns of their own (`s1`, `s2`, …).
+pub const MOVE_COLUMNS: usize = 6;
+
+/// The identity of a per-game census: heaplab's version, the space, the play, what is
+/// computed and the chunking (a resume or a merge needs all of them equal).
+pub fn game_census_id(space: &CensusSpace, opts: &GameCensusOptions) -> String {
+    format!(
+        "heaplab {} | per game | {} | {} play{} | limit {} | chunk {}",
+        env!("CARGO_PKG_VERSION"),
+        space.describe(),
+        match opts.play {
+            Play::Normal => "normal",
+            Play::Misere => "misère",
+        },
+        if opts.grundy { ", Grundy" } else { "" },
+        opts.limit,
+        opts.chunk
+    )
+}
+
+/// The parameter columns of a space: every template's parameters in order of first
+/// appearance across templates (`?1` is written `d1`), and for each template where each of
+/// its parameters goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamColumns {
+    /// Column names.
+    pub names: Vec<String>,
+    /// For template t, the column of its i-th parameter.
+    pub of_template: Vec<Vec<usize>>,
+}
+
+impl ParamColumns {
+    /// The columns of `space`.
+    pub fn of(space: &CensusSpace) -> ParamColumns {
+        let mut names: Vec<String> = vec![];
+        let mut of_template = vec![];
+        for t in space.parameter_names() {
+            let mut at = vec![];
+            for n in t {
+                let n = match n.strip_prefix('?') {
+                    Some(d) => format!("d{d}"),
+                    None => n,
+                };
+                let i = match names.iter().position(|m| *m == n) {
+                    Some(i) => i,
+                    None => {
+                        names.push(n);
+                        names.len() - 1
+                    }
+                };
+                at.push(i);
+            }
+            of_template.push(at);
+        }
+        ParamColumns { names, of_template }
+    }
+
+    /// The value of column `col` in `row` (None when its template has no such parameter).
+    pub fn value(&self, row: &GameRow, col: usize) -> Option<u64> {
+        self.of_template
+            .get(row.template)?
+            .iter()
+            .position(|&c| c == col)
+            .and_then(|i| row.values.get(i).copied())
+    }
+}
+
+/// One counterexample to a claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Counterexample {
+    /// Its index in the space.
+    pub item: u64,
+    /// The game.
+    pub game: String,
+    /// Its preperiod and period.
+    pub preperiod: u64,
+    /// Its period.
+    pub period: u64,
+    /// Why the period is proven.
+    pub certificate: String,
+}
+
+/// A claim over the rows: how many rows it applies to, how many break it, and the first
+/// counterexamples in the space's order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimTally {
+    /// The claim in words, with its source.
+    pub claim: String,
+    /// Rows it applies to (certified ones).
+    pub rows: u64,
+    /// Rows that break it.
+    pub fails: u64,
+    /// The first [`COUNTEREXAMPLES_LISTED`] of them in the space's order.
+    pub counterexamples: Vec<Counterexample>,
+}
+
+impl ClaimTally {
+    fn new(claim: &str) -> ClaimTally {
+        ClaimTally {
+            claim: claim.to_string(),
+            rows: 0,
+            fails: 0,
+            counterexamples: vec![],
+        }
+    }
+    fn add(&mut self, holds: bool, row: &GameRow, w: &WindowPeriod) {
+        self.rows += 1;
+        if holds {
+            return;
+        }
+        self.fails += 1;
+        let full = self.counterexamples.len() >= COUNTEREXAMPLES_LISTED;
+        if full
+            && self
+                .counterexamples
+                .last()
+                .is_some_and(|x| x.item < row.item)
+        {
+            return;
+        }
+        self.counterexamples.push(Counterexample {
+            item: row.item,
+            game: row.spec(),
+            preperiod: w.preperiod,
+            period: w.period,
+            certificate: w.certificate(*row.moves.last().unwrap_or(&0)),
+        });
+        // the first in the space's order, whatever order chunks come in
+        self.counterexamples.sort_by_key(|x| x.item);
+        self.counterexamples.truncate(COUNTEREXAMPLES_LISTED);
+    }
+    /// Whether the claim holds on every row it applies to.
+    pub fn holds(&self) -> bool {
+        self.fails == 0
+    }
+}
+
+/// The largest of something, and the first game that has it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Extreme {
+    /// The value.
+    pub value: f64,
+    /// The game.
+    pub game: String,
+}
+
+/// What a per-game census found, accumulated chunk by chunk ([`GameTally::add`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameTally {
+    /// Rows seen.
+    pub rows: u64,
+    /// Rows with a proven outcome period.
+    pub certified: u64,
+    /// Rows without one within the limit.
+    pub none: u64,
+    /// Rows with a proven Grundy period (when asked).
+    pub grundy_certified: u64,
+    /// How many games have each outcome period.
+    pub periods: BTreeMap<u64, u64>,
+    /// How many games have a preperiod in each range: `0`, `1-9`, `10-99`, …
+    pub preperiods: BTreeMap<u64, u64>,
+    /// The longest outcome period.
+    pub longest_period: Option<Extreme>,
+    /// The longest preperiod.
+    pub longest_preperiod: Option<Extreme>,
+    /// Three-move primitive sets: the conjectures checked (empty for other spaces).
+    pub claims: Vec<ClaimTally>,
+    /// Additive primitive three-move sets: the largest period / c².
+    pub additive_period_over_c2: Option<Extreme>,
+    /// Non-additive primitive three-move sets: the largest period / c.
+    pub non_additive_period_over_c: Option<Extreme>,
+    /// How many games have each (largest move, outcome period) (for plots).
+    #[serde(skip)]
+    pub period_by_c: BTreeMap<(u64, u64), u64>,
+    /// How many games have each outcome preperiod (for plots).
+    #[serde(skip)]
+    pub preperiod_counts: BTreeMap<u64, u64>,
+}
+
+impl Default for GameTally {
+    fn default() -> Self {
+        GameTally {
+            rows: 0,
+            certified: 0,
+            none: 0,
+            grundy_certified: 0,
+            periods: BTreeMap::new(),
+            preperiods: BTreeMap::new(),
+            longest_period: None,
+            longest_preperiod: None,
+            claims: vec![
+                ClaimTally::new(
+                    "non-additive {a,b,c} (c != a+b, gcd 1): the outcome period is a+b, a+c \
+                     or b+c (Flammenkamp 1997)",
+                ),
+                ClaimTally::new(
+                    "additive {a,b,a+b} (gcd 1): the outcomes are purely periodic, preperiod 0 \
+                     (Flammenkamp 1997)",
+                ),
+                ClaimTally::new(
+                    "the first claim without the sets of odd moves only (whose outcome period \
+                     is 2: even heaps lose)",
+                ),
+            ],
+            additive_period_over_c2: None,
+            non_additive_period_over_c: None,
+            period_by_c: BTreeMap::new(),
+            preperiod_counts: BTreeMap::new(),
+        }
+    }
+}
+
+/// The preperiod range bucket of `x`: 0 for 0, else the power of ten below it.
+pub fn decade(x: u64) -> u64 {
+    if x == 0 {
+        0
+    } else {
+        10u64.pow(x.ilog10())
+    }
+}
+
+fn raise(slot: &mut Option<Extreme>, value: f64, game: impl FnOnce() -> String) {
+    if slot.as_ref().is_none_or(|e| value > e.value) {
+        *slot = Some(Extreme {
+            value,
+            game: game(),
+        });
+    }
+}
+
+impl GameTally {
+    /// Adds rows (in any order: the tally is the same).
+    pub fn add(&mut self, rows: &[GameRow]) {
+        for r in rows {
+            self.rows += 1;
+            if r.grundy.is_some() {
+                self.grundy_certified += 1;
+            }
+            let Some(w) = &r.outcome else {
+                self.none += 1;
+                continue;
+            };
+            self.certified += 1;
+            *self.periods.entry(w.period).or_default() += 1;
+            *self.preperiods.entry(decade(w.preperiod)).or_default() += 1;
+            let c = r.moves.last().copied().unwrap_or(0);
+            *self.period_by_c.entry((c, w.period)).or_default() += 1;
+            *self.preperiod_counts.entry(w.preperiod).or_default() += 1;
+            raise(&mut self.longest_period, w.period as f64, || r.spec());
+            raise(&mut self.longest_preperiod, w.preperiod as f64, || r.spec());
+            if let [a, b, c] = r.moves[..] {
+                if r.scale != 1 {
+                    continue;
+                }
+                if c == a + b {
+                    self.claims[1].add(w.preperiod == 0, r, w);
+                    raise(
+                        &mut self.additive_period_over_c2,
+                        w.period as f64 / (c * c) as f64,
+                        || r.spec(),
+                    );
+                } else {
+                    let p = w.period;
+                    let holds = p == a + b || p == a + c || p == b + c;
+                    self.claims[0].add(holds, r, w);
+                    if (a & b & c) % 2 == 0 {
+                        self.claims[2].add(holds, r, w);
+                    }
+                    raise(
+                        &mut self.non_additive_period_over_c,
+                        p as f64 / c as f64,
+                        || r.spec(),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Whether any row was a primitive three-move set (the claims apply).
+    pub fn has_claims(&self) -> bool {
+        self.claims.iter().any(|c| c.rows > 0)
+    }
+
+    /// The most common periods, most common first (ties: smaller period first).
+    pub fn common_periods(&self, k: usize) -> Vec<(u64, u64)> {
+        let mut v: Vec<(u64, u64)> = self.periods.iter().map(|(&p, &n)| (p, n)).collect();
+        v.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+        v.truncate(k);
+        v
+    }
+}
+
+#[cfg(feature = "polars")]
+pub use frame::{game_frame, game_rows_from_frame};
+
+#[cfg(feature = "polars")]
+mod frame {
+    use super::{ParamColumns, MOVE_COLUMNS};
+    use heaplab_core::census::games::GameRow;
+    use heaplab_core::census::window::WindowPeriod;
+    use polars::prelude::*;
+
+    /// The rows as a frame: `census`, `items`, `item`, the parameter columns, `game`,
+    /// `class`, `scale`, `moves` (how many) and `s1`… (up to [`MOVE_COLUMNS`] moves),
+    /// `status`, `preperiod`, `period`, `p_per_period`, `p_before`, `repeat_at`,
+    /// `computed`, and with `grundy` the same for Grundy values (`grundy_status`,
+    /// `grundy_preperiod`, `grundy_period`, `grundy_max`, `grundy_p_per_period`).
+    ///
+    /// # Errors
+    /// A polars error building the frame.
+    pub fn game_frame(
+        rows: &[GameRow],
+        cols: &ParamColumns,
+        id: &str,
+        items: u64,
+        grundy: bool,
+    ) -> PolarsResult<DataFrame> {
+        let n = rows.len();
+        let mut out: Vec<Column> = vec![
+            Column::new("census".into(), vec![id; n]),
+            Column::new("items".into(), vec![items; n]),
+            Column::new(
+                "item".into(),
+                rows.iter().map(|r| r.item).collect::<Vec<_>>(),
+            ),
+        ];
+        for (i, name) in cols.names.iter().enumerate() {
+            let v: Vec<Option<u64>> = rows.iter().map(|r| cols.value(r, i)).collect();
+            out.push(Column::new(name.as_str().into(), v));
+        }
+        out.push(Column::new(
+            "game".into(),
+            rows.iter().map(GameRow::spec).collect::<Vec<_>>(),
+        ));
+        out.push(Column::new(
+            "class".into(),
+            rows.iter().map(GameRow::class).collect::<Vec<_>>(),
+        ));
+        out.push(Column::new(
+            "scale".into(),
+            rows.iter().map(|r| r.scale).collect::<Vec<_>>(),
+        ));
+        out.push(Column::new(
+            "moves".into(),
+            rows.iter()
+                .map(|r| r.moves.len() as u32)
+                .collect::<Vec<_>>(),
+        ));
+        let most = rows.iter().map(|r| r.moves.len()).max().unwrap_or(0);
+        for j in 0..most.min(MOVE_COLUMNS) {
+            let v: Vec<Option<u64>> = rows.iter().map(|r| r.moves.get(j).copied()).collect();
+            out.push(Column::new(format!("s{}", j + 1).into(), v));
+        }
+        period_columns(&mut out, "", rows.iter().map(|r| r.outcome.as_ref()), false);
+        if grundy {
+            period_columns(
+                &mut out,
+                "grundy_",
+                rows.iter().map(|r| r.grundy.as_ref()),
+                true,
+            );
+        }
+        DataFrame::new(n, out)
+    }
+
+    fn period_columns<'a>(
+        out: &mut Vec<Column>,
+        prefix: &str,
+        ws: impl Iterator<Item = Option<&'a WindowPeriod>> + Clone,
+        grundy: bool,
+    ) {
+        let col = |name: &str, f: &dyn Fn(&WindowPeriod) -> u64| {
+            let v: Vec<Option<u64>> = ws.clone().map(|w| w.map(f)).collect();
+            Column::new(format!("{prefix}{name}").into(), v)
+        };
+        out.push(Column::new(
+            format!("{prefix}status").into(),
+            ws.clone()
+                .map(|w| if w.is_some() { "certified" } else { "none" })
+                .collect::<Vec<_>>(),
+        ));
+        out.push(col("preperiod", &|w| w.preperiod));
+        out.push(col("period", &|w| w.period));
+        if grundy {
+            out.push(col("max", &|w| u64::from(w.max_value)));
+        }
+        out.push(col("p_per_period", &|w| w.p_per_period));
+        if !grundy {
+            out.push(col("p_before", &|w| w.p_before));
+            out.push(col("repeat_at", &|w| w.repeat_at));
+            out.push(col("computed", &|w| w.computed));
+        }
+    }
+
+    /// Rows back from a frame [`game_frame`] wrote (the outcome and Grundy periods, the
+    /// moves from `game`, the parameters from their columns), for a resumed run's tally.
+    ///
+    /// # Errors
+    /// A missing or mistyped column, or a `game` that is not `sub{…}`.
+    pub fn game_rows_from_frame(
+        df: &DataFrame,
+        cols: &ParamColumns,
+    ) -> Result<Vec<GameRow>, String> {
+        let u = |name: &str| -> Result<Vec<Option<u64>>, String> {
+            let c = df
+                .column(name)
+                .map_err(|_| format!("no column `{name}`"))?
+                .cast(&DataType::UInt64)
+                .map_err(|e| format!("column `{name}`: {e}"))?;
+            let ca = c.u64().map_err(|e| e.to_string())?;
+            Ok((0..ca.len()).map(|i| ca.get(i)).collect())
+        };
+        let ca = df
+            .column("game")
+            .map_err(|_| "no column `game`".to_string())?
+            .str()
+            .map_err(|e| e.to_string())?;
+        let games: Vec<String> = (0..ca.len())
+            .map(|i| ca.get(i).unwrap_or_default().to_string())
+            .collect();
+        let item = u("item")?;
+        let scale = u("scale")?;
+        let params: Vec<Vec<Option<u64>>> =
+            cols.names.iter().map(|n| u(n)).collect::<Result<_, _>>()?;
+        let read = |prefix: &str, grundy: bool| -> Result<Vec<Option<WindowPeriod>>, String> {
+            let pre = u(&format!("{prefix}preperiod"))?;
+            let per = u(&format!("{prefix}period"))?;
+            let ppp = u(&format!("{prefix}p_per_period"))?;
+            let (pb, ra, cm, mx) = if grundy {
+                let m = u(&format!("{prefix}max"))?;
+                (
+                    vec![Some(0); m.len()],
+                    vec![Some(0); m.len()],
+                    vec![Some(0); m.len()],
+                    m,
+                )
+            } else {
+                let pb = u("p_before")?;
+                (
+                    pb,
+                    u("repeat_at")?,
+                    u("computed")?,
+                    vec![Some(1); pre.len()],
+                )
+            };
+            Ok((0..pre.len())
+                .map(|i| {
+                    Some(WindowPeriod {
+                        preperiod: pre[i]?,
+                        period: per[i]?,
+                        repeat_at: ra[i]?,
+                        computed: cm[i]?,
+                        p_per_period: ppp[i]?,
+                        p_before: pb[i]?,
+                        max_value: u32::try_from(mx[i]?).ok()?,
+                    })
+                })
+                .collect())
+        };
+        let outcome = read("", false)?;
+        let grundy = if df.column("grundy_period").is_ok() {
+            Some(read("grundy_", true)?)
+        } else {
+            None
+        };
+        let mut rows = Vec::with_capacity(games.len());
+        for (i, g) in games.iter().enumerate() {
+            let moves: Vec<u64> = g
+                .strip_prefix("sub{")
+                .and_then(|s| s.strip_suffix('}'))
+                .ok_or_else(|| format!("`{g}` is not a subtraction set"))?
+                .split(',')
+                .map(|s| s.parse::<u64>().map_err(|_| format!("`{g}`: bad move")))
+                .collect::<Result<_, _>>()?;
+            // the template: the first whose parameters all have values in this row
+            let template = cols
+                .of_template
+                .iter()
+                .position(|at| at.iter().all(|&c| params[c][i].is_some()))
+                .unwrap_or(0);
+            let values = cols.of_template.get(template).map_or(vec![], |at| {
+                at.iter().map(|&c| params[c][i].unwrap_or(0)).collect()
+            });
+            rows.push(GameRow {
+                item: item[i].ok_or("an item without index")?,
+                template,
+                values,
+                moves,
+                scale: scale[i].unwrap_or(1),
+                outcome: outcome[i],
+                grundy: grundy.as_ref().and_then(|g| g[i]),
+            });
+        }
+        Ok(rows)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use heaplab_core::census::games::game_census;
+
+    #[test]
+    fn tally_counts_claims_and_decades() {
+        assert_eq!(
+            (decade(0), decade(1), decade(9), decade(10), decade(999)),
+            (0, 1, 1, 10, 100)
+        );
+        let space =
+            CensusSpace::parse(&["sub{a,b,c}".to_string()], &[], "1 <= a < b < c <= 20").unwrap();
+        let mut t = GameTally::default();
+        game_census(
+            &space,
+            &GameCensusOptions::default(),
+            &|_| true,
+            &mut |_, rows| {
+                t.add(&rows);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!((t.rows, t.certified, t.none), (1140, 1140, 0));
+        assert!(t.has_claims());
+        // every counterexample listed really breaks its claim
+        for cx in &t.claims[0].counterexamples {
+            let m: Vec<u64> = cx.game[4..cx.game.len() - 1]
+                .split(',')
+                .map(|s| s.parse().unwrap())
+                .collect();
+            assert!(![m[0] + m[1], m[0] + m[2], m[1] + m[2]].contains(&cx.period));
+        }
+        assert!(t.claims[0].rows > 500 && t.claims[1].rows > 50);
+        // {1, 2, 3}: period 4 = 1 + 3, so it counts for the first claim
+        assert_eq!(t.periods.values().sum::<u64>(), 1140);
+    }
+
+    #[cfg(feature = "polars")]
+    #[test]
+    fn frames_round_trip() {
+        let space = CensusSpace::parse(
+            &["sub{a,b,a+b}".to_string(), "sub{1,k}".to_string()],
+            &[],
+            "1 <= a < b <= 9, 2 <= k <= 5",
+        )
+        .unwrap();
+        let cols = ParamColumns::of(&space);
+        assert_eq!(cols.names, ["a", "b", "k"]);
+        let opts = GameCensusOptions {
+            grundy: true,
+            ..GameCensusOptions::default()
+        };
+        let mut all = vec![];
+        game_census(&space, &opts, &|_| true, &mut |_, rows| {
+            all.extend(rows);
+            Ok(())
+        })
+        .unwrap();
+        let df = game_frame(&all, &cols, "id", all.len() as u64, true).unwrap();
+        assert_eq!(df.height(), 36 + 4);
+        let back = game_rows_from_frame(&df, &cols).unwrap();
+        for (x, y) in all.iter().zip(&back) {
+            assert_eq!(
+                (x.item, &x.moves, x.scale, x.template),
+                (y.item, &y.moves, y.scale, y.template)
+            );
+            assert_eq!(x.outcome, y.outcome);
+            let (gx, gy) = (x.grundy.unwrap(), y.grundy.unwrap());
+            assert_eq!(
+                (gx.preperiod, gx.period, gx.max_value),
+                (gy.preperiod, gy.period, gy.max_value)
+            );
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! `heaplab census --per-game`: one row per game of a space of finite subtraction sets, at
+//! bit speed ([`heaplab_core::census::games`]), streamed to the output in chunks, resumable,
+//! shardable, and summarized ([`heaplab_analysis::GameTally`]).
+//!
+//! While it runs, each finished chunk is a Parquet file in `FILE.parts/` (with the census's
+//! identity in `FILE.parts/census`); a killed run resumes with the chunks there. At the end
+//! the chunks are copied into FILE in order and the folder goes.
+
+use crate::cli::CensusArgs;
+use crate::output::{print_json, secs, RowWriter};
+use anyhow::{bail, Context, Result};
+use heaplab_analysis::{game_census_id, game_frame, game_rows_from_frame, GameTally, ParamColumns};
+use heaplab_core::census::games::{count_items, game_census, GameCensusOptions};
+use heaplab_core::census::window::WINDOW_LIMIT;
+use heaplab_core::{CensusError, CensusSpace, Play};
+use polars::prelude::*;
+use serde_json::json;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The folder of finished chunks beside `out`.
+fn parts_dir(out: &Path) -> PathBuf {
+    let mut s = out.as_os_str().to_owned();
+    s.push(".parts");
+    PathBuf::from(s)
+}
+
+fn chunk_path(dir: &Path, c: u64) -> PathBuf {
+    dir.join(format!("chunk-{c:09}.parquet"))
+}
+
+/// The chunks already in `dir` for this census (none when there is no folder).
+fn done_chunks(dir: &Path, id: &str) -> Result<BTreeSet<u64>> {
+    let mut done = BTreeSet::new();
+    if !dir.exists() {
+        return Ok(done);
+    }
+    let stamp = dir.join("census");
+    let have = std::fs::read_to_string(&stamp).unwrap_or_default();
+    if have.trim_end() != id {
+        bail!(
+            "`{}` holds chunks of another census ({}): remove it to start afresh",
+            dir.display(),
+            if have.is_empty() {
+                "no identity".to_string()
+            } else {
+                format!("`{}`", have.trim_end())
+            }
+        );
+    }
+    for e in std::fs::read_dir(dir).with_context(|| format!("cannot read `{}`", dir.display()))? {
+        let name = e?.file_name();
+        let name = name.to_string_lossy();
+        if let Some(c) = name
+            .strip_prefix("chunk-")
+            .and_then(|s| s.strip_suffix(".parquet"))
+            .and_then(|s| s.parse::<u64>().ok())
+        {
+            done.insert(c);
+        }
+    }
+    Ok(done)
+}
+
+fn read_chunk(p: &Path) -> Result<DataFrame> {
+    let f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+    ParquetReader::new(f)
+        .finish()
+        .map_err(|e| anyhow::anyhow!("cannot read the chunk `{}`: {e}", p.display()))
+}
+
+/// Runs `heaplab census --per-game`.
+pub fn run(a: &CensusArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let space = CensusSpace::parse(&a.game, &a.param, &a.constraints)?;
+    let limit = a.limit.unwrap_or(1 << 24);
+    if limit == 0 || limit > WINDOW_LIMIT {
+        bail!("--limit must be between 1 and {WINDOW_LIMIT} positions, not {limit}");
+    }
+    let play: Play = a.play.map_or(Play::Normal, Into::into);
+    if a.grundy && play == Play::Misere {
+        bail!("--grundy gives Grundy values of normal play: leave out --play misere");
+    }
+    let opts = GameCensusOptions {
+        play,
+        grundy: a.grundy,
+        limit,
+        ..GameCensusOptions::default()
+    };
+    let shard = a
+        .shard
+        .as_deref()
+        .map(crate::cmd_census::parse_shard)
+        .transpose()?;
+    if shard.is_some() && a.output.is_none() {
+        bail!("--shard needs -o FILE (the shard's Parquet or CSV file)");
+    }
+    let format = match &a.output {
+        Some(p) => {
+            let f = crate::output::frame_format(p)?;
+            crate::files::AtomicFile::check(p)?;
+            Some(f)
+        }
+        None => None,
+    };
+    if let Some(d) = &a.plots {
+        if !d.is_dir() {
+            bail!("--plots: `{}` is not a folder", d.display());
+        }
+    }
+    let items = count_items(&space)?;
+    let id = game_census_id(&space, &opts);
+    let cols = ParamColumns::of(&space);
+    let chunks = items.div_ceil(opts.chunk);
+    let mine = |c: u64| shard.is_none_or(|(i, n)| c % n == i - 1);
+    let dir = a.output.as_deref().map(parts_dir);
+    let _lock = dir
+        .as_deref()
+        .map(|d| crate::sink::CheckpointLock::take_named(d, "census chunks"))
+        .transpose()?;
+    let done = match &dir {
+        Some(d) => done_chunks(d, &id)?,
+        None => BTreeSet::new(),
+    };
+    if let Some(d) = &dir {
+        if !d.exists() {
+            std::fs::create_dir(d).with_context(|| format!("cannot create `{}`", d.display()))?;
+            crate::files::AtomicFile::write_whole(&d.join("census"), id.as_bytes(), "census")?;
+        }
+    }
+    let todo: u64 = (0..chunks)
+        .filter(|&c| mine(c) && !done.contains(&c))
+        .map(|c| (items - c * opts.chunk).min(opts.chunk))
+        .sum();
+    let bar =
+        crate::progress::Progress::counting(&format!("census of {items} games"), todo, "games");
+    let mut tally = GameTally::default();
+    let mut computed = 0u64;
+    let mut fail: Option<anyhow::Error> = None;
+    game_census(
+        &space,
+        &opts,
+        &|c| mine(c) && !done.contains(&c),
+        &mut |c, rows| {
+            tally.add(&rows);
+            computed += rows.len() as u64;
+            bar.set(computed);
+            if let Some(d) = &dir {
+                let written = game_frame(&rows, &cols, &id, items, opts.grundy)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|mut df| crate::output::write_frame(&mut df, &chunk_path(d, c)));
+                if let Err(e) = written {
+                    fail = Some(e);
+                    return Err(CensusError::Syntax("stopped".into()));
+                }
+            }
+            Ok(())
+        },
+    )
+    .map_err(|e| fail.take().unwrap_or_else(|| e.into()))?;
+    bar.finish();
+    let mut files = vec![];
+    if let (Some(out), Some(d), Some(format)) = (&a.output, &dir, format) {
+        let file = crate::files::AtomicFile::create(out)?;
+        let mut w: Option<RowWriter<std::fs::File>> = None;
+        for c in (0..chunks).filter(|&c| mine(c)) {
+            let df = read_chunk(&chunk_path(d, c))?;
+            if done.contains(&c) {
+                let rows = game_rows_from_frame(&df, &cols)
+                    .map_err(|e| anyhow::anyhow!("chunk {c} in `{}`: {e}", d.display()))?;
+                tally.add(&rows);
+            }
+            if w.is_none() {
+                w = Some(RowWriter::new(file.file()?, format, df.schema(), true)?);
+            }
+            if let Some(w) = w.as_mut() {
+                w.write(&df)
+                    .with_context(|| format!("cannot write `{}`", out.display()))?;
+            }
+        }
+        if let Some(w) = w {
+            w.finish()?;
+        }
+        files.push(file.commit()?.display().to_string());
+        let _ = std::fs::remove_dir_all(d);
+    }
+    if let Some(p) = &a.plots {
+        files.extend(crate::plot::census_plots(&tally, p, &space.describe())?);
+    }
+    let resumed: u64 = done
+        .iter()
+        .filter(|&&c| mine(c))
+        .map(|&c| (items - c * opts.chunk).min(opts.chunk))
+        .sum();
+    if a.json {
+        print_json(&json!({
+            "census": id,
+            "items": items,
+            "shard": a.shard.clone().unwrap_or_else(|| "1/1".into()),
+            "rows": tally.rows,
+            "resumed": resumed,
+            "tally": tally,
+            "files": files,
+            "seconds": secs(t0),
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_summary(&tally, items, resumed, &files, secs(t0), a.output.is_none());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_summary(t: &GameTally, items: u64, resumed: u64, files: &[String], s: f64, no_out: bool) {
+    println!(
+        "{} of {items} games: {} with a proven outcome period, {} without one within the limit{}{} ({s:.1} s)",
+        t.rows,
+        t.certified,
+        t.none,
+        if t.grundy_certified > 0 {
+            format!(", {} with a proven Grundy period", t.grundy_certified)
+        } else {
+            String::new()
+        },
+        if resumed > 0 {
+            format!("; {resumed} resumed from the chunks")
+        } else {
+            String::new()
+        }
+    );
+    let common: Vec<String> = t
+        .common_periods(8)
+        .iter()
+        .map(|(p, n)| format!("{p} ({n})"))
+        .collect();
+    println!("most common periods: {}", common.join(", "));
+    let pre: Vec<String> = t
+        .preperiods
+        .iter()
+        .map(|(&d, &n)| match d {
+            0 => format!("0: {n}"),
+            d => format!("{d}-{}: {n}", d * 10 - 1),
+        })
+        .collect();
+    println!("preperiods: {}", pre.join(", "));
+    if let Some(e) = &t.longest_period {
+        println!("longest period: {} ({})", e.value, e.game);
+    }
+    if let Some(e) = &t.longest_preperiod {
+        println!("longest preperiod: {} ({})", e.value, e.game);
+    }
+    for c in t.claims.iter().filter(|c| c.rows > 0) {
+        println!(
+            "claim: {}: {} on {} sets{}",
+            c.claim,
+            if c.holds() { "holds" } else { "FAILS" },
+            c.rows,
+            if c.holds() {
+                String::new()
+            } else {
+                format!(" ({} counterexamples)", c.fails)
+            }
+        );
+        for x in c.counterexamples.iter().take(5) {
+            println!(
+                "  {}: preperiod {}, period {} ({})",
+                x.game, x.preperiod, x.period, x.certificate
+            );
+        }
+        if c.fails > 5 {
+            println!("  … (all in --json, or select them from the rows)");
+        }
+    }
+    if let Some(e) = &t.additive_period_over_c2 {
+        println!(
+            "additive sets: largest period / c^2 = {:.3} ({})",
+            e.value, e.game
+        );
+    }
+    if let Some(e) = &t.non_additive_period_over_c {
+        println!(
+            "non-additive sets: largest period / c = {:.3} ({})",
+            e.value, e.game
+        );
+    }
+    if !files.is_empty() {
+        println!("wrote {}", files.join(", "));
+    } else if no_out {
+        println!("(write one row per game with -o FILE.parquet or FILE.csv)");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunk_files_sort_by_name() {
+        let d = Path::new("x.parts");
+        assert!(chunk_path(d, 9) < chunk_path(d, 10));
+        assert_eq!(
+            parts_dir(Path::new("a/b.parquet")),
+            PathBuf::from("a/b.parquet.parts")
+        );
+    }
+}
