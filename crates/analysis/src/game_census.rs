@@ -176,6 +176,8 @@ pub struct Extreme {
 pub struct GameTally {
     /// Rows seen.
     pub rows: u64,
+    /// Rows whose set is primitive (common factor 1): each its own class.
+    pub primitive: u64,
     /// Rows with a proven outcome period.
     pub certified: u64,
     /// Rows without one within the limit.
@@ -208,6 +210,7 @@ impl Default for GameTally {
     fn default() -> Self {
         GameTally {
             rows: 0,
+            primitive: 0,
             certified: 0,
             none: 0,
             grundy_certified: 0,
@@ -260,6 +263,9 @@ impl GameTally {
     pub fn add(&mut self, rows: &[GameRow]) {
         for r in rows {
             self.rows += 1;
+            if r.scale == 1 {
+                self.primitive += 1;
+            }
             if r.grundy.is_some() {
                 self.grundy_certified += 1;
             }

@@ -35,6 +35,7 @@ mod frames;
 mod functions;
 mod game_census;
 mod guess;
+mod guess_multi;
 mod journal;
 mod known;
 mod periodicity;
@@ -75,6 +76,7 @@ pub use guess::{
     fit_quasi_polynomial, guess, guess_grundy, guess_losers, guess_outcomes, guess_sweep,
     sweep_guess_failures, ClaimOn, Family, Guess, QuasiPolynomial, SweepFailure, Target,
 };
+pub use guess_multi::{guess_multi, Condition, MultiGuess};
 pub use journal::{journal_header, journal_line, read_journal, resume_rows};
 pub use known::{check_known, known_checks, Known, KnownCheck, KNOWN};
 pub use periodicity::{candidate, periodicity, Candidate, Periodicity, EXCEPTIONS_LISTED};

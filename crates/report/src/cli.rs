@@ -587,9 +587,13 @@ pub struct GuessArgs {
     #[arg(long, value_enum)]
     pub target: Vec<GuessTarget>,
     /// A parameter of the spec and its consecutive values, `k=3..40`: guess the period and
-    /// preperiod as functions of it.
+    /// preperiod as functions of it. Repeat it (`--param a=1..12 --param b=2..40`, with
+    /// `--where 'a < b'`) for formulas over several parameters of a finite subtraction set.
     #[arg(long)]
-    pub param: Option<String>,
+    pub param: Vec<String>,
+    /// With several --param: constraints on them, as in `census --where`.
+    #[arg(long = "where", default_value = "", allow_hyphen_values = true)]
+    pub constraints: String,
     /// Check every guess on the table (or sweep) to this larger N.
     #[arg(long, value_parser = count_arg, allow_hyphen_values = true)]
     pub verify: Option<u64>,

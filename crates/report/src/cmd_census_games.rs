@@ -213,8 +213,9 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
 
 fn print_summary(t: &GameTally, items: u64, resumed: u64, files: &[String], s: f64, no_out: bool) {
     println!(
-        "{} of {items} games: {} with a proven outcome period, {} without one within the limit{}{} ({s:.1} s)",
+        "{} of {items} games ({} primitive, the rest scaled copies of a primitive set): {} with a proven outcome period, {} without one within the limit{}{} ({s:.1} s)",
         t.rows,
+        t.primitive,
         t.certified,
         t.none,
         if t.grundy_certified > 0 {

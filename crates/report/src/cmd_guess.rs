@@ -8,8 +8,11 @@ use crate::output::{print_json, rows_json, secs};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
 use heaplab_analysis::{
-    guess, guess_sweep, sweep, sweep_guess_failures, verify_guess, ClaimOn, Guess, Target,
+    guess, guess_multi, guess_sweep, sweep, sweep_guess_failures, verify_guess, ClaimOn, Guess,
+    Target,
 };
+use heaplab_core::census::games::{game_census, GameCensusOptions, GameRow};
+use heaplab_core::census::window::WINDOW_LIMIT;
 use heaplab_core::{Silent, Space};
 use serde_json::{json, Value};
 use std::process::ExitCode;
@@ -38,14 +41,17 @@ pub fn run(a: GuessArgs) -> Result<ExitCode> {
             );
         }
     }
-    let (title, guesses, verdicts) = match &a.param {
+    if a.param.len() >= 2 || !a.constraints.is_empty() {
+        return multi_guesses(&a, t0);
+    }
+    let (title, guesses, verdicts) = match a.param.first() {
         Some(param) => sweep_guesses(&a, param)?,
         None => table_guesses(&a)?,
     };
     if a.json {
         print_json(&json!({
             "game": a.game,
-            "param": a.param,
+            "param": a.param.first(),
             "max": a.max,
             "verify": a.verify,
             "guesses": guesses.iter().zip(&verdicts).map(|(g, v)| {
@@ -65,8 +71,105 @@ pub fn run(a: GuessArgs) -> Result<ExitCode> {
     }
     print!(
         "{}",
-        text(&title, &guesses, &verdicts, a.verify, a.param.is_some())
+        text(&title, &guesses, &verdicts, a.verify, !a.param.is_empty())
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Several `--param` (and `--where`): formulas for the Grundy and outcome periods and
+/// preperiods of a family of finite subtraction sets over every game of the space, each
+/// proven by the window engine, every formula exact on every game.
+fn multi_guesses(a: &GuessArgs, t0: Instant) -> Result<ExitCode> {
+    if !a.target.is_empty() || a.verify.is_some() {
+        bail!(
+            "--target and --verify do not apply with several --param: every game's period is \
+             proven, and each formula is checked on every game"
+        );
+    }
+    let space =
+        heaplab_core::CensusSpace::parse(std::slice::from_ref(&a.game), &a.param, &a.constraints)?;
+    let names = space.parameter_names().remove(0);
+    let opts = GameCensusOptions {
+        grundy: true,
+        limit: a.max.clamp(1, WINDOW_LIMIT),
+        ..GameCensusOptions::default()
+    };
+    let mut rows = vec![];
+    game_census(&space, &opts, &|_| true, &mut |_, r| {
+        rows.extend(r);
+        if rows.len() > 1_000_000 {
+            return Err(heaplab_core::CensusError::TooLarge);
+        }
+        Ok(())
+    })?;
+    let columns: [(&str, fn(&GameRow) -> Option<u64>); 4] = [
+        ("period", |r| r.grundy.map(|w| w.period)),
+        ("preperiod", |r| r.grundy.map(|w| w.preperiod)),
+        ("outcome_period", |r| r.outcome.map(|w| w.period)),
+        ("outcome_preperiod", |r| r.outcome.map(|w| w.preperiod)),
+    ];
+    let mut found = vec![];
+    let mut missing = 0;
+    for (col, f) in columns {
+        let ys: Option<Vec<(Vec<u64>, i64)>> = rows
+            .iter()
+            .map(|r| Some((r.values.clone(), i64::try_from(f(r)?).ok()?)))
+            .collect();
+        match ys {
+            Some(ys) => found.extend(guess_multi(&names, col, &ys)),
+            None => missing += 1,
+        }
+    }
+    let title = format!(
+        "{} over {} games ({}{})",
+        a.game,
+        rows.len(),
+        a.param.join(", "),
+        if a.constraints.is_empty() {
+            String::new()
+        } else {
+            format!(", where {}", a.constraints)
+        }
+    );
+    if a.json {
+        print_json(&json!({
+            "game": a.game,
+            "param": a.param,
+            "where": a.constraints,
+            "games": rows.len(),
+            "guesses": found,
+            "seconds": secs(t0),
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if found.is_empty() {
+        println!(
+            "{title}: no guess fits (no polynomial of degree <= 2 in the parameters, nor one per \
+             residue class or per side of a comparison, describes a period or preperiod){}",
+            if missing > 0 {
+                format!(
+                    "; {missing} columns have games without a period by N = {}",
+                    opts.limit
+                )
+            } else {
+                String::new()
+            }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{title}: {} guess{}",
+        found.len(),
+        if found.len() == 1 { "" } else { "es" }
+    );
+    for g in &found {
+        println!("- {}", g.law);
+        println!("  claim: {}", g.claim);
+        println!(
+            "  holds on all {} games (each period proven by a repeated window)",
+            g.rows
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
