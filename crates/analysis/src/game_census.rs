@@ -167,6 +167,8 @@ impl ClaimTally {
 pub struct Extreme {
     /// The value.
     pub value: f64,
+    /// The first item (in the space's order) that has it.
+    pub item: u64,
     /// The game.
     pub game: String,
 }
@@ -249,11 +251,16 @@ pub fn decade(x: u64) -> u64 {
     }
 }
 
-fn raise(slot: &mut Option<Extreme>, value: f64, game: impl FnOnce() -> String) {
-    if slot.as_ref().is_none_or(|e| value > e.value) {
+fn raise(slot: &mut Option<Extreme>, value: f64, row: &GameRow) {
+    // ties go to the first item, whatever order chunks come in
+    if slot
+        .as_ref()
+        .is_none_or(|e| value > e.value || (value == e.value && row.item < e.item))
+    {
         *slot = Some(Extreme {
             value,
-            game: game(),
+            item: row.item,
+            game: row.spec(),
         });
     }
 }
@@ -279,8 +286,8 @@ impl GameTally {
             let c = r.moves.last().copied().unwrap_or(0);
             *self.period_by_c.entry((c, w.period)).or_default() += 1;
             *self.preperiod_counts.entry(w.preperiod).or_default() += 1;
-            raise(&mut self.longest_period, w.period as f64, || r.spec());
-            raise(&mut self.longest_preperiod, w.preperiod as f64, || r.spec());
+            raise(&mut self.longest_period, w.period as f64, r);
+            raise(&mut self.longest_preperiod, w.preperiod as f64, r);
             if let [a, b, c] = r.moves[..] {
                 if r.scale != 1 {
                     continue;
@@ -290,7 +297,7 @@ impl GameTally {
                     raise(
                         &mut self.additive_period_over_c2,
                         w.period as f64 / (c * c) as f64,
-                        || r.spec(),
+                        r,
                     );
                 } else {
                     let p = w.period;
@@ -299,11 +306,7 @@ impl GameTally {
                     if (a & b & c) % 2 == 0 {
                         self.claims[2].add(holds, r, w);
                     }
-                    raise(
-                        &mut self.non_additive_period_over_c,
-                        p as f64 / c as f64,
-                        || r.spec(),
-                    );
+                    raise(&mut self.non_additive_period_over_c, p as f64 / c as f64, r);
                 }
             }
         }

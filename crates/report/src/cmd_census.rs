@@ -355,6 +355,11 @@ fn read_part(p: &Path) -> Result<CensusPart> {
 pub fn merge(a: MergeArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     crate::output::frame_format(&a.output)?;
+    if let Some(first) = a.parts.first() {
+        if crate::cmd_census_games::is_per_game(first)? {
+            return crate::cmd_census_games::merge(&a, t0);
+        }
+    }
     let parts = a
         .parts
         .iter()

@@ -180,10 +180,19 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
                     .with_context(|| format!("cannot write `{}`", out.display()))?;
             }
         }
-        if let Some(w) = w {
-            w.finish()?;
+        match w {
+            Some(w) => {
+                w.finish()?;
+                files.push(file.commit()?.display().to_string());
+            }
+            None => {
+                // a shard without chunks: a file with the columns and no rows
+                drop(file);
+                let mut df = game_frame(&[], &cols, &id, items, opts.grundy)?;
+                let p = crate::output::write_frame(&mut df, out)?;
+                files.push(p.display().to_string());
+            }
         }
-        files.push(file.commit()?.display().to_string());
         let _ = std::fs::remove_dir_all(d);
     }
     if let Some(p) = &a.plots {
@@ -289,6 +298,130 @@ fn print_summary(t: &GameTally, items: u64, resumed: u64, files: &[String], s: f
     } else if no_out {
         println!("(write one row per game with -o FILE.parquet or FILE.csv)");
     }
+}
+
+/// A census file (Parquet or CSV) as a frame, every column typed.
+fn read_frame(p: &Path) -> Result<DataFrame> {
+    let format = crate::output::frame_format(p).map_err(|_| {
+        anyhow::anyhow!(
+            "cannot read `{}`: use a .parquet or .csv census",
+            p.display()
+        )
+    })?;
+    let f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+    match format {
+        crate::output::Format::Parquet => ParquetReader::new(f).finish(),
+        _ => CsvReadOptions::default()
+            .with_infer_schema_length(None)
+            .into_reader_with_file_handle(f)
+            .finish(),
+    }
+    .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", p.display()))
+}
+
+/// Whether `p` is a per-game census (it has an `items` column).
+pub fn is_per_game(p: &Path) -> Result<bool> {
+    Ok(read_frame(p)?.column("items").is_ok())
+}
+
+/// `heaplab merge` of per-game shards: every part of the same census, rows in the space's
+/// order, each item once; exit code 1 (the file written all the same) when items are
+/// missing.
+pub fn merge(a: &crate::cli::MergeArgs, t0: Instant) -> Result<ExitCode> {
+    let mut all: Option<DataFrame> = None;
+    let mut id: Option<String> = None;
+    let mut items = 0u64;
+    for p in &a.parts {
+        let df = read_frame(p)?;
+        if df.height() == 0 {
+            continue;
+        }
+        let ids = df
+            .column("census")
+            .and_then(|c| c.str().cloned())
+            .map_err(|_| anyhow::anyhow!("`{}` is not a per-game census", p.display()))?;
+        let this = ids.get(0).unwrap_or_default().to_string();
+        if ids.n_unique()? != 1 || id.as_ref().is_some_and(|i| *i != this) {
+            bail!(
+                "`{}` belongs to another census than the first part (`{}`)",
+                p.display(),
+                id.as_deref().unwrap_or(&this)
+            );
+        }
+        items = df
+            .column("items")?
+            .cast(&DataType::UInt64)?
+            .u64()?
+            .get(0)
+            .unwrap_or(0);
+        id = Some(this);
+        all = Some(match all {
+            None => df,
+            Some(mut d) => {
+                d.vstack_mut(&df).map_err(|e| {
+                    anyhow::anyhow!(
+                        "`{}` has other columns than the first part: {e}",
+                        p.display()
+                    )
+                })?;
+                d
+            }
+        });
+    }
+    let Some(all) = all else {
+        bail!("the parts hold no rows");
+    };
+    // each item once (a part given twice, or two copies of one shard, merge to one)
+    let mut all = all
+        .unique_stable(None, UniqueKeepStrategy::First, None)?
+        .sort(["item"], SortMultipleOptions::default())?;
+    let item = all.column("item")?.cast(&DataType::UInt64)?;
+    let item = item.u64()?;
+    let mut missing = vec![];
+    let mut next = 0u64;
+    for i in 0..item.len() {
+        let x = item.get(i).unwrap_or(0);
+        if x < next {
+            bail!("item {x} appears twice with different rows: the parts disagree");
+        }
+        missing.extend((next..x).take(20usize.saturating_sub(missing.len())));
+        next = x + 1;
+    }
+    missing.extend((next..items).take(20usize.saturating_sub(missing.len())));
+    let lacking = items - all.height() as u64;
+    let written = crate::output::write_frame(&mut all, &a.output)?;
+    if a.json {
+        print_json(&json!({
+            "census": id,
+            "items": items,
+            "rows": all.height(),
+            "missing": lacking,
+            "first_missing": missing,
+            "files": [written.display().to_string()],
+            "seconds": secs(t0),
+        }));
+    } else {
+        println!(
+            "merged {} parts: {} of {items} games; wrote {}",
+            a.parts.len(),
+            all.height(),
+            written.display()
+        );
+    }
+    if lacking == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let shown: Vec<String> = missing.iter().map(u64::to_string).collect();
+    eprintln!(
+        "incomplete: {lacking} games missing (items {}{})",
+        shown.join(", "),
+        if lacking > shown.len() as u64 {
+            ", …"
+        } else {
+            ""
+        }
+    );
+    Ok(ExitCode::from(1))
 }
 
 #[cfg(test)]

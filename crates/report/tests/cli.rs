@@ -2722,3 +2722,143 @@ fn table_remoteness_and_birthday_columns() {
         ["n", "win", "grundy", "birthday"]
     );
 }
+
+/// `census --per-game`: one row per game with its parameters, periods that match the
+/// definition, shards that merge into the whole census, the misère census joined to the
+/// normal one, another census's chunks refused, and a two-parameter guess.
+#[test]
+fn per_game_census_rows_shards_and_joins() {
+    let d = tempfile::tempdir().unwrap();
+    let w = "2 <= b < c <= 12";
+    let whole = json(
+        d.path(),
+        &[
+            "census",
+            "--game",
+            "sub{1,b,c}",
+            "--where",
+            w,
+            "--per-game",
+            "--grundy",
+            "-o",
+            "n.csv",
+            "--json",
+        ],
+    );
+    assert_eq!(whole["items"], 55); // C(11, 2)
+    let n = read_csv(&d.path().join("n.csv"));
+    assert_eq!(n.height(), 55);
+    let games: Vec<String> = (0..n.height())
+        .map(|i| {
+            n.column("game")
+                .unwrap()
+                .str()
+                .unwrap()
+                .get(i)
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let at = |g: &str| games.iter().position(|x| x == g).unwrap();
+    // sub{1,2,3}: P-positions are the multiples of 4; Grundy values 0,1,2,3 repeating
+    let i = at("sub{1,2,3}");
+    assert_eq!(u64s(&n, "b")[i], Some(2));
+    assert_eq!(
+        (u64s(&n, "preperiod")[i], u64s(&n, "period")[i]),
+        (Some(0), Some(4))
+    );
+    assert_eq!(u64s(&n, "grundy_max")[i], Some(3));
+    // sub{1,3,5}: every move odd, so the even heaps lose (period 2)
+    assert_eq!(u64s(&n, "period")[at("sub{1,3,5}")], Some(2));
+    // sub{2,4,6} is not here (a = 1), but sub{1,2,4} has class itself and scale 1
+    assert_eq!(u64s(&n, "scale")[at("sub{1,2,4}")], Some(1));
+    // shards merge into the same rows (one shard holds every chunk, the other none)
+    for i in ["1", "2"] {
+        ok(
+            d.path(),
+            &[
+                "census",
+                "--game",
+                "sub{1,b,c}",
+                "--where",
+                w,
+                "--per-game",
+                "--grundy",
+                "--shard",
+                &format!("{i}/2"),
+                "-o",
+                &format!("s{i}.parquet"),
+            ],
+        );
+    }
+    ok(
+        d.path(),
+        &["merge", "s2.parquet", "s1.parquet", "-o", "m.csv"],
+    );
+    let m = read_csv(&d.path().join("m.csv"));
+    assert!(m.equals_missing(&n));
+    // only the empty shard: nothing to merge
+    let o = heaplab(d.path(), &["merge", "s2.parquet", "-o", "m2.csv"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no rows"));
+    // the misère census, joined by parameters: misère play of sub{1,2,3} loses at 1 mod 4
+    ok(
+        d.path(),
+        &[
+            "census",
+            "--game",
+            "sub{1,b,c}",
+            "--where",
+            w,
+            "--per-game",
+            "--play",
+            "misere",
+            "-o",
+            "m.parquet",
+        ],
+    );
+    let mis = read_parquet(&d.path().join("m.parquet"));
+    assert_eq!(mis.height(), 55);
+    assert_eq!(u64s(&mis, "period")[at("sub{1,2,3}")], Some(4));
+    // chunks of another census in the way are refused, not mixed in
+    std::fs::create_dir(d.path().join("x.parquet.parts")).unwrap();
+    std::fs::write(d.path().join("x.parquet.parts/census"), "another").unwrap();
+    let o = heaplab(
+        d.path(),
+        &[
+            "census",
+            "--game",
+            "sub{1,b,c}",
+            "--where",
+            w,
+            "--per-game",
+            "-o",
+            "x.parquet",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another census"));
+    // other games are refused by name
+    let o = heaplab(d.path(), &["census", "--game", "0.?", "--per-game"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a finite subtraction set"));
+    // a two-parameter formula: two-move sets have period a + b, or 2a when b is an odd
+    // multiple of a (the nim-sequence of {a, b}, Winning Ways ch. 4)
+    let g = json(
+        d.path(),
+        &[
+            "guess", "--game", "sub{a,b}", "--param", "a=1..9", "--param", "b=2..30", "--where",
+            "a < b", "--max", "1e5", "--json",
+        ],
+    );
+    let claims: Vec<&str> = g["guesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["claim"].as_str().unwrap())
+        .collect();
+    assert!(
+        claims.contains(&"period = CASE WHEN b % (2*a) = a THEN 2*a ELSE a + b END"),
+        "{claims:?}"
+    );
+}
