@@ -119,7 +119,7 @@ impl Condition {
             Condition::Multiple { i, j, m, r } => match (x[i], r) {
                 (0, _) => false,
                 (xi, Some(r)) => x[j] % (m * xi) == r * xi,
-                (xi, None) => x[j] % xi != 0,
+                (xi, None) => !x[j].is_multiple_of(xi),
             },
         }
     }

@@ -3,6 +3,7 @@
 //! it, resumable from a journal, and the merge of shards.
 
 use crate::cli::{CensusArgs, MergeArgs};
+use crate::cmd_census_games::parse_shard;
 use crate::output::{print_json, secs, write_frame};
 use anyhow::{bail, Context, Result};
 use heaplab_analysis::{
@@ -17,21 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
-
-/// `i/n` with 1 <= i <= n.
-pub(crate) fn parse_shard(s: &str) -> Result<(u64, u64)> {
-    let bad =
-        || anyhow::anyhow!("--shard must look like 2/4 (shard i of n, 1 <= i <= n), not `{s}`");
-    let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (u64, u64) = (
-        i.trim().parse().map_err(|_| bad())?,
-        n.trim().parse().map_err(|_| bad())?,
-    );
-    if i == 0 || n == 0 || i > n {
-        return Err(bad());
-    }
-    Ok((i, n))
-}
 
 /// The journal of a run writing `out`: `out` with `.journal` appended.
 fn journal_path(out: &Path) -> PathBuf {

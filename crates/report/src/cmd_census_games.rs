@@ -20,6 +20,21 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// `i/n` with 1 <= i <= n.
+pub(crate) fn parse_shard(s: &str) -> Result<(u64, u64)> {
+    let bad =
+        || anyhow::anyhow!("--shard must look like 2/4 (shard i of n, 1 <= i <= n), not `{s}`");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if i == 0 || n == 0 || i > n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
 /// The folder of finished chunks beside `out`.
 fn parts_dir(out: &Path) -> PathBuf {
     let mut s = out.as_os_str().to_owned();
@@ -89,11 +104,7 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
         limit,
         ..GameCensusOptions::default()
     };
-    let shard = a
-        .shard
-        .as_deref()
-        .map(crate::cmd_census::parse_shard)
-        .transpose()?;
+    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     if shard.is_some() && a.output.is_none() {
         bail!("--shard needs -o FILE (the shard's Parquet or CSV file)");
     }

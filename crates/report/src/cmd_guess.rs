@@ -18,6 +18,9 @@ use serde_json::{json, Value};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// How a column's value is read off a per-game row.
+type ColumnOf = fn(&GameRow) -> Option<u64>;
+
 /// A guess's verdict at the larger N.
 struct Verdict {
     holds: bool,
@@ -102,7 +105,7 @@ fn multi_guesses(a: &GuessArgs, t0: Instant) -> Result<ExitCode> {
         }
         Ok(())
     })?;
-    let columns: [(&str, fn(&GameRow) -> Option<u64>); 4] = [
+    let columns: [(&str, ColumnOf); 4] = [
         ("period", |r| r.grundy.map(|w| w.period)),
         ("preperiod", |r| r.grundy.map(|w| w.preperiod)),
         ("outcome_period", |r| r.outcome.map(|w| w.period)),

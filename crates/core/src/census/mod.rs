@@ -199,6 +199,10 @@ pub struct Walked<'a> {
     pub spec: &'a str,
 }
 
+/// What a template's enumeration calls with each item: its parameters' names and values,
+/// and its spec.
+type Emit<'a> = dyn FnMut(&[String], &[u64], &str) -> Result<(), CensusError> + 'a;
+
 /// One game of a space.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
@@ -372,7 +376,7 @@ impl CensusSpace {
         &self,
         template: &str,
         visits: &mut u64,
-        emit: &mut dyn FnMut(&[String], &[u64], &str) -> Result<(), CensusError>,
+        emit: &mut Emit<'_>,
     ) -> Result<(), CensusError> {
         let (vars, names) = self.vars_of(template);
         // constraints that apply: all their names in the template (none: skip; some: error)
