@@ -584,17 +584,33 @@ pub fn census_columns(part: &CensusPart, seconds: bool) -> Vec<(&'static str, Ce
 /// # Errors
 /// From polars.
 pub fn census_frame(part: &CensusPart, seconds: bool) -> PolarsResult<DataFrame> {
-    let cols = census_columns(part, seconds)
+    columns_frame(census_columns(part, seconds), part.rows.len())
+}
+
+#[cfg(feature = "polars")]
+/// Named columns (each `height` long) as a frame: how [`census_columns`],
+/// [`crate::game_columns`] and [`crate::member_columns`] become files.
+///
+/// # Errors
+/// A polars error (columns of different lengths, or two with one name).
+pub fn columns_frame<S: AsRef<str>>(
+    cols: Vec<(S, CensusColumn)>,
+    height: usize,
+) -> PolarsResult<DataFrame> {
+    let cols = cols
         .into_iter()
-        .map(|(name, c)| match c {
-            CensusColumn::U64(v) => Column::new(name.into(), v),
-            CensusColumn::I64(v) => Column::new(name.into(), v),
-            CensusColumn::Str(v) => Column::new(name.into(), v),
-            CensusColumn::Bool(v) => Column::new(name.into(), v),
-            CensusColumn::F64(v) => Column::new(name.into(), v),
+        .map(|(name, c)| {
+            let name = name.as_ref();
+            match c {
+                CensusColumn::U64(v) => Column::new(name.into(), v),
+                CensusColumn::I64(v) => Column::new(name.into(), v),
+                CensusColumn::Str(v) => Column::new(name.into(), v),
+                CensusColumn::Bool(v) => Column::new(name.into(), v),
+                CensusColumn::F64(v) => Column::new(name.into(), v),
+            }
         })
         .collect();
-    DataFrame::new(part.rows.len(), cols)
+    DataFrame::new(height, cols)
 }
 
 #[cfg(feature = "polars")]

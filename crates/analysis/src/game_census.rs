@@ -12,10 +12,14 @@
 //! - **additive** sets {a, b, a + b} have purely periodic outcomes (preperiod 0), with a
 //!   period linear or quadratic in c (the census states the largest period / c²).
 //!
-//! The first claim is also checked without the sets whose moves are all odd: their outcome
-//! period is 2 (every move changes the parity, so the even heaps are the P-positions), which
-//! the claim as quoted does not allow.
+//! The first claim is checked in two readings: the *least* period is a sum of two moves
+//! (it fails on small periods such as {1,6,9}'s 5), and a sum of two moves *is a period*
+//! (the least period divides a + b, a + c or b + c: the outcomes repeat with that sum from
+//! the same preperiod on). The strict reading is also checked without the sets whose moves
+//! are all odd: their outcome period is 2 (every move changes the parity, so the even heaps
+//! are the P-positions). The claims are about normal play: a misère tally states none.
 
+use crate::census::CensusColumn;
 use heaplab_core::census::games::{GameCensusOptions, GameRow};
 use heaplab_core::census::window::WindowPeriod;
 use heaplab_core::{CensusSpace, Play};
@@ -84,11 +88,17 @@ impl ParamColumns {
 
     /// The value of column `col` in `row` (None when its template has no such parameter).
     pub fn value(&self, row: &GameRow, col: usize) -> Option<u64> {
+        self.value_of(row.template, &row.values, col)
+    }
+
+    /// The value of column `col` for an item of template `template` whose parameters have
+    /// `values` (None when the template has no such parameter).
+    pub fn value_of(&self, template: usize, values: &[u64], col: usize) -> Option<u64> {
         self.of_template
-            .get(row.template)?
+            .get(template)?
             .iter()
             .position(|&c| c == col)
-            .and_then(|i| row.values.get(i).copied())
+            .and_then(|i| values.get(i).copied())
     }
 }
 
@@ -176,6 +186,8 @@ pub struct Extreme {
 /// What a per-game census found, accumulated chunk by chunk ([`GameTally::add`]).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GameTally {
+    /// The census's play: `normal` or `misere`.
+    pub play: String,
     /// Rows seen.
     pub rows: u64,
     /// Rows whose set is primitive (common factor 1): each its own class.
@@ -208,9 +220,43 @@ pub struct GameTally {
     pub preperiod_counts: BTreeMap<u64, u64>,
 }
 
-impl Default for GameTally {
-    fn default() -> Self {
+/// Index in [`GameTally::claims`]: non-additive, the least period is a sum of two moves.
+const LEAST_IS_SUM: usize = 0;
+/// Index: non-additive, a sum of two moves is a period.
+const SUM_IS_PERIOD: usize = 1;
+/// Index: the strict reading without the sets of odd moves only.
+const LEAST_IS_SUM_NOT_ODD: usize = 2;
+/// Index: additive sets are purely periodic.
+const ADDITIVE_PURE: usize = 3;
+
+impl GameTally {
+    /// An empty tally of a census in `play`: Flammenkamp's claims (about normal play) are
+    /// checked in normal play only.
+    pub fn new(play: Play) -> GameTally {
+        let claims = if play == Play::Normal {
+            vec![
+                ClaimTally::new(
+                    "non-additive {a,b,c} (c != a+b, gcd 1): the least outcome period is a+b, \
+                     a+c or b+c (Flammenkamp 1997, read strictly)",
+                ),
+                ClaimTally::new(
+                    "non-additive {a,b,c} (c != a+b, gcd 1): a+b, a+c or b+c is an outcome \
+                     period (the least period divides one of them)",
+                ),
+                ClaimTally::new(
+                    "the strict reading without the sets of odd moves only (whose outcome \
+                     period is 2: even heaps lose)",
+                ),
+                ClaimTally::new(
+                    "additive {a,b,a+b} (gcd 1): the outcomes are purely periodic, preperiod 0 \
+                     (Flammenkamp 1997)",
+                ),
+            ]
+        } else {
+            vec![]
+        };
         GameTally {
+            play: play_name(play).to_string(),
             rows: 0,
             primitive: 0,
             certified: 0,
@@ -220,25 +266,20 @@ impl Default for GameTally {
             preperiods: BTreeMap::new(),
             longest_period: None,
             longest_preperiod: None,
-            claims: vec![
-                ClaimTally::new(
-                    "non-additive {a,b,c} (c != a+b, gcd 1): the outcome period is a+b, a+c \
-                     or b+c (Flammenkamp 1997)",
-                ),
-                ClaimTally::new(
-                    "additive {a,b,a+b} (gcd 1): the outcomes are purely periodic, preperiod 0 \
-                     (Flammenkamp 1997)",
-                ),
-                ClaimTally::new(
-                    "the first claim without the sets of odd moves only (whose outcome period \
-                     is 2: even heaps lose)",
-                ),
-            ],
+            claims,
             additive_period_over_c2: None,
             non_additive_period_over_c: None,
             period_by_c: BTreeMap::new(),
             preperiod_counts: BTreeMap::new(),
         }
+    }
+}
+
+/// `normal` or `misere`, as the tally names the play.
+fn play_name(play: Play) -> &'static str {
+    match play {
+        Play::Normal => "normal",
+        Play::Misere => "misere",
     }
 }
 
@@ -289,11 +330,11 @@ impl GameTally {
             raise(&mut self.longest_period, w.period as f64, r);
             raise(&mut self.longest_preperiod, w.preperiod as f64, r);
             if let [a, b, c] = r.moves[..] {
-                if r.scale != 1 {
+                if r.scale != 1 || self.claims.is_empty() {
                     continue;
                 }
                 if c == a + b {
-                    self.claims[1].add(w.preperiod == 0, r, w);
+                    self.claims[ADDITIVE_PURE].add(w.preperiod == 0, r, w);
                     raise(
                         &mut self.additive_period_over_c2,
                         w.period as f64 / (c * c) as f64,
@@ -302,9 +343,11 @@ impl GameTally {
                 } else {
                     let p = w.period;
                     let holds = p == a + b || p == a + c || p == b + c;
-                    self.claims[0].add(holds, r, w);
+                    self.claims[LEAST_IS_SUM].add(holds, r, w);
+                    let divides = (a + b) % p == 0 || (a + c) % p == 0 || (b + c) % p == 0;
+                    self.claims[SUM_IS_PERIOD].add(divides, r, w);
                     if (a & b & c) % 2 == 0 {
-                        self.claims[2].add(holds, r, w);
+                        self.claims[LEAST_IS_SUM_NOT_ODD].add(holds, r, w);
                     }
                     raise(&mut self.non_additive_period_over_c, p as f64 / c as f64, r);
                 }
@@ -326,21 +369,79 @@ impl GameTally {
     }
 }
 
+/// The columns of per-game rows, in order: `census`, `items`, `item`, the parameter
+/// columns, `game`, `class`, `scale`, `moves` (how many) and `s1`… (up to
+/// [`MOVE_COLUMNS`] moves), `status`, `preperiod`, `period`, `p_per_period`, `p_before`,
+/// `repeat_at`, `computed`, and with `grundy` the Grundy columns (`grundy_status`,
+/// `grundy_preperiod`, `grundy_period`, `grundy_max`, `grundy_p_per_period`). The same for
+/// the command line's files and Python's Arrow tables.
+pub fn game_columns(
+    rows: &[GameRow],
+    cols: &ParamColumns,
+    id: &str,
+    items: u64,
+    grundy: bool,
+) -> Vec<(String, CensusColumn)> {
+    use CensusColumn::{Str, U64};
+    let u = |f: &dyn Fn(&GameRow) -> Option<u64>| U64(rows.iter().map(f).collect());
+    let mut out: Vec<(String, CensusColumn)> = vec![
+        ("census".into(), Str(vec![Some(id.to_string()); rows.len()])),
+        ("items".into(), u(&|_| Some(items))),
+        ("item".into(), u(&|r| Some(r.item))),
+    ];
+    for (i, name) in cols.names.iter().enumerate() {
+        out.push((name.clone(), u(&|r| cols.value(r, i))));
+    }
+    out.push((
+        "game".into(),
+        Str(rows.iter().map(|r| Some(r.spec())).collect()),
+    ));
+    out.push((
+        "class".into(),
+        Str(rows.iter().map(|r| Some(r.class())).collect()),
+    ));
+    out.push(("scale".into(), u(&|r| Some(r.scale))));
+    out.push(("moves".into(), u(&|r| Some(r.moves.len() as u64))));
+    let most = rows.iter().map(|r| r.moves.len()).max().unwrap_or(0);
+    for j in 0..most.min(MOVE_COLUMNS) {
+        out.push((format!("s{}", j + 1), u(&|r| r.moves.get(j).copied())));
+    }
+    let status = |w: &dyn Fn(&GameRow) -> bool| {
+        Str(rows
+            .iter()
+            .map(|r| Some(if w(r) { "certified" } else { "none" }.to_string()))
+            .collect())
+    };
+    let o = |f: fn(&WindowPeriod) -> u64| move |r: &GameRow| r.outcome.as_ref().map(f);
+    out.push(("status".into(), status(&|r| r.outcome.is_some())));
+    out.push(("preperiod".into(), u(&o(|w| w.preperiod))));
+    out.push(("period".into(), u(&o(|w| w.period))));
+    out.push(("p_per_period".into(), u(&o(|w| w.p_per_period))));
+    out.push(("p_before".into(), u(&o(|w| w.p_before))));
+    out.push(("repeat_at".into(), u(&o(|w| w.repeat_at))));
+    out.push(("computed".into(), u(&o(|w| w.computed))));
+    if grundy {
+        let g = |f: fn(&WindowPeriod) -> u64| move |r: &GameRow| r.grundy.as_ref().map(f);
+        out.push(("grundy_status".into(), status(&|r| r.grundy.is_some())));
+        out.push(("grundy_preperiod".into(), u(&g(|w| w.preperiod))));
+        out.push(("grundy_period".into(), u(&g(|w| w.period))));
+        out.push(("grundy_max".into(), u(&g(|w| u64::from(w.max_value)))));
+        out.push(("grundy_p_per_period".into(), u(&g(|w| w.p_per_period))));
+    }
+    out
+}
+
 #[cfg(feature = "polars")]
 pub use frame::{game_frame, game_rows_from_frame};
 
 #[cfg(feature = "polars")]
 mod frame {
-    use super::{ParamColumns, MOVE_COLUMNS};
+    use super::{game_columns, ParamColumns};
     use heaplab_core::census::games::GameRow;
     use heaplab_core::census::window::WindowPeriod;
     use polars::prelude::*;
 
-    /// The rows as a frame: `census`, `items`, `item`, the parameter columns, `game`,
-    /// `class`, `scale`, `moves` (how many) and `s1`… (up to [`MOVE_COLUMNS`] moves),
-    /// `status`, `preperiod`, `period`, `p_per_period`, `p_before`, `repeat_at`,
-    /// `computed`, and with `grundy` the same for Grundy values (`grundy_status`,
-    /// `grundy_preperiod`, `grundy_period`, `grundy_max`, `grundy_p_per_period`).
+    /// The rows as a frame ([`game_columns`]).
     ///
     /// # Errors
     /// A polars error building the frame.
@@ -351,81 +452,7 @@ mod frame {
         items: u64,
         grundy: bool,
     ) -> PolarsResult<DataFrame> {
-        let n = rows.len();
-        let mut out: Vec<Column> = vec![
-            Column::new("census".into(), vec![id; n]),
-            Column::new("items".into(), vec![items; n]),
-            Column::new(
-                "item".into(),
-                rows.iter().map(|r| r.item).collect::<Vec<_>>(),
-            ),
-        ];
-        for (i, name) in cols.names.iter().enumerate() {
-            let v: Vec<Option<u64>> = rows.iter().map(|r| cols.value(r, i)).collect();
-            out.push(Column::new(name.as_str().into(), v));
-        }
-        out.push(Column::new(
-            "game".into(),
-            rows.iter().map(GameRow::spec).collect::<Vec<_>>(),
-        ));
-        out.push(Column::new(
-            "class".into(),
-            rows.iter().map(GameRow::class).collect::<Vec<_>>(),
-        ));
-        out.push(Column::new(
-            "scale".into(),
-            rows.iter().map(|r| r.scale).collect::<Vec<_>>(),
-        ));
-        out.push(Column::new(
-            "moves".into(),
-            rows.iter()
-                .map(|r| r.moves.len() as u32)
-                .collect::<Vec<_>>(),
-        ));
-        let most = rows.iter().map(|r| r.moves.len()).max().unwrap_or(0);
-        for j in 0..most.min(MOVE_COLUMNS) {
-            let v: Vec<Option<u64>> = rows.iter().map(|r| r.moves.get(j).copied()).collect();
-            out.push(Column::new(format!("s{}", j + 1).into(), v));
-        }
-        period_columns(&mut out, "", rows.iter().map(|r| r.outcome.as_ref()), false);
-        if grundy {
-            period_columns(
-                &mut out,
-                "grundy_",
-                rows.iter().map(|r| r.grundy.as_ref()),
-                true,
-            );
-        }
-        DataFrame::new(n, out)
-    }
-
-    fn period_columns<'a>(
-        out: &mut Vec<Column>,
-        prefix: &str,
-        ws: impl Iterator<Item = Option<&'a WindowPeriod>> + Clone,
-        grundy: bool,
-    ) {
-        let col = |name: &str, f: &dyn Fn(&WindowPeriod) -> u64| {
-            let v: Vec<Option<u64>> = ws.clone().map(|w| w.map(f)).collect();
-            Column::new(format!("{prefix}{name}").into(), v)
-        };
-        out.push(Column::new(
-            format!("{prefix}status").into(),
-            ws.clone()
-                .map(|w| if w.is_some() { "certified" } else { "none" })
-                .collect::<Vec<_>>(),
-        ));
-        out.push(col("preperiod", &|w| w.preperiod));
-        out.push(col("period", &|w| w.period));
-        if grundy {
-            out.push(col("max", &|w| u64::from(w.max_value)));
-        }
-        out.push(col("p_per_period", &|w| w.p_per_period));
-        if !grundy {
-            out.push(col("p_before", &|w| w.p_before));
-            out.push(col("repeat_at", &|w| w.repeat_at));
-            out.push(col("computed", &|w| w.computed));
-        }
+        crate::census::columns_frame(game_columns(rows, cols, id, items, grundy), rows.len())
     }
 
     /// Rows back from a frame [`game_frame`] wrote (the outcome and Grundy periods, the
@@ -544,7 +571,7 @@ mod tests {
         );
         let space =
             CensusSpace::parse(&["sub{a,b,c}".to_string()], &[], "1 <= a < b < c <= 20").unwrap();
-        let mut t = GameTally::default();
+        let mut t = GameTally::new(Play::Normal);
         game_census(
             &space,
             &GameCensusOptions::default(),
@@ -558,14 +585,27 @@ mod tests {
         assert_eq!((t.rows, t.certified, t.none), (1140, 1140, 0));
         assert!(t.has_claims());
         // every counterexample listed really breaks its claim
-        for cx in &t.claims[0].counterexamples {
-            let m: Vec<u64> = cx.game[4..cx.game.len() - 1]
+        let sums = |game: &str| -> [u64; 3] {
+            let m: Vec<u64> = game[4..game.len() - 1]
                 .split(',')
                 .map(|s| s.parse().unwrap())
                 .collect();
-            assert!(![m[0] + m[1], m[0] + m[2], m[1] + m[2]].contains(&cx.period));
+            [m[0] + m[1], m[0] + m[2], m[1] + m[2]]
+        };
+        assert!(t.claims[LEAST_IS_SUM].fails > 0);
+        for cx in &t.claims[LEAST_IS_SUM].counterexamples {
+            assert!(!sums(&cx.game).contains(&cx.period));
         }
-        assert!(t.claims[0].rows > 500 && t.claims[1].rows > 50);
+        for cx in &t.claims[SUM_IS_PERIOD].counterexamples {
+            assert!(sums(&cx.game).iter().all(|s| s % cx.period != 0));
+        }
+        // {1, 6, 9}: least period 5, not a sum of two moves, but it divides 1 + 9
+        let x = &t.claims[LEAST_IS_SUM].counterexamples;
+        assert!(x.iter().any(|c| c.game == "sub{1,6,9}" && c.period == 5));
+        assert!(t.claims[SUM_IS_PERIOD].fails < t.claims[LEAST_IS_SUM].fails);
+        assert!(t.claims[LEAST_IS_SUM].rows > 500 && t.claims[ADDITIVE_PURE].rows > 50);
+        assert_eq!(t.claims[LEAST_IS_SUM].rows, t.claims[SUM_IS_PERIOD].rows);
+        assert!(!GameTally::new(Play::Misere).has_claims());
         // {1, 2, 3}: period 4 = 1 + 3, so it counts for the first claim
         assert_eq!(t.periods.values().sum::<u64>(), 1140);
     }

@@ -38,6 +38,7 @@ mod guess;
 mod guess_multi;
 mod journal;
 mod known;
+mod members;
 mod periodicity;
 mod record;
 mod stats;
@@ -50,7 +51,7 @@ pub use census::{
     merge as merge_census, CensusBudget, CensusColumn, CensusPart, CensusRow, MergeError,
 };
 #[cfg(feature = "polars")]
-pub use census::{census_frame, census_from_frame};
+pub use census::{census_frame, census_from_frame, columns_frame};
 #[cfg(feature = "polars")]
 pub use check::{check_claim, claim_schema, verify_guess, CheckReport};
 #[cfg(feature = "polars")]
@@ -67,8 +68,8 @@ pub use frames::{
 };
 pub use functions::{ClaimFunction, ClaimValue};
 pub use game_census::{
-    decade, game_census_id, ClaimTally, Counterexample, Extreme, GameTally, ParamColumns,
-    COUNTEREXAMPLES_LISTED, MOVE_COLUMNS,
+    decade, game_census_id, game_columns, ClaimTally, Counterexample, Extreme, GameTally,
+    ParamColumns, COUNTEREXAMPLES_LISTED, MOVE_COLUMNS,
 };
 #[cfg(feature = "polars")]
 pub use game_census::{game_frame, game_rows_from_frame};
@@ -79,6 +80,7 @@ pub use guess::{
 pub use guess_multi::{guess_multi, Condition, MultiGuess};
 pub use journal::{journal_header, journal_line, read_journal, resume_rows};
 pub use known::{check_known, known_checks, Known, KnownCheck, KNOWN};
+pub use members::member_columns;
 pub use periodicity::{candidate, periodicity, Candidate, Periodicity, EXCEPTIONS_LISTED};
 pub use record::{
     analyze, analyze_table, check as check_analysis, count_growth, value_growth_text, Analysis,

@@ -14,14 +14,16 @@ use arrow_array::{
 };
 use arrow_buffer::{BooleanBuffer, Buffer, ScalarBuffer};
 use heaplab_analysis::{
-    analyze, census, census_columns, census_id, failed_row, link_same_values, plan_check, sweep,
-    CensusBudget, CensusColumn, CensusPart, CensusRow, ClaimFunction, ClaimValue,
-    Error as AnalysisError, On,
+    analyze, census, census_columns, census_id, failed_row, game_census_id, game_columns,
+    link_same_values, member_columns, plan_check, sweep, CensusBudget, CensusColumn, CensusPart,
+    CensusRow, ClaimFunction, ClaimValue, Error as AnalysisError, GameTally, On, ParamColumns,
 };
+use heaplab_core::census::games::{count_items, game_census, GameCensusOptions, GameRow};
+use heaplab_core::census::window::WINDOW_LIMIT;
 use heaplab_core::{
-    count_sums, decide, decide_sum, p_position_list, plan, solve, tables, Budget, CensusSpace,
-    Class, Error, Game, GrundyTable, Observer, PPositionStream, Sequence, Space, Sum, Task,
-    Variant, FAMILIES,
+    count_sums, decide, decide_sum, p_position_list, plan, solve, tables, Budget, CensusError,
+    CensusSpace, Class, Error, Game, GrundyTable, Observer, PPositionStream, Sequence, Space, Sum,
+    Task, Variant, FAMILIES,
 };
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1};
 use pyo3::exceptions::{PyException, PyKeyboardInterrupt, PyMemoryError, PyValueError};
@@ -977,7 +979,44 @@ fn census_table(
         timed: with_seconds,
         rows,
     };
-    let cols: Vec<(&str, ArrayRef)> = census_columns(&part, with_seconds)
+    arrow_table(census_columns(&part, with_seconds))
+}
+
+/// The per-game table of a class census ([`member_columns`]): one row per member of the
+/// classes in `classes_json` (a JSON list) that `rows_json` (a JSON list of census rows)
+/// has rows for, with the parameters of the space (`games`, `params`, `where`) as columns.
+#[pyfunction]
+#[pyo3(signature = (rows_json, classes_json, games, params, r#where, census, classes))]
+fn census_member_table(
+    rows_json: &str,
+    classes_json: &str,
+    games: Vec<String>,
+    params: Vec<String>,
+    r#where: &str,
+    census: &str,
+    classes: u64,
+) -> PyResult<ArrowTable> {
+    let space = CensusSpace::parse(&games, &params, r#where)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let rows: Vec<CensusRow> = serde_json::from_str(rows_json)
+        .map_err(|e| PyValueError::new_err(format!("not a list of census rows: {e}")))?;
+    let list: Vec<Class> = serde_json::from_str(classes_json)
+        .map_err(|e| PyValueError::new_err(format!("not a list of census classes: {e}")))?;
+    let part = CensusPart {
+        id: census.to_string(),
+        classes,
+        timed: false,
+        rows,
+    };
+    let cols =
+        member_columns(&space, &list, &part).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    arrow_table(cols)
+}
+
+/// Named census columns as an Arrow table, every column nullable as in the CLI's files
+/// (the schema never depends on the data).
+fn arrow_table<S: AsRef<str>>(cols: Vec<(S, CensusColumn)>) -> PyResult<ArrowTable> {
+    let cols: Vec<(S, ArrayRef)> = cols
         .into_iter()
         .map(|(name, c)| {
             let a: ArrayRef = match c {
@@ -990,10 +1029,83 @@ fn census_table(
             (name, a)
         })
         .collect();
-    // every column nullable, as in the CLI's files: the schema never depends on the data
     ArrowTable::new(RecordBatch::try_from_iter_with_nullable(
         cols.into_iter().map(|(n, a)| (n, a, true)),
     ))
+}
+
+/// A per-game census of a space of subtraction sets (`games` templates like
+/// `sub{a,b,c}`, `params`, `where`), every game's row computed here on every core
+/// ([`heaplab_core::census::games::game_census`]): the rows as an Arrow table (the
+/// columns of `heaplab census --per-game`, [`game_columns`]) and the tally (JSON: counts,
+/// the period distribution, the longest period and preperiod, Flammenkamp's conjectures
+/// with counterexamples). `play` is "normal" or "misere"; `grundy` adds the Grundy
+/// periods (normal play only); `limit` is the window engine's last position per game.
+#[pyfunction]
+#[pyo3(signature = (games, params, r#where, play="normal", grundy=false, limit=1<<24, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn census_games(
+    py: Python<'_>,
+    games: Vec<String>,
+    params: Vec<String>,
+    r#where: &str,
+    play: &str,
+    grundy: bool,
+    limit: u64,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(ArrowTable, String)> {
+    let space = CensusSpace::parse(&games, &params, r#where)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let play = match play {
+        "normal" => heaplab_core::Play::Normal,
+        "misere" | "misère" => heaplab_core::Play::Misere,
+        p => {
+            return Err(PyValueError::new_err(format!(
+                "play is \"normal\" or \"misere\", not {p:?}"
+            )))
+        }
+    };
+    if limit == 0 || limit > WINDOW_LIMIT {
+        return Err(PyValueError::new_err(format!(
+            "limit must be between 1 and {WINDOW_LIMIT} positions, not {limit}"
+        )));
+    }
+    if grundy && play == heaplab_core::Play::Misere {
+        return Err(PyValueError::new_err(
+            "grundy=True gives Grundy values of normal play: leave out play=\"misere\"",
+        ));
+    }
+    let opts = GameCensusOptions {
+        play,
+        grundy,
+        limit,
+        ..GameCensusOptions::default()
+    };
+    let items = count_items(&space).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let id = game_census_id(&space, &opts);
+    let cols = ParamColumns::of(&space);
+    let (rows, tally) = run(py, progress, |w| {
+        let mut rows: Vec<GameRow> = vec![];
+        let mut tally = GameTally::new(opts.play);
+        let _ = w.observe(0, items);
+        let mut stopped = false;
+        let out = game_census(&space, &opts, &|_| true, &mut |_, chunk| {
+            tally.add(&chunk);
+            rows.extend(chunk);
+            if w.observe(rows.len() as u64, items).is_break() {
+                stopped = true;
+                return Err(CensusError::Syntax("stopped".into()));
+            }
+            Ok(())
+        });
+        match out {
+            Ok(_) => Ok((rows, tally)),
+            Err(_) if stopped => Err(Raised(HeaplabError::new_err("the census was stopped"))),
+            Err(e) => Err(Raised(PyValueError::new_err(e.to_string()))),
+        }
+    })?;
+    let table = arrow_table(game_columns(&rows, &cols, &id, items, grundy))?;
+    Ok((table, to_json(&tally)?))
 }
 
 /// A stone game row solved (variant 1, 2 or 3), with one optimal line when asked, or with
@@ -1181,6 +1293,8 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(census_rows, m)?)?;
     m.add_function(wrap_pyfunction!(census_failed_row, m)?)?;
     m.add_function(wrap_pyfunction!(census_table, m)?)?;
+    m.add_function(wrap_pyfunction!(census_games, m)?)?;
+    m.add_function(wrap_pyfunction!(census_member_table, m)?)?;
     m.add_function(wrap_pyfunction!(stone, m)?)?;
     m.add_function(wrap_pyfunction!(claim_function, m)?)?;
     m.add_function(wrap_pyfunction!(precheck_claim, m)?)?;

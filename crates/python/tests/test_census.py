@@ -147,3 +147,94 @@ def test_analysis_lists_the_periods_officers_p_positions_exclude():
     assert e.periods == sorted({d for m in e.sums for d in range(1, m + 1) if m % d == 0})
     # a game with a period found lists none
     assert heaplab.Game("0.77").analyze(2000).excluded_periods is None
+
+
+def outcome_period(moves, misere, n=600):
+    """The least (preperiod, period) of the P-position bits of a subtraction set by the
+    definition, from n + 1 outcomes (n far past any period of these small sets)."""
+    lose = []
+    for x in range(n + 1):
+        opts = [x - s for s in moves if s <= x]
+        if not opts:
+            lose.append(not misere)  # no move: the player to move loses (wins in misère)
+        else:
+            lose.append(all(not lose[o] for o in opts))
+    for q in range(1, n // 3):
+        p = max((i + 1 for i in range(n - q + 1) if lose[i] != lose[i + q]), default=0)
+        if p <= n // 3:
+            return (p, q)
+    raise AssertionError("no period")
+
+
+def test_census_games_rows_match_the_definition():
+    space = dict(games="sub{a,b,c}", where="1 <= a < b < c <= 10")
+    normal = heaplab.census_games(**space, grundy=True)
+    misere = heaplab.census_games(**space, play="misere")
+    assert isinstance(normal, heaplab.GameCensus)
+    rows = normal.table.to_pylist()
+    assert len(rows) == 120 == normal.tally["rows"]
+    assert [r["item"] for r in rows] == list(range(120))
+    assert rows[0]["game"] == "sub{1,2,3}" and (rows[0]["a"], rows[0]["b"], rows[0]["c"]) == (1, 2, 3)
+    # sub{1,2,3}: P-positions are the multiples of 4, Grundy values n mod 4
+    assert (rows[0]["preperiod"], rows[0]["period"], rows[0]["grundy_period"]) == (0, 4, 4)
+    scaled = [r for r in rows if r["game"] == "sub{2,4,6}"][0]
+    assert scaled["scale"] == 2 and scaled["class"] == "sub{1,2,3}" and scaled["period"] == 8
+    for r, m in zip(rows, misere.table.to_pylist()):
+        moves = [r["a"], r["b"], r["c"]]
+        assert r["status"] == "certified" == m["status"]
+        assert (r["preperiod"], r["period"]) == outcome_period(moves, False), r["game"]
+        assert (m["preperiod"], m["period"]) == outcome_period(moves, True), r["game"]
+        g = subtraction_values(moves, 300)
+        q, p = r["grundy_period"], r["grundy_preperiod"]
+        assert all(g[i] == g[i + q] for i in range(p, 300 - q))
+        assert max(g) == r["grundy_max"]
+    assert normal.tally["primitive"] == sum(r["scale"] == 1 for r in rows)
+    assert {c["claim"] for c in normal.tally["claims"]}
+
+
+def test_census_games_joins_normal_and_misere_by_parameters():
+    pl = pytest.importorskip("polars")
+    space = dict(games="sub{1,b,c}", where="1 < b < c <= 20")
+    n = pl.from_arrow(heaplab.census_games(**space).table)
+    m = pl.from_arrow(heaplab.census_games(**space, play="misere").table)
+    j = n.join(m, on=["b", "c"], suffix="_misere").filter(pl.col("period") != pl.col("period_misere"))
+    assert j.height < n.height == 171
+    assert set(j.columns) >= {"b", "c", "period", "period_misere"}
+
+
+def test_census_games_errors():
+    with pytest.raises(ValueError, match="play"):
+        heaplab.census_games("sub{a,b}", where="1 <= a < b <= 5", play="both")
+    with pytest.raises(ValueError, match="Grundy"):
+        heaplab.census_games("sub{a,b}", where="1 <= a < b <= 5", play="misere", grundy=True)
+    with pytest.raises(ValueError, match="limit"):
+        heaplab.census_games("sub{a,b}", where="1 <= a < b <= 5", limit=0)
+    with pytest.raises(ValueError):
+        heaplab.census_games("0.??")
+    with pytest.raises(ValueError):
+        heaplab.census_games("sub{a,b}", where="1 <= a < b <= 0")
+    with pytest.raises(TypeError):
+        heaplab.census_games("sub{a,b}", where=3)
+    calls = []
+    heaplab.census_games("sub{a,b}", where="1 <= a < b <= 30", progress=lambda d, t: calls.append((d, t)))
+    assert calls[-1] == (435, 435)
+
+
+def test_census_per_game_rows_carry_their_class():
+    t = heaplab.census(**SPACE, per_game=True)
+    rows = t.to_pylist()
+    assert len(rows) == 284 and [r["item"] for r in rows] == list(range(284))
+    subs = [r for r in rows if r["game"].startswith("sub")]
+    assert len(subs) == 220
+    for r in subs:
+        moves = [r["a"], r["b"], r["c"]]
+        assert r["game"] == "sub{%d,%d,%d}" % tuple(moves)
+        g = subtraction_values(moves, 1500)
+        p, q = r["preperiod"], r["period"]
+        assert all(g[i] == g[i + q] for i in range(p, 1500 - q)), r["game"]
+        assert p == 0 or g[p - 1] != g[p - 1 + q], r["game"]
+    scaled = [r for r in subs if r["game"] == "sub{2,4,6}"][0]
+    assert scaled["reduction"] == "scale 2" and scaled["representative"] == "sub{1,2,3}"
+    assert (scaled["period"], scaled["class_period"]) == (8, 4)
+    octal = [r for r in rows if not r["game"].startswith("sub")]
+    assert len(octal) == 64 and all(r["a"] is None and r["d1"] is not None for r in octal)

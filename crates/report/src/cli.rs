@@ -513,10 +513,15 @@ pub struct CensusArgs {
     /// List the classes (and their members) without computing anything.
     #[arg(long)]
     pub list: bool,
+    /// Also write one row per game (.parquet or .csv): every member of the classes computed,
+    /// its parameters as columns, the reduction to its class's representative, and the
+    /// class's results carried over (`period` scaled, `class_period` as computed).
+    #[arg(long, value_name = "FILE", conflicts_with = "list")]
+    pub members: Option<PathBuf>,
     /// One row per game at bit speed (finite subtraction sets such as `sub{a,b,c}`): the
     /// outcome period of every game, proven by a repeated window, streamed to -o in chunks
     /// (a killed run resumes from FILE.parts); millions of games.
-    #[arg(long, conflicts_with_all = ["start", "max", "seconds", "list", "no_seconds"])]
+    #[arg(long, conflicts_with_all = ["start", "max", "seconds", "list", "no_seconds", "members"])]
     pub per_game: bool,
     /// With --per-game: normal play (the default) or misère play.
     #[arg(long, value_enum, requires = "per_game")]

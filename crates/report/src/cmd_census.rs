@@ -7,8 +7,9 @@ use crate::cmd_census_games::parse_shard;
 use crate::output::{print_json, secs, write_frame};
 use anyhow::{bail, Context, Result};
 use heaplab_analysis::{
-    census, census_frame, census_from_frame, census_id, journal_header, journal_line, merge_census,
-    read_journal, resume_rows, CensusBudget, CensusPart, CensusRow,
+    census, census_frame, census_from_frame, census_id, columns_frame, journal_header,
+    journal_line, member_columns, merge_census, read_journal, resume_rows, CensusBudget,
+    CensusPart, CensusRow,
 };
 use heaplab_core::{census::shard, CensusSpace, Class, Silent};
 use polars::prelude::*;
@@ -42,6 +43,7 @@ fn read_journal_file(p: &Path, header: &str) -> Result<Vec<CensusRow>> {
 
 /// The census a run computes: its space, budget and identity, and this run's classes.
 struct Run {
+    space: CensusSpace,
     budget: CensusBudget,
     id: String,
     /// Classes of the whole census.
@@ -68,9 +70,14 @@ fn prepare(a: &CensusArgs) -> Result<Run> {
     if shard_of.is_some() && a.output.is_none() {
         bail!("--shard needs -o FILE (the shard's Parquet file)");
     }
-    if let Some(p) = &a.output {
+    for p in a.output.iter().chain(&a.members) {
         crate::output::frame_format(p)?;
         crate::files::AtomicFile::check(p)?;
+    }
+    if let (Some(o), Some(m)) = (&a.output, &a.members) {
+        if crate::files::same_file_key(o) == crate::files::same_file_key(m) {
+            bail!("--members and -o name the same file `{}`", m.display());
+        }
     }
     let classes = space.classes()?;
     let total = classes.len() as u64;
@@ -81,6 +88,7 @@ fn prepare(a: &CensusArgs) -> Result<Run> {
         None => (classes, "1/1".to_string()),
     };
     Ok(Run {
+        space,
         budget,
         id,
         total,
@@ -158,6 +166,17 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
     if a.per_game {
         return crate::cmd_census_games::run(&a);
     }
+    // (clap's `requires` counts --per-game's default as given)
+    for (given, name) in [
+        (a.play.is_some(), "--play"),
+        (a.grundy, "--grundy"),
+        (a.limit.is_some(), "--limit"),
+        (a.plots.is_some(), "--plots"),
+    ] {
+        if given {
+            bail!("{name} goes with --per-game (a class census computes Grundy values of normal play)");
+        }
+    }
     let t0 = Instant::now();
     let r = prepare(&a)?;
     if a.list {
@@ -184,6 +203,12 @@ pub fn run(a: CensusArgs) -> Result<ExitCode> {
         if let Some(j) = &journal {
             let _ = std::fs::remove_file(j);
         }
+    }
+    if let Some(p) = &a.members {
+        let cols = member_columns(&r.space, &r.mine, &part)?;
+        let mut df = columns_frame(cols, r.mine.iter().map(|c| c.members.len()).sum())?;
+        let written = write_frame(&mut df, p).context("writing the per-game table")?;
+        files.push(written.display().to_string());
     }
     for row in part.rows.iter().filter(|row| row.disagrees) {
         eprintln!(

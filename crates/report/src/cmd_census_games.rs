@@ -68,11 +68,7 @@ fn done_chunks(dir: &Path, id: &str) -> Result<BTreeSet<u64>> {
     for e in std::fs::read_dir(dir).with_context(|| format!("cannot read `{}`", dir.display()))? {
         let name = e?.file_name();
         let name = name.to_string_lossy();
-        if let Some(c) = name
-            .strip_prefix("chunk-")
-            .and_then(|s| s.strip_suffix(".parquet"))
-            .and_then(|s| s.parse::<u64>().ok())
-        {
+        if let Some(c) = chunk_index(&name) {
             done.insert(c);
         }
     }
@@ -84,6 +80,61 @@ fn read_chunk(p: &Path) -> Result<DataFrame> {
     ParquetReader::new(f)
         .finish()
         .map_err(|e| anyhow::anyhow!("cannot read the chunk `{}`: {e}", p.display()))
+}
+
+/// Whether the chunk file `p` holds exactly chunk `c` of census `id` (its items in order,
+/// each row of this census); why not, otherwise.
+fn check_chunk(p: &Path, c: u64, id: &str, items: u64, chunk: u64) -> Result<(), String> {
+    let df = read_chunk(p).map_err(|e| e.to_string())?;
+    let first = c * chunk;
+    let want = (items - first).min(chunk);
+    if df.height() as u64 != want {
+        return Err(format!("{} rows, not {want}", df.height()));
+    }
+    let item = df
+        .column("item")
+        .and_then(|x| x.cast(&DataType::UInt64))
+        .map_err(|e| e.to_string())?;
+    let item = item.u64().map_err(|e| e.to_string())?;
+    if !item
+        .iter()
+        .enumerate()
+        .all(|(k, x)| x == Some(first + k as u64))
+    {
+        return Err(format!("its items are not {first}..{}", first + want));
+    }
+    let ids = df
+        .column("census")
+        .and_then(|x| x.str().cloned())
+        .map_err(|e| e.to_string())?;
+    if ids.iter().any(|x| x != Some(id)) {
+        return Err("it holds rows of another census".into());
+    }
+    Ok(())
+}
+
+/// The chunk index of a file name `chunk-NNNNNNNNN.parquet` (nine digits).
+fn chunk_index(name: &str) -> Option<u64> {
+    name.strip_prefix("chunk-")
+        .and_then(|s| s.strip_suffix(".parquet"))
+        .filter(|s| s.len() == 9 && s.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|s| s.parse::<u64>().ok())
+}
+
+/// Removes this run's chunks from `dir`, and the folder when no chunk of another run
+/// (`other`: another shard of a census begun whole) is left in it.
+fn remove_parts(dir: &Path, own: impl Iterator<Item = u64>, other: impl Fn(u64) -> bool) {
+    for c in own {
+        let _ = std::fs::remove_file(chunk_path(dir, c));
+    }
+    let others = std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .any(|e| chunk_index(&e.file_name().to_string_lossy()).is_some_and(&other))
+    });
+    if !others {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// Runs `heaplab census --per-game`.
@@ -120,8 +171,15 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
         if !d.is_dir() {
             bail!("--plots: `{}` is not a folder", d.display());
         }
+        // (a folder the plots cannot be written to is refused now, not after the run)
+        let probe = d.join(format!(".heaplab-probe-{}", std::process::id()));
+        std::fs::File::create(&probe)
+            .map_err(|e| anyhow::anyhow!("--plots: cannot write into `{}`: {e}", d.display()))?;
+        let _ = std::fs::remove_file(&probe);
     }
+    let spinner = crate::progress::Spinner::new("counting and checking the games".to_string());
     let items = count_items(&space)?;
+    drop(spinner);
     let id = game_census_id(&space, &opts);
     let cols = ParamColumns::of(&space);
     let chunks = items.div_ceil(opts.chunk);
@@ -131,10 +189,28 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
         .as_deref()
         .map(|d| crate::sink::CheckpointLock::take_named(d, "census chunks"))
         .transpose()?;
-    let done = match &dir {
+    let mut done = match &dir {
         Some(d) => done_chunks(d, &id)?,
         None => BTreeSet::new(),
     };
+    // only this run's chunks are resumed, each checked whole: a damaged one is computed again
+    done.retain(|&c| c < chunks && mine(c));
+    if let Some(d) = &dir {
+        done.retain(|&c| {
+            let p = chunk_path(d, c);
+            match check_chunk(&p, c, &id, items, opts.chunk) {
+                Ok(()) => true,
+                Err(why) => {
+                    eprintln!(
+                        "chunk {c} in `{}` is damaged ({why}): computed again",
+                        d.display()
+                    );
+                    let _ = std::fs::remove_file(&p);
+                    false
+                }
+            }
+        });
+    }
     if let Some(d) = &dir {
         if !d.exists() {
             std::fs::create_dir(d).with_context(|| format!("cannot create `{}`", d.display()))?;
@@ -147,7 +223,7 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
         .sum();
     let bar =
         crate::progress::Progress::counting(&format!("census of {items} games"), todo, "games");
-    let mut tally = GameTally::default();
+    let mut tally = GameTally::new(opts.play);
     let mut computed = 0u64;
     let mut fail: Option<anyhow::Error> = None;
     game_census(
@@ -191,27 +267,48 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
                     .with_context(|| format!("cannot write `{}`", out.display()))?;
             }
         }
+        let plots = || -> Result<Vec<String>> {
+            match &a.plots {
+                Some(p) => {
+                    let name = out
+                        .file_stem()
+                        .map_or("census".into(), |s| s.to_string_lossy().into_owned());
+                    crate::plot::census_plots(&tally, p, &name, &space.describe())
+                }
+                None => Ok(vec![]),
+            }
+        };
+        // the plots first: a plot that fails leaves no output, and the chunks to resume
         match w {
             Some(w) => {
                 w.finish()?;
+                let drawn = plots()?;
                 files.push(file.commit()?.display().to_string());
+                files.extend(drawn);
             }
             None => {
                 // a shard without chunks: a file with the columns and no rows
                 drop(file);
+                let drawn = plots()?;
                 let mut df = game_frame(&[], &cols, &id, items, opts.grundy)?;
                 let p = crate::output::write_frame(&mut df, out)?;
                 files.push(p.display().to_string());
+                files.extend(drawn);
             }
         }
-        let _ = std::fs::remove_dir_all(d);
-    }
-    if let Some(p) = &a.plots {
-        files.extend(crate::plot::census_plots(&tally, p, &space.describe())?);
+        remove_parts(d, (0..chunks).filter(|&c| mine(c)), |c| {
+            c < chunks && !mine(c)
+        });
+    } else if let Some(p) = &a.plots {
+        files.extend(crate::plot::census_plots(
+            &tally,
+            p,
+            "census",
+            &space.describe(),
+        )?);
     }
     let resumed: u64 = done
         .iter()
-        .filter(|&&c| mine(c))
         .map(|&c| (items - c * opts.chunk).min(opts.chunk))
         .sum();
     if a.json {
@@ -233,8 +330,9 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
 
 fn print_summary(t: &GameTally, items: u64, resumed: u64, files: &[String], s: f64, no_out: bool) {
     println!(
-        "{} of {items} games ({} primitive, the rest scaled copies of a primitive set): {} with a proven outcome period, {} without one within the limit{}{} ({s:.1} s)",
+        "{} of {items} games in {} play ({} primitive, the rest scaled copies of a primitive set): {} with a proven outcome period, {} without one within the limit{}{} ({s:.1} s)",
         t.rows,
+        if t.play == "misere" { "misère" } else { "normal" },
         t.primitive,
         t.certified,
         t.none,
@@ -272,14 +370,12 @@ fn print_summary(t: &GameTally, items: u64, resumed: u64, files: &[String], s: f
     }
     for c in t.claims.iter().filter(|c| c.rows > 0) {
         println!(
-            "claim: {}: {} on {} sets{}",
+            "claim: {}: {}",
             c.claim,
-            if c.holds() { "holds" } else { "FAILS" },
-            c.rows,
             if c.holds() {
-                String::new()
+                format!("holds on all {} sets", c.rows)
             } else {
-                format!(" ({} counterexamples)", c.fails)
+                format!("FAILS on {} of {} sets", c.fails, c.rows)
             }
         );
         for x in c.counterexamples.iter().take(5) {
@@ -343,9 +439,25 @@ pub fn merge(a: &crate::cli::MergeArgs, t0: Instant) -> Result<ExitCode> {
     let mut id: Option<String> = None;
     let mut items = 0u64;
     for p in &a.parts {
-        let df = read_frame(p)?;
+        let mut df = read_frame(p)?;
         if df.height() == 0 {
             continue;
+        }
+        // counts read from CSV are Int64: the census's own type is UInt64
+        let ints: Vec<PlSmallStr> = df
+            .columns()
+            .iter()
+            .filter(|c| c.dtype() == &DataType::Int64)
+            .map(|c| c.name().clone())
+            .collect();
+        for name in ints {
+            let c = df
+                .column(&name)?
+                .strict_cast(&DataType::UInt64)
+                .map_err(|_| {
+                    anyhow::anyhow!("`{}`: column `{name}` has a negative value", p.display())
+                })?;
+            df.with_column(c)?;
         }
         let ids = df
             .column("census")
@@ -359,12 +471,18 @@ pub fn merge(a: &crate::cli::MergeArgs, t0: Instant) -> Result<ExitCode> {
                 id.as_deref().unwrap_or(&this)
             );
         }
-        items = df
-            .column("items")?
-            .cast(&DataType::UInt64)?
-            .u64()?
-            .get(0)
-            .unwrap_or(0);
+        let counts = df.column("items")?.cast(&DataType::UInt64)?;
+        let this_items = counts.u64()?.get(0).unwrap_or(0);
+        if counts.u64()?.iter().any(|x| x != Some(this_items)) {
+            bail!("`{}`: its `items` column is not one count", p.display());
+        }
+        if id.is_some() && this_items != items {
+            bail!(
+                "`{}` counts {this_items} games in the census, the parts before it {items}",
+                p.display()
+            );
+        }
+        items = this_items;
         id = Some(this);
         all = Some(match all {
             None => df,
@@ -388,18 +506,30 @@ pub fn merge(a: &crate::cli::MergeArgs, t0: Instant) -> Result<ExitCode> {
         .sort(["item"], SortMultipleOptions::default())?;
     let item = all.column("item")?.cast(&DataType::UInt64)?;
     let item = item.u64()?;
-    let mut missing = vec![];
+    // the missing items as ranges (the first 20 ranges)
+    let mut missing: Vec<(u64, u64)> = vec![];
+    let mut note = |lo: u64, hi: u64| {
+        if lo < hi && missing.len() < 20 {
+            missing.push((lo, hi - 1));
+        }
+    };
     let mut next = 0u64;
+    if item.null_count() > 0 {
+        bail!("a part has rows without an `item`");
+    }
     for i in 0..item.len() {
         let x = item.get(i).unwrap_or(0);
+        if x >= items {
+            bail!("item {x} is past the census's {items} games: not a row of this census");
+        }
         if x < next {
             bail!("item {x} appears twice with different rows: the parts disagree");
         }
-        missing.extend((next..x).take(20usize.saturating_sub(missing.len())));
+        note(next, x);
         next = x + 1;
     }
-    missing.extend((next..items).take(20usize.saturating_sub(missing.len())));
-    let lacking = items - all.height() as u64;
+    note(next, items);
+    let lacking = items.saturating_sub(all.height() as u64);
     let written = crate::output::write_frame(&mut all, &a.output)?;
     if a.json {
         print_json(&json!({
@@ -407,7 +537,7 @@ pub fn merge(a: &crate::cli::MergeArgs, t0: Instant) -> Result<ExitCode> {
             "items": items,
             "rows": all.height(),
             "missing": lacking,
-            "first_missing": missing,
+            "first_missing": missing.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>(),
             "files": [written.display().to_string()],
             "seconds": secs(t0),
         }));
@@ -422,15 +552,27 @@ pub fn merge(a: &crate::cli::MergeArgs, t0: Instant) -> Result<ExitCode> {
     if lacking == 0 {
         return Ok(ExitCode::SUCCESS);
     }
-    let shown: Vec<String> = missing.iter().map(u64::to_string).collect();
+    let chunk = GameCensusOptions::default().chunk;
+    let shown: Vec<String> = missing
+        .iter()
+        .map(|&(a, b)| {
+            let (c0, c1) = (a / chunk, b / chunk);
+            let chunks = if c0 == c1 {
+                format!("chunk {c0}")
+            } else {
+                format!("chunks {c0}-{c1}")
+            };
+            if a == b {
+                format!("item {a} ({chunks})")
+            } else {
+                format!("items {a}-{b} ({chunks})")
+            }
+        })
+        .collect();
     eprintln!(
-        "incomplete: {lacking} games missing (items {}{})",
+        "incomplete: {lacking} games missing: {}{}; chunk c of {chunk} games is in the shard i/n with c % n = i - 1",
         shown.join(", "),
-        if lacking > shown.len() as u64 {
-            ", …"
-        } else {
-            ""
-        }
+        if missing.len() == 20 { ", …" } else { "" }
     );
     Ok(ExitCode::from(1))
 }

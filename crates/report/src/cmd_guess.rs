@@ -97,12 +97,21 @@ fn multi_guesses(a: &GuessArgs, t0: Instant) -> Result<ExitCode> {
         limit: a.max.clamp(1, WINDOW_LIMIT),
         ..GameCensusOptions::default()
     };
+    // counted first, stopping at the cap: a huge space is refused at once
+    const MOST: u64 = 1_000_000;
+    let mut n = 0u64;
+    space.walk(&mut |_| {
+        n += 1;
+        if n > MOST {
+            return Err(heaplab_core::CensusError::Syntax(format!(
+                "the space has more than {MOST} games: narrow the ranges of --param or --where"
+            )));
+        }
+        Ok(())
+    })?;
     let mut rows = vec![];
     game_census(&space, &opts, &|_| true, &mut |_, r| {
         rows.extend(r);
-        if rows.len() > 1_000_000 {
-            return Err(heaplab_core::CensusError::TooLarge);
-        }
         Ok(())
     })?;
     let columns: [(&str, ColumnOf); 4] = [
@@ -123,17 +132,11 @@ fn multi_guesses(a: &GuessArgs, t0: Instant) -> Result<ExitCode> {
             None => missing += 1,
         }
     }
-    let title = format!(
-        "{} over {} games ({}{})",
-        a.game,
-        rows.len(),
-        a.param.join(", "),
-        if a.constraints.is_empty() {
-            String::new()
-        } else {
-            format!(", where {}", a.constraints)
-        }
-    );
+    let mut over = a.param.clone();
+    if !a.constraints.is_empty() {
+        over.push(format!("where {}", a.constraints));
+    }
+    let title = format!("{} over {} games ({})", a.game, rows.len(), over.join(", "));
     if a.json {
         print_json(&json!({
             "game": a.game,

@@ -800,7 +800,8 @@ pub fn bars_png(
     render(dest, spec, &[], |root| {
         let lo = bars.iter().map(|b| b.0).min().unwrap_or(0) as f64;
         let hi = bars.iter().map(|b| b.0).max().unwrap_or(0) as f64;
-        let pw = spec.width.saturating_sub(120) as f64;
+        // at least 3 pixels a bar: thinner bars alias into empty bands
+        let pw = spec.width.saturating_sub(120) as f64 / 3.0;
         let width = ((hi - lo + 1.0) / pw).ceil().max(1.0);
         // merge bars that share a pixel
         let mut merged: Vec<(f64, f64)> = vec![];
@@ -825,7 +826,8 @@ pub fn bars_png(
             }
         };
         let mut cb = builder(root, spec);
-        let half = 0.4 * width;
+        // merged bars touch (each stands for a range of labels); single labels keep a gap
+        let half = if width > 1.0 { 0.5 * width } else { 0.4 };
         if log_y {
             let mut chart = cb
                 .build_cartesian_2d(x0..x1, (0.8f64..ymax.max(2.0)).log_scale())
@@ -900,33 +902,40 @@ pub fn scatter_png(dest: &Path, spec: &ChartSpec, points: &[(u64, u64, u64)]) ->
                     (190.0 * (1.0 - t)) as u8,
                     (255.0 - 100.0 * t) as u8,
                 );
-                Circle::new((x as f64, y.max(1) as f64), 1, c.filled())
+                Circle::new((x as f64, y.max(1) as f64), 2, c.filled())
             }))
             .map_err(perr)?;
         Ok(())
     })
 }
 
-/// The plots of a per-game census into `dir`: `census-period.png` (outcome period against
-/// the largest move, log scale) and `census-preperiod.png` (how many games have each
-/// preperiod). Returns the files written.
+/// The plots of a per-game census into `dir`: `NAME-period.png` (outcome period against
+/// the largest move, log scale) and `NAME-preperiod.png` (how many games have each
+/// preperiod), `NAME` the output file's stem (`census` without one). Returns the files
+/// written.
 ///
 /// # Errors
 /// A plot that cannot be drawn or written.
 pub fn census_plots(
     t: &heaplab_analysis::GameTally,
     dir: &Path,
+    name: &str,
     space: &str,
 ) -> Result<Vec<String>> {
+    let what = if t.play == "misere" {
+        "Misère outcome"
+    } else {
+        "Outcome"
+    };
     let points: Vec<(u64, u64, u64)> = t
         .period_by_c
         .iter()
         .map(|(&(c, p), &n)| (c, p, n))
         .collect();
     let a = scatter_png(
-        &dir.join("census-period.png"),
+        &dir.join(format!("{name}-period.png")),
         &ChartSpec::new(
-            format!("Outcome period against the largest move: {space}"),
+            format!("{what} period against the largest move (darker: more games): {space}"),
             "largest move c",
             "outcome period",
         ),
@@ -942,9 +951,9 @@ pub fn census_plots(
         .collect();
     let zero = t.preperiod_counts.get(&0).copied().unwrap_or(0);
     let b = bars_png(
-        &dir.join("census-preperiod.png"),
+        &dir.join(format!("{name}-preperiod.png")),
         &ChartSpec::new(
-            format!("Outcome preperiods > 0 ({zero} games have 0): {space}"),
+            format!("{what} preperiods > 0 ({zero} games have 0): {space}"),
             "preperiod",
             "games",
         ),

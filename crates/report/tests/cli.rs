@@ -2862,3 +2862,130 @@ fn per_game_census_rows_shards_and_joins() {
         "{claims:?}"
     );
 }
+
+#[test]
+fn per_game_census_repairs_damaged_chunks_and_refuses_what_it_cannot_do() {
+    let d = tempfile::tempdir().unwrap();
+    let args = |out: &str| -> Vec<String> {
+        [
+            "census",
+            "--game",
+            "sub{a,b,c}",
+            "--where",
+            "1 <= a < b < c <= 15",
+            "--per-game",
+            "-o",
+            out,
+            "--json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let run = |out: &str| {
+        let a = args(out);
+        heaplab(d.path(), &a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let fresh = run("fresh.parquet");
+    assert!(fresh.status.success());
+    let id = serde_json::from_slice::<serde_json::Value>(&fresh.stdout).unwrap()["census"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let whole = read_parquet(&d.path().join("fresh.parquet"));
+    assert_eq!(whole.height(), 455); // C(15, 3)
+                                     // a resumed chunk cut short (a disk that filled, a hand that edited it) is computed again
+    let parts = d.path().join("r.parquet.parts");
+    std::fs::create_dir(&parts).unwrap();
+    std::fs::write(parts.join("census"), &id).unwrap();
+    let mut cut = whole.head(Some(100));
+    polars_io::parquet::write::ParquetWriter::new(
+        std::fs::File::create(parts.join("chunk-000000000.parquet")).unwrap(),
+    )
+    .finish(&mut cut)
+    .unwrap();
+    let o = run("r.parquet");
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("damaged (100 rows, not 455)"));
+    assert!(read_parquet(&d.path().join("r.parquet")).equals_missing(&whole));
+    assert!(!parts.exists());
+    // a misère spec inside a per-game census, and per-game options without --per-game
+    for (a, why) in [
+        (
+            vec![
+                "census",
+                "--game",
+                "misere(sub{1,b})",
+                "--param",
+                "b=2..5",
+                "--per-game",
+            ],
+            "misère game",
+        ),
+        (
+            // (clap's own `requires` lets this through once --max is given)
+            vec![
+                "census", "--game", "0.?", "--max", "300", "--play", "misere",
+            ],
+            "--play goes with --per-game",
+        ),
+    ] {
+        let o = heaplab(d.path(), &a);
+        assert_eq!(o.status.code(), Some(2), "{a:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(why), "{a:?}");
+    }
+}
+
+#[test]
+fn class_census_members_are_one_row_per_game() {
+    let d = tempfile::tempdir().unwrap();
+    ok(
+        d.path(),
+        &[
+            "census",
+            "--game",
+            "sub{a,b}",
+            "--where",
+            "1 <= a < b <= 8",
+            "--members",
+            "g.csv",
+        ],
+    );
+    let g = read_csv(&d.path().join("g.csv"));
+    assert_eq!(g.height(), 28);
+    assert_eq!(u64s(&g, "item"), (0..28).map(Some).collect::<Vec<_>>());
+    let games: Vec<String> = g
+        .column("game")
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|x| x.unwrap().to_string())
+        .collect();
+    let at = |s: &str| games.iter().position(|x| x == s).unwrap();
+    // {a, b}: period a + b, or 2a when b is an odd multiple of a; {2,4} is {1,2} scaled by 2
+    let (per, class_per) = (u64s(&g, "period"), u64s(&g, "class_period"));
+    assert_eq!(
+        (per[at("sub{2,4}")], class_per[at("sub{2,4}")]),
+        (Some(6), Some(3))
+    );
+    assert_eq!(per[at("sub{3,5}")], Some(8));
+    assert_eq!(per[at("sub{2,6}")], Some(4));
+    assert_eq!(u64s(&g, "a")[at("sub{3,5}")], Some(3));
+    // the same file cannot be both
+    let o = heaplab(
+        d.path(),
+        &[
+            "census",
+            "--game",
+            "sub{a,b}",
+            "--where",
+            "1 <= a < b <= 8",
+            "--members",
+            "x.csv",
+            "-o",
+            "x.csv",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -105,14 +105,20 @@ fn moves_of(spec: &str, item: u64) -> Result<Vec<u64>, CensusError> {
         error,
         hint: String::new(),
     })?;
+    if game.play() == Play::Misere {
+        return Err(CensusError::Syntax(format!(
+            "item {item} (`{spec}`) is a misère game: write the set alone and give the play \
+             of the whole census (--play misere; Python: play=\"misere\")"
+        )));
+    }
     match game.structure().moves {
         Moves::Finite {
             moves,
             leave1: false,
         } if !moves.is_empty() => Ok(moves),
         _ => Err(CensusError::Syntax(format!(
-            "item {item} (`{spec}`) is not a finite subtraction set: a census of periods at \
-             bit speed (--window) runs sets such as sub{{a,b,c}} only"
+            "item {item} (`{spec}`) is not a finite subtraction set: a per-game census runs \
+             sets such as sub{{a,b,c}} only"
         ))),
     }
 }
@@ -217,13 +223,17 @@ pub fn game_census(
     })
 }
 
-/// How many items `space` holds, enumerating them without computing (any number).
+/// How many items `space` holds, enumerating them without computing (any number), each
+/// checked to be a finite subtraction set in normal play as [`game_census`] needs.
 ///
 /// # Errors
-/// As [`CensusSpace::walk`]; [`CensusError::Empty`] for none.
+/// As [`CensusSpace::walk`]; [`CensusError::Empty`] for none; the first item that is not
+/// a finite subtraction set, or is written as a misère game.
 pub fn count_items(space: &CensusSpace) -> Result<u64, CensusError> {
     let mut n = 0u64;
-    space.walk(&mut |_| {
+    space.walk(&mut |w| {
+        // every item checked before any is computed: a bad one refuses the whole census
+        moves_of(w.spec, w.index)?;
         n += 1;
         Ok(())
     })?;

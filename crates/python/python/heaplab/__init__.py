@@ -50,6 +50,8 @@ __all__ = [
     "sweep",
     "census",
     "census_classes",
+    "census_games",
+    "GameCensus",
     "check",
     "stone",
     "ArrowTable",
@@ -808,7 +810,7 @@ def sweep(spec: str, param: str, n_max: int, progress: Progress = None) -> Any:
     return _arrow(_heaplab.sweep_table(spec, param, _size("n_max", n_max), _check_progress(progress)))
 
 
-from ._census import census, census_classes  # noqa: E402  (uses _arrow and _size above)
+from ._census import GameCensus, census, census_classes, census_games  # noqa: E402  (uses _arrow and _size above)
 
 
 def stone(variant: int, piles: Sequence[int], line: bool = False, strategy: Optional[str] = None) -> StoneResult:

@@ -34,11 +34,12 @@ journal does not hold (the rule of ``heaplab census -o FILE``, whose journal is
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any, Callable, Optional, Sequence
 
 from . import _heaplab
 
-__all__ = ["census", "census_classes"]
+__all__ = ["census", "census_classes", "census_games", "GameCensus"]
 
 
 def _strings(name: str, v: Any) -> list:
@@ -91,6 +92,7 @@ def census(
     with_seconds: bool = True,
     progress: Optional[Callable[[int, int], Any]] = None,
     journal: Any = None,
+    per_game: bool = False,
     _task_fn: Callable[..., str] = _task,
 ) -> Any:
     """One row per class of the space, as an Arrow table sorted by class, with the columns
@@ -114,7 +116,14 @@ def census(
     as an uninterrupted run (the ``seconds`` column apart). The journal is removed once
     the census is complete. A journal of another census (other games, constraints or
     budget) raises ``ValueError`` naming the file; a journal another run is using (an
-    advisory lock on ``PATH.lock``) raises :class:`heaplab.HeaplabError`."""
+    advisory lock on ``PATH.lock``) raises :class:`heaplab.HeaplabError`.
+
+    ``per_game=True`` returns one row per game instead (``heaplab census --members``):
+    ``census``, ``items``, ``item``, the parameters as columns, ``game``, ``class``,
+    ``representative``, ``reduction``, ``scale``, ``shift``, ``status``, ``verdict``, the
+    game's own ``preperiod``, ``period`` and ``saltus`` (its class's carried through the
+    reduction), ``max_grundy``, ``class_preperiod``, ``class_period``, ``class_n`` and
+    ``certificate``."""
     from . import _arrow, _path, _size
 
     n_max = _size("n_max", n_max)
@@ -133,13 +142,30 @@ def census(
         raise TypeError("client must be a dask.distributed.Client")
     if not isinstance(with_seconds, bool):
         raise TypeError("with_seconds must be True or False")
+    if not isinstance(per_game, bool):
+        raise TypeError("per_game must be True or False")
     journal = _path("journal", journal)
     info = _classes(games, where, params)
     ident = _heaplab.census_identity(info["space"], start, n_max, seconds)
     payloads = info["payloads"]
-    if journal is None:
-        rows = _rows(client, payloads, start, n_max, seconds, retries, _task_fn, progress, None)
+
+    def table(rows: str) -> Any:
+        if per_game:
+            return _arrow(
+                _heaplab.census_member_table(
+                    rows,
+                    "[" + ",".join(payloads) + "]",
+                    _strings("games", games),
+                    _strings("params", params),
+                    where,
+                    ident,
+                    len(payloads),
+                )
+            )
         return _arrow(_heaplab.census_table(rows, ident, len(payloads), bool(with_seconds)))
+
+    if journal is None:
+        return table(_rows(client, payloads, start, n_max, seconds, retries, _task_fn, progress, None))
     jr = _heaplab.CensusJournal(journal, ident, len(payloads))
     try:
         # the rows the journal holds that fit this census, and the classes still to do
@@ -148,9 +174,9 @@ def census(
             client, [payloads[i] for i in todo], start, n_max, seconds, retries, _task_fn, progress, jr
         )
         rows = json.dumps(json.loads(kept) + json.loads(fresh))
-        table = _arrow(_heaplab.census_table(rows, ident, len(payloads), bool(with_seconds)))
+        out = table(rows)
         jr.finish()
-        return table
+        return out
     finally:
         jr.close()
 
@@ -218,3 +244,59 @@ def _distributed(
             msg = f"task failed after {retries} retries: {type(err).__name__}: {text}"
             rows.append(json.loads(_heaplab.census_failed_row(payload, msg)))
     return rows
+
+
+@dataclass(frozen=True)
+class GameCensus:
+    """A per-game census: ``table`` holds one row per game (a ``pyarrow.Table`` when
+    pyarrow is installed, else an Arrow stream for ``polars.from_arrow``), ``tally`` the
+    summary ``heaplab census --per-game --json`` prints (counts, the period and preperiod
+    distribution, the longest period and preperiod, Flammenkamp's conjectures with their
+    counterexamples)."""
+
+    table: Any
+    tally: dict
+
+
+def census_games(
+    games: Any,
+    where: str = "",
+    params: Any = None,
+    play: str = "normal",
+    grundy: bool = False,
+    limit: int = 1 << 24,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> GameCensus:
+    """One row per game of a space of finite subtraction sets, the outcome period of each
+    found at bit speed (the window engine of ``heaplab census --per-game``): columns
+    ``census``, ``items``, ``item``, one per parameter (``a``, ``b``, …), ``game``,
+    ``class`` (the primitive set: ``game`` divided by ``scale``, the gcd of its moves), ``scale``, ``moves`` and ``s1``…, ``status``
+    (``certified`` or ``none`` when no period shows by ``limit``), ``preperiod``,
+    ``period``, ``p_per_period``, ``p_before``, ``repeat_at``, ``computed``, and with
+    ``grundy=True`` the Grundy period columns (``grundy_status``, ``grundy_preperiod``,
+    ``grundy_period``, ``grundy_max``, ``grundy_p_per_period``).
+
+    ``games`` is a template or a list (``"sub{a,b,c}"``), ``where`` the constraints
+    (``"1 <= a < b < c <= 40"``), ``params`` explicit values (``["k=3..40"]``). ``play``
+    is ``"normal"`` or ``"misere"``; ``grundy`` needs normal play. ``limit`` (positions,
+    1 to 2^28) bounds each game's search for its period. All rows are held in memory
+    (about 200 bytes a game): for tens of millions of games write Parquet shards with the
+    command line instead. ``progress(done, total)`` is called with games finished.
+
+    Raises ValueError naming the problem (a bad space, a game that is not a finite
+    subtraction set, a bad ``play`` or ``limit``), KeyboardInterrupt on Ctrl-C."""
+    from . import _arrow, _size
+
+    if not isinstance(where, str):
+        raise TypeError("where must be a str")
+    if not isinstance(play, str):
+        raise TypeError("play must be a str")
+    if not isinstance(grundy, bool):
+        raise TypeError("grundy must be True or False")
+    limit = _size("limit", limit)
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be callable(done, total)")
+    table, tally = _heaplab.census_games(
+        _strings("games", games), _strings("params", params), where, play, grundy, limit, progress
+    )
+    return GameCensus(_arrow(table), json.loads(tally))

@@ -86,6 +86,24 @@ def census_rows(
 ) -> str: ...
 def census_failed_row(class_json: str, message: str) -> str: ...
 def census_table(rows_json: str, census: str, classes: int, with_seconds: bool = True) -> ArrowTable: ...
+def census_member_table(
+    rows_json: str,
+    classes_json: str,
+    games: list[str],
+    params: list[str],
+    where: str,
+    census: str,
+    classes: int,
+) -> ArrowTable: ...
+def census_games(
+    games: list[str],
+    params: list[str],
+    where: str,
+    play: str = "normal",
+    grundy: bool = False,
+    limit: int = 16777216,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> tuple[ArrowTable, str]: ...
 def stone(variant: int, piles: Sequence[int], line: bool = False, strategy: Optional[str] = None) -> str: ...
 def claim_function(
     name: str, args: Sequence[np.ndarray], nulls: Sequence[np.ndarray]
