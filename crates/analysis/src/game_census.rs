@@ -20,10 +20,10 @@
 //! are the P-positions). The claims are about normal play: a misère tally states none.
 
 use crate::census::CensusColumn;
-use heaplab_core::census::games::{GameCensusOptions, GameRow};
+use heaplab_core::census::games::{GameCensusOptions, GameRow, SpaceCount};
 use heaplab_core::census::window::WindowPeriod;
 use heaplab_core::{CensusSpace, Play};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Most counterexamples a claim lists (all are counted).
@@ -103,7 +103,7 @@ impl ParamColumns {
 }
 
 /// One counterexample to a claim.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counterexample {
     /// Its index in the space.
     pub item: u64,
@@ -119,7 +119,7 @@ pub struct Counterexample {
 
 /// A claim over the rows: how many rows it applies to, how many break it, and the first
 /// counterexamples in the space's order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimTally {
     /// The claim in words, with its source.
     pub claim: String,
@@ -166,6 +166,17 @@ impl ClaimTally {
         self.counterexamples.sort_by_key(|x| x.item);
         self.counterexamples.truncate(COUNTEREXAMPLES_LISTED);
     }
+    /// Adds the tally of the same claim over other rows.
+    fn merge(&mut self, other: &ClaimTally) {
+        self.rows += other.rows;
+        self.fails += other.fails;
+        self.counterexamples
+            .extend(other.counterexamples.iter().cloned());
+        self.counterexamples.sort_by_key(|x| x.item);
+        self.counterexamples.dedup_by_key(|x| x.item);
+        self.counterexamples.truncate(COUNTEREXAMPLES_LISTED);
+    }
+
     /// Whether the claim holds on every row it applies to.
     pub fn holds(&self) -> bool {
         self.fails == 0
@@ -173,7 +184,7 @@ impl ClaimTally {
 }
 
 /// The largest of something, and the first game that has it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Extreme {
     /// The value.
     pub value: f64,
@@ -184,7 +195,7 @@ pub struct Extreme {
 }
 
 /// What a per-game census found, accumulated chunk by chunk ([`GameTally::add`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameTally {
     /// The census's play: `normal` or `misere`.
     pub play: String,
@@ -292,6 +303,18 @@ pub fn decade(x: u64) -> u64 {
     }
 }
 
+/// `slot` raised to `other` when that is larger (ties: the first item).
+fn raise_to(slot: &mut Option<Extreme>, other: &Option<Extreme>) {
+    if let Some(e) = other {
+        if slot
+            .as_ref()
+            .is_none_or(|s| e.value > s.value || (e.value == s.value && e.item < s.item))
+        {
+            *slot = Some(e.clone());
+        }
+    }
+}
+
 fn raise(slot: &mut Option<Extreme>, value: f64, row: &GameRow) {
     // ties go to the first item, whatever order chunks come in
     if slot
@@ -355,6 +378,51 @@ impl GameTally {
         }
     }
 
+    /// Adds the tally of other rows of the same census (another shard or chunk): the
+    /// result is the tally of all the rows, whatever order tallies are merged in.
+    ///
+    /// # Errors
+    /// Tallies of different plays (their claims differ).
+    pub fn merge(&mut self, other: &GameTally) -> Result<(), String> {
+        if self.play != other.play || self.claims.len() != other.claims.len() {
+            return Err(format!(
+                "tallies of {} and {} play do not merge",
+                self.play, other.play
+            ));
+        }
+        self.rows += other.rows;
+        self.primitive += other.primitive;
+        self.certified += other.certified;
+        self.none += other.none;
+        self.grundy_certified += other.grundy_certified;
+        for (map, from) in [
+            (&mut self.periods, &other.periods),
+            (&mut self.preperiods, &other.preperiods),
+            (&mut self.preperiod_counts, &other.preperiod_counts),
+        ] {
+            for (k, v) in from {
+                *map.entry(*k).or_default() += v;
+            }
+        }
+        for (k, v) in &other.period_by_c {
+            *self.period_by_c.entry(*k).or_default() += v;
+        }
+        raise_to(&mut self.longest_period, &other.longest_period);
+        raise_to(&mut self.longest_preperiod, &other.longest_preperiod);
+        raise_to(
+            &mut self.additive_period_over_c2,
+            &other.additive_period_over_c2,
+        );
+        raise_to(
+            &mut self.non_additive_period_over_c,
+            &other.non_additive_period_over_c,
+        );
+        for (c, o) in self.claims.iter_mut().zip(&other.claims) {
+            c.merge(o);
+        }
+        Ok(())
+    }
+
     /// Whether any row was a primitive three-move set (the claims apply).
     pub fn has_claims(&self) -> bool {
         self.claims.iter().any(|c| c.rows > 0)
@@ -369,9 +437,10 @@ impl GameTally {
     }
 }
 
-/// The columns of per-game rows, in order: `census`, `items`, `item`, the parameter
-/// columns, `game`, `class`, `scale`, `moves` (how many) and `s1`… (up to
-/// [`MOVE_COLUMNS`] moves), `status`, `preperiod`, `period`, `p_per_period`, `p_before`,
+/// The columns of per-game rows of a space of `count` items, in order: `census`, `items`,
+/// `item`, the parameter columns, `game`, `class`, `scale`, `moves` (how many) and `s1`…
+/// (as many as the space's largest set, up to [`MOVE_COLUMNS`]: every chunk of a census
+/// has the same columns), `status`, `preperiod`, `period`, `p_per_period`, `p_before`,
 /// `repeat_at`, `computed`, and with `grundy` the Grundy columns (`grundy_status`,
 /// `grundy_preperiod`, `grundy_period`, `grundy_max`, `grundy_p_per_period`). The same for
 /// the command line's files and Python's Arrow tables.
@@ -379,9 +448,10 @@ pub fn game_columns(
     rows: &[GameRow],
     cols: &ParamColumns,
     id: &str,
-    items: u64,
+    count: SpaceCount,
     grundy: bool,
 ) -> Vec<(String, CensusColumn)> {
+    let items = count.items;
     use CensusColumn::{Str, U64};
     let u = |f: &dyn Fn(&GameRow) -> Option<u64>| U64(rows.iter().map(f).collect());
     let mut out: Vec<(String, CensusColumn)> = vec![
@@ -402,8 +472,8 @@ pub fn game_columns(
     ));
     out.push(("scale".into(), u(&|r| Some(r.scale))));
     out.push(("moves".into(), u(&|r| Some(r.moves.len() as u64))));
-    let most = rows.iter().map(|r| r.moves.len()).max().unwrap_or(0);
-    for j in 0..most.min(MOVE_COLUMNS) {
+    // as many as the space's largest set needs, whatever this chunk holds
+    for j in 0..count.most_moves.min(MOVE_COLUMNS) {
         out.push((format!("s{}", j + 1), u(&|r| r.moves.get(j).copied())));
     }
     let status = |w: &dyn Fn(&GameRow) -> bool| {
@@ -437,7 +507,7 @@ pub use frame::{game_frame, game_rows_from_frame};
 #[cfg(feature = "polars")]
 mod frame {
     use super::{game_columns, ParamColumns};
-    use heaplab_core::census::games::GameRow;
+    use heaplab_core::census::games::{GameRow, SpaceCount};
     use heaplab_core::census::window::WindowPeriod;
     use polars::prelude::*;
 
@@ -449,10 +519,10 @@ mod frame {
         rows: &[GameRow],
         cols: &ParamColumns,
         id: &str,
-        items: u64,
+        count: SpaceCount,
         grundy: bool,
     ) -> PolarsResult<DataFrame> {
-        crate::census::columns_frame(game_columns(rows, cols, id, items, grundy), rows.len())
+        crate::census::columns_frame(game_columns(rows, cols, id, count, grundy), rows.len())
     }
 
     /// Rows back from a frame [`game_frame`] wrote (the outcome and Grundy periods, the
@@ -606,6 +676,30 @@ mod tests {
         assert!(t.claims[LEAST_IS_SUM].rows > 500 && t.claims[ADDITIVE_PURE].rows > 50);
         assert_eq!(t.claims[LEAST_IS_SUM].rows, t.claims[SUM_IS_PERIOD].rows);
         assert!(!GameTally::new(Play::Misere).has_claims());
+        // tallies of chunks, merged in any order, are the tally of all the rows
+        let opts = GameCensusOptions {
+            chunk: 100,
+            ..GameCensusOptions::default()
+        };
+        let mut parts = vec![];
+        game_census(&space, &opts, &|_| true, &mut |_, rows| {
+            let mut p = GameTally::new(Play::Normal);
+            p.add(&rows);
+            parts.push(p);
+            Ok(())
+        })
+        .unwrap();
+        let mut merged = GameTally::new(Play::Normal);
+        for p in parts.iter().rev() {
+            merged.merge(p).unwrap();
+        }
+        assert_eq!(merged, t);
+        let json = serde_json::to_string(&merged).unwrap();
+        let mut back: GameTally = serde_json::from_str(&json).unwrap();
+        back.period_by_c = t.period_by_c.clone();
+        back.preperiod_counts = t.preperiod_counts.clone();
+        assert_eq!(back, t);
+        assert!(merged.merge(&GameTally::new(Play::Misere)).is_err());
         // {1, 2, 3}: period 4 = 1 + 3, so it counts for the first claim
         assert_eq!(t.periods.values().sum::<u64>(), 1140);
     }
@@ -631,7 +725,11 @@ mod tests {
             Ok(())
         })
         .unwrap();
-        let df = game_frame(&all, &cols, "id", all.len() as u64, true).unwrap();
+        let count = SpaceCount {
+            items: all.len() as u64,
+            most_moves: 2,
+        };
+        let df = game_frame(&all, &cols, "id", count, true).unwrap();
         assert_eq!(df.height(), 36 + 4);
         let back = game_rows_from_frame(&df, &cols).unwrap();
         for (x, y) in all.iter().zip(&back) {

@@ -982,6 +982,38 @@ fn census_table(
     arrow_table(census_columns(&part, with_seconds))
 }
 
+/// How many games a per-game census of the space has and in how many chunks (of
+/// [`GameCensusOptions::chunk`] games) it runs: the tasks of a distributed census.
+#[pyfunction]
+fn census_games_size(
+    games: Vec<String>,
+    params: Vec<String>,
+    r#where: &str,
+) -> PyResult<(u64, u64)> {
+    let space = CensusSpace::parse(&games, &params, r#where)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let count = count_items(&space).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let chunk = GameCensusOptions::default().chunk;
+    Ok((count.items, count.items.div_ceil(chunk)))
+}
+
+/// Tallies of shards of one per-game census (JSON each) merged into the tally of all
+/// their rows ([`GameTally::merge`]): JSON.
+#[pyfunction]
+fn merge_game_tallies(tallies: Vec<String>) -> PyResult<String> {
+    let mut all: Option<GameTally> = None;
+    for t in tallies {
+        let t: GameTally = serde_json::from_str(&t)
+            .map_err(|e| PyValueError::new_err(format!("not a per-game tally: {e}")))?;
+        match all.as_mut() {
+            None => all = Some(t),
+            Some(a) => a.merge(&t).map_err(PyValueError::new_err)?,
+        }
+    }
+    let all = all.ok_or_else(|| PyValueError::new_err("no tallies to merge"))?;
+    to_json(&all)
+}
+
 /// The per-game table of a class census ([`member_columns`]): one row per member of the
 /// classes in `classes_json` (a JSON list) that `rows_json` (a JSON list of census rows)
 /// has rows for, with the parameters of the space (`games`, `params`, `where`) as columns.
@@ -1042,7 +1074,7 @@ fn arrow_table<S: AsRef<str>>(cols: Vec<(S, CensusColumn)>) -> PyResult<ArrowTab
 /// with counterexamples). `play` is "normal" or "misere"; `grundy` adds the Grundy
 /// periods (normal play only); `limit` is the window engine's last position per game.
 #[pyfunction]
-#[pyo3(signature = (games, params, r#where, play="normal", grundy=false, limit=1<<24, progress=None))]
+#[pyo3(signature = (games, params, r#where, play="normal", grundy=false, limit=1<<24, progress=None, shard=None))]
 #[allow(clippy::too_many_arguments)]
 fn census_games(
     py: Python<'_>,
@@ -1053,7 +1085,16 @@ fn census_games(
     grundy: bool,
     limit: u64,
     progress: Option<Py<PyAny>>,
+    shard: Option<(u64, u64)>,
 ) -> PyResult<(ArrowTable, String)> {
+    if let Some((i, n)) = shard {
+        if i == 0 || i > n {
+            return Err(PyValueError::new_err(format!(
+                "shard ({i}, {n}) is not shard i of n with 1 <= i <= n"
+            )));
+        }
+    }
+    let mine = |c: u64| shard.is_none_or(|(i, n)| c % n == i - 1);
     let space = CensusSpace::parse(&games, &params, r#where)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let play = match play {
@@ -1081,18 +1122,23 @@ fn census_games(
         limit,
         ..GameCensusOptions::default()
     };
-    let items = count_items(&space).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let count = count_items(&space).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let items = count.items;
+    let todo: u64 = (0..items.div_ceil(opts.chunk))
+        .filter(|&c| mine(c))
+        .map(|c| (items - c * opts.chunk).min(opts.chunk))
+        .sum();
     let id = game_census_id(&space, &opts);
     let cols = ParamColumns::of(&space);
     let (rows, tally) = run(py, progress, |w| {
         let mut rows: Vec<GameRow> = vec![];
         let mut tally = GameTally::new(opts.play);
-        let _ = w.observe(0, items);
+        let _ = w.observe(0, todo);
         let mut stopped = false;
-        let out = game_census(&space, &opts, &|_| true, &mut |_, chunk| {
+        let out = game_census(&space, &opts, &mine, &mut |_, chunk| {
             tally.add(&chunk);
             rows.extend(chunk);
-            if w.observe(rows.len() as u64, items).is_break() {
+            if w.observe(rows.len() as u64, todo).is_break() {
                 stopped = true;
                 return Err(CensusError::Syntax("stopped".into()));
             }
@@ -1104,7 +1150,7 @@ fn census_games(
             Err(e) => Err(Raised(PyValueError::new_err(e.to_string()))),
         }
     })?;
-    let table = arrow_table(game_columns(&rows, &cols, &id, items, grundy))?;
+    let table = arrow_table(game_columns(&rows, &cols, &id, count, grundy))?;
     Ok((table, to_json(&tally)?))
 }
 
@@ -1295,6 +1341,8 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(census_table, m)?)?;
     m.add_function(wrap_pyfunction!(census_games, m)?)?;
     m.add_function(wrap_pyfunction!(census_member_table, m)?)?;
+    m.add_function(wrap_pyfunction!(census_games_size, m)?)?;
+    m.add_function(wrap_pyfunction!(merge_game_tallies, m)?)?;
     m.add_function(wrap_pyfunction!(stone, m)?)?;
     m.add_function(wrap_pyfunction!(claim_function, m)?)?;
     m.add_function(wrap_pyfunction!(precheck_claim, m)?)?;

@@ -84,6 +84,15 @@ def test_two_worker_cluster_equals_one_process(single):
         assert "RuntimeError: worker lost" in t[3]["verdict"]
         assert t[3]["game"] == "sub{1,6}"
 
+        # a per-game census of two chunks (82,160 games), one task each: the same table and
+        # tally as one process
+        space = dict(games="sub{a,b,c}", where="1 <= a < b < c <= 80")
+        one = heaplab.census_games(**space)
+        calls = []
+        two = heaplab.census_games(**space, client=client, progress=lambda d, t: calls.append((d, t)))
+        assert one.table.num_rows == 82160 and two.table.equals(one.table)
+        assert two.tally == one.tally and calls[-1] == (2, 2)
+
 
 def test_bad_spaces_raise():
     with pytest.raises(ValueError, match="has no upper bound"):

@@ -82,10 +82,20 @@ fn read_chunk(p: &Path) -> Result<DataFrame> {
         .map_err(|e| anyhow::anyhow!("cannot read the chunk `{}`: {e}", p.display()))
 }
 
-/// Whether the chunk file `p` holds exactly chunk `c` of census `id` (its items in order,
-/// each row of this census); why not, otherwise.
-fn check_chunk(p: &Path, c: u64, id: &str, items: u64, chunk: u64) -> Result<(), String> {
+/// Whether the chunk file `p` holds exactly chunk `c` of census `id` (`items` games in
+/// chunks of `chunk`): the census's columns, its items in order, each row of this census;
+/// why not, otherwise.
+fn check_chunk(
+    p: &Path,
+    c: u64,
+    id: &str,
+    (items, chunk): (u64, u64),
+    schema: &Schema,
+) -> Result<(), String> {
     let df = read_chunk(p).map_err(|e| e.to_string())?;
+    if df.schema().as_ref() != schema {
+        return Err("its columns are not this census's".into());
+    }
     let first = c * chunk;
     let want = (items - first).min(chunk);
     if df.height() as u64 != want {
@@ -178,7 +188,8 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
         let _ = std::fs::remove_file(&probe);
     }
     let spinner = crate::progress::Spinner::new("counting and checking the games".to_string());
-    let items = count_items(&space)?;
+    let count = count_items(&space)?;
+    let items = count.items;
     drop(spinner);
     let id = game_census_id(&space, &opts);
     let cols = ParamColumns::of(&space);
@@ -196,9 +207,13 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
     // only this run's chunks are resumed, each checked whole: a damaged one is computed again
     done.retain(|&c| c < chunks && mine(c));
     if let Some(d) = &dir {
+        let schema = game_frame(&[], &cols, &id, count, opts.grundy)?
+            .schema()
+            .as_ref()
+            .clone();
         done.retain(|&c| {
             let p = chunk_path(d, c);
-            match check_chunk(&p, c, &id, items, opts.chunk) {
+            match check_chunk(&p, c, &id, (items, opts.chunk), &schema) {
                 Ok(()) => true,
                 Err(why) => {
                     eprintln!(
@@ -235,7 +250,7 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
             computed += rows.len() as u64;
             bar.set(computed);
             if let Some(d) = &dir {
-                let written = game_frame(&rows, &cols, &id, items, opts.grundy)
+                let written = game_frame(&rows, &cols, &id, count, opts.grundy)
                     .map_err(anyhow::Error::from)
                     .and_then(|mut df| crate::output::write_frame(&mut df, &chunk_path(d, c)));
                 if let Err(e) = written {
@@ -290,7 +305,7 @@ pub fn run(a: &CensusArgs) -> Result<ExitCode> {
                 // a shard without chunks: a file with the columns and no rows
                 drop(file);
                 let drawn = plots()?;
-                let mut df = game_frame(&[], &cols, &id, items, opts.grundy)?;
+                let mut df = game_frame(&[], &cols, &id, count, opts.grundy)?;
                 let p = crate::output::write_frame(&mut df, out)?;
                 files.push(p.display().to_string());
                 files.extend(drawn);

@@ -223,24 +223,39 @@ pub fn game_census(
     })
 }
 
-/// How many items `space` holds, enumerating them without computing (any number), each
-/// checked to be a finite subtraction set in normal play as [`game_census`] needs.
+/// What a per-game census needs to know of its space before computing: how many items it
+/// holds, and the most moves any of them has (so every chunk's file has the same columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpaceCount {
+    /// Items in the space.
+    pub items: u64,
+    /// The most moves of any item's set.
+    pub most_moves: usize,
+}
+
+/// How many items `space` holds and their most moves, enumerating them without computing
+/// (any number), each checked to be a finite subtraction set in normal play as
+/// [`game_census`] needs.
 ///
 /// # Errors
 /// As [`CensusSpace::walk`]; [`CensusError::Empty`] for none; the first item that is not
 /// a finite subtraction set, or is written as a misère game.
-pub fn count_items(space: &CensusSpace) -> Result<u64, CensusError> {
+pub fn count_items(space: &CensusSpace) -> Result<SpaceCount, CensusError> {
     let mut n = 0u64;
+    let mut most = 0usize;
     space.walk(&mut |w| {
         // every item checked before any is computed: a bad one refuses the whole census
-        moves_of(w.spec, w.index)?;
+        most = most.max(moves_of(w.spec, w.index)?.len());
         n += 1;
         Ok(())
     })?;
     if n == 0 {
         return Err(CensusError::Empty);
     }
-    Ok(n)
+    Ok(SpaceCount {
+        items: n,
+        most_moves: most,
+    })
 }
 
 #[cfg(test)]
@@ -296,7 +311,13 @@ mod tests {
     #[test]
     fn chunks_come_in_order_and_skip_what_is_not_wanted() {
         let s = space("1 <= a < b < c <= 12");
-        assert_eq!(count_items(&s).unwrap(), 220);
+        assert_eq!(
+            count_items(&s).unwrap(),
+            SpaceCount {
+                items: 220,
+                most_moves: 3
+            }
+        );
         let opts = GameCensusOptions {
             chunk: 50,
             ..GameCensusOptions::default()

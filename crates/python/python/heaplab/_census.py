@@ -266,6 +266,8 @@ def census_games(
     grundy: bool = False,
     limit: int = 1 << 24,
     progress: Optional[Callable[[int, int], Any]] = None,
+    client: Any = None,
+    retries: int = 2,
 ) -> GameCensus:
     """One row per game of a space of finite subtraction sets, the outcome period of each
     found at bit speed (the window engine of ``heaplab census --per-game``): columns
@@ -277,7 +279,10 @@ def census_games(
     ``grundy_period``, ``grundy_max``, ``grundy_p_per_period``).
 
     ``games`` is a template or a list (``"sub{a,b,c}"``), ``where`` the constraints
-    (``"1 <= a < b < c <= 40"``), ``params`` explicit values (``["k=3..40"]``). ``play``
+    (``"1 <= a < b < c <= 40"``), ``params`` explicit values (``["k=3..40"]``). With
+    ``client`` (a ``dask.distributed.Client``) each chunk of 65,536 games is one task
+    (``retries`` retries each) and the tables and tallies are joined here in the space's
+    order: the same result as one process. ``play``
     is ``"normal"`` or ``"misere"``; ``grundy`` needs normal play. ``limit`` (positions,
     1 to 2^28) bounds each game's search for its period. All rows are held in memory
     (about 200 bytes a game): for tens of millions of games write Parquet shards with the
@@ -296,7 +301,51 @@ def census_games(
     limit = _size("limit", limit)
     if progress is not None and not callable(progress):
         raise TypeError("progress must be callable(done, total)")
-    table, tally = _heaplab.census_games(
-        _strings("games", games), _strings("params", params), where, play, grundy, limit, progress
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise ValueError("retries must be an int >= 0")
+    games, params = _strings("games", games), _strings("params", params)
+    if client is None:
+        table, tally = _heaplab.census_games(games, params, where, play, grundy, limit, progress)
+        return GameCensus(_arrow(table), json.loads(tally))
+    if not callable(getattr(client, "map", None)):
+        raise TypeError("client must be a dask.distributed.Client")
+    import pyarrow
+    from dask.distributed import as_completed
+
+    _, chunks = _heaplab.census_games_size(games, params, where)
+    futures = client.map(
+        _games_task,
+        range(1, chunks + 1),
+        chunks=chunks,
+        games=games,
+        params=params,
+        where=where,
+        play=play,
+        grundy=grundy,
+        limit=limit,
+        retries=retries,
+        pure=False,
     )
-    return GameCensus(_arrow(table), json.loads(tally))
+    parts: dict = {}
+    for done, future in enumerate(as_completed(futures), 1):
+        i, table, tally = future.result()  # a task that failed every retry raises here
+        parts[i] = (table, tally)
+        if progress is not None:
+            progress(done, chunks)
+    ordered = [parts[i] for i in range(1, chunks + 1)]
+    table = pyarrow.concat_tables([t for t, _ in ordered])
+    tally = _heaplab.merge_game_tallies([j for _, j in ordered])
+    return GameCensus(table, json.loads(tally))
+
+
+def _games_task(
+    i: int, chunks: int, games: list, params: list, where: str, play: str, grundy: bool, limit: int
+) -> tuple:
+    """Chunk ``i - 1`` of a per-game census, computed where this runs (a Dask worker):
+    ``(i, pyarrow.Table, tally JSON)``."""
+    import pyarrow
+
+    table, tally = _heaplab.census_games(
+        games, params, where, play, grundy, limit, None, (i, chunks)
+    )
+    return i, pyarrow.table(table), tally
