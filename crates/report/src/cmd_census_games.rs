@@ -52,6 +52,12 @@ fn done_chunks(dir: &Path, id: &str) -> Result<BTreeSet<u64>> {
     if !dir.exists() {
         return Ok(done);
     }
+    if !dir.is_dir() {
+        bail!(
+            "`{}` is where this census keeps its chunks, but it is not a folder: move it away",
+            dir.display()
+        );
+    }
     let stamp = dir.join("census");
     let have = std::fs::read_to_string(&stamp).unwrap_or_default();
     if have.trim_end() != id {
