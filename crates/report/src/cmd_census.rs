@@ -322,8 +322,10 @@ fn list(classes: &[Class], items: usize, as_json: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A census file (Parquet or CSV) back as rows.
-fn read_part(p: &Path) -> Result<CensusPart> {
+/// A census file (Parquet or CSV) as a frame; a CSV must end with a line break (a copy
+/// cut short must not pass for a census) and has its column types inferred from
+/// `csv_infer` rows (`Some(0)`: all text; `None`: every row).
+pub(crate) fn read_census_frame(p: &Path, csv_infer: Option<usize>) -> Result<DataFrame> {
     let format = crate::output::frame_format(p).map_err(|_| {
         anyhow::anyhow!(
             "cannot read `{}`: use a .parquet or .csv census",
@@ -332,7 +334,6 @@ fn read_part(p: &Path) -> Result<CensusPart> {
     })?;
     let f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
     if format == crate::output::Format::Csv {
-        // a CSV cut short (a copy that stopped) must not pass for a census
         use std::io::{Seek, SeekFrom};
         let mut last = [0u8; 1];
         let mut g = f.try_clone()?;
@@ -349,15 +350,20 @@ fn read_part(p: &Path) -> Result<CensusPart> {
         }
         g.seek(SeekFrom::Start(0))?;
     }
-    // CSV: every column read as text (a game like 0.77 is no number), converted by name
-    let df = match format {
+    match format {
         crate::output::Format::Parquet => ParquetReader::new(f).finish(),
         _ => CsvReadOptions::default()
-            .with_infer_schema_length(Some(0))
+            .with_infer_schema_length(csv_infer)
             .into_reader_with_file_handle(f)
             .finish(),
     }
-    .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", p.display()))?;
+    .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", p.display()))
+}
+
+/// A census file (Parquet or CSV) back as rows.
+fn read_part(p: &Path) -> Result<CensusPart> {
+    // CSV: every column read as text (a game like 0.77 is no number), converted by name
+    let df = read_census_frame(p, Some(0))?;
     census_from_frame(&df).map_err(|e| anyhow::anyhow!("`{}`: {e}", p.display()))
 }
 

@@ -430,21 +430,7 @@ fn print_summary(t: &GameTally, items: u64, resumed: u64, files: &[String], s: f
 
 /// A census file (Parquet or CSV) as a frame, every column typed.
 fn read_frame(p: &Path) -> Result<DataFrame> {
-    let format = crate::output::frame_format(p).map_err(|_| {
-        anyhow::anyhow!(
-            "cannot read `{}`: use a .parquet or .csv census",
-            p.display()
-        )
-    })?;
-    let f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
-    match format {
-        crate::output::Format::Parquet => ParquetReader::new(f).finish(),
-        _ => CsvReadOptions::default()
-            .with_infer_schema_length(None)
-            .into_reader_with_file_handle(f)
-            .finish(),
-    }
-    .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", p.display()))
+    crate::cmd_census::read_census_frame(p, None)
 }
 
 /// Whether `p` is a per-game census (it has an `items` column).
