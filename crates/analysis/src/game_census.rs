@@ -15,9 +15,11 @@
 //! The first claim is checked in two readings: the *least* period is a sum of two moves
 //! (it fails on small periods such as {1,6,9}'s 5), and a sum of two moves *is a period*
 //! (the least period divides a + b, a + c or b + c: the outcomes repeat with that sum from
-//! the same preperiod on). The strict reading is also checked without the sets whose moves
-//! are all odd: their outcome period is 2 (every move changes the parity, so the even heaps
-//! are the P-positions). The claims are about normal play: a misère tally states none.
+//! the same preperiod on). The strict reading is also checked without the sets {1, b, c}
+//! with b and c odd: their outcome period is 2 (every move changes the parity and 1 is
+//! always a move, so the even heaps are the P-positions; with all moves odd but without 1,
+//! as {3,5,7} with period 10, nothing of the kind holds). The claims are about normal play:
+//! a misère tally states none.
 
 use crate::census::CensusColumn;
 use heaplab_core::census::games::{GameCensusOptions, GameRow, SpaceCount};
@@ -235,7 +237,7 @@ pub struct GameTally {
 const LEAST_IS_SUM: usize = 0;
 /// Index: non-additive, a sum of two moves is a period.
 const SUM_IS_PERIOD: usize = 1;
-/// Index: the strict reading without the sets of odd moves only.
+/// Index: the strict reading without the sets {1, b, c} of odd moves.
 const LEAST_IS_SUM_NOT_ODD: usize = 2;
 /// Index: additive sets are purely periodic.
 const ADDITIVE_PURE: usize = 3;
@@ -255,7 +257,7 @@ impl GameTally {
                      period (the least period divides one of them)",
                 ),
                 ClaimTally::new(
-                    "the strict reading without the sets of odd moves only (whose outcome \
+                    "the strict reading without the sets {1,b,c} of odd moves (whose outcome \
                      period is 2: even heaps lose)",
                 ),
                 ClaimTally::new(
@@ -369,7 +371,9 @@ impl GameTally {
                     self.claims[LEAST_IS_SUM].add(holds, r, w);
                     let divides = (a + b) % p == 0 || (a + c) % p == 0 || (b + c) % p == 0;
                     self.claims[SUM_IS_PERIOD].add(divides, r, w);
-                    if (a & b & c) % 2 == 0 {
+                    // {1, b, c} with b, c odd: every move changes the parity and 1 is
+                    // always there, so the even heaps are exactly the P-positions
+                    if !(a == 1 && b % 2 == 1 && c % 2 == 1) {
                         self.claims[LEAST_IS_SUM_NOT_ODD].add(holds, r, w);
                     }
                     raise(&mut self.non_additive_period_over_c, p as f64 / c as f64, r);
@@ -673,6 +677,26 @@ mod tests {
         let x = &t.claims[LEAST_IS_SUM].counterexamples;
         assert!(x.iter().any(|c| c.game == "sub{1,6,9}" && c.period == 5));
         assert!(t.claims[SUM_IS_PERIOD].fails < t.claims[LEAST_IS_SUM].fails);
+        // {1, b, c} with b, c odd: period 2 (the even heaps lose), left out of the third claim
+        let one_odd = |g: &str| {
+            let m: Vec<u64> = g[4..g.len() - 1]
+                .split(',')
+                .map(|s| s.parse().unwrap())
+                .collect();
+            m[0] == 1 && m[1] % 2 == 1 && m[2] % 2 == 1
+        };
+        for cx in &t.claims[LEAST_IS_SUM].counterexamples {
+            assert!(!one_odd(&cx.game) || cx.period == 2, "{}", cx.game);
+        }
+        assert!(t.claims[LEAST_IS_SUM_NOT_ODD]
+            .counterexamples
+            .iter()
+            .all(|cx| !one_odd(&cx.game)));
+        // 1 < b < c <= 20, b and c odd: C(9, 2) = 36 sets, none additive
+        assert_eq!(
+            t.claims[LEAST_IS_SUM].rows - t.claims[LEAST_IS_SUM_NOT_ODD].rows,
+            36
+        );
         assert!(t.claims[LEAST_IS_SUM].rows > 500 && t.claims[ADDITIVE_PURE].rows > 50);
         assert_eq!(t.claims[LEAST_IS_SUM].rows, t.claims[SUM_IS_PERIOD].rows);
         assert!(!GameTally::new(Play::Misere).has_claims());

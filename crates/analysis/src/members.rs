@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 /// class's game), `reduction` (`itself`, `scale 2`, `less {4}`, `shift 1`), `scale`,
 /// `shift`, `status`, `verdict`, the member's `preperiod`, `period` and `saltus`,
 /// `max_grundy`, the class's `class_preperiod`, `class_period` and `class_n` (how far it
-/// was computed), and `certificate` (the class's). One row per member of the `classes`
-/// that `part` has rows for, in item order.
+/// was computed), and `class_certificate` (why the class's period is proven). One row per
+/// member of the `classes` that `part` has rows for, in item order.
 ///
 /// # Errors
 /// [`CensusError`] when the space cannot be enumerated (it is the one the classes came
@@ -110,7 +110,7 @@ pub fn member_columns(
         ("class_period".into(), u(&|_, r| r.period)),
         ("class_n".into(), u(&|_, r| Some(r.n))),
         (
-            "certificate".into(),
+            "class_certificate".into(),
             Str(members
                 .iter()
                 .map(|(_, _, r)| r.certificate.clone())

@@ -406,7 +406,7 @@ fn print_summary(t: &GameTally, items: u64, resumed: u64, files: &[String], s: f
             );
         }
         if c.fails > 5 {
-            println!("  … (all in --json, or select them from the rows)");
+            println!("  … (the first 20 in --json; all of them in the rows)");
         }
     }
     if let Some(e) = &t.additive_period_over_c2 {

@@ -123,7 +123,7 @@ def census(
     ``representative``, ``reduction``, ``scale``, ``shift``, ``status``, ``verdict``, the
     game's own ``preperiod``, ``period`` and ``saltus`` (its class's carried through the
     reduction), ``max_grundy``, ``class_preperiod``, ``class_period``, ``class_n`` and
-    ``certificate``."""
+    ``class_certificate``."""
     from . import _arrow, _path, _size
 
     n_max = _size("n_max", n_max)
