@@ -430,7 +430,45 @@ fn print_summary(t: &GameTally, items: u64, resumed: u64, files: &[String], s: f
 
 /// A census file (Parquet or CSV) as a frame, every column typed.
 fn read_frame(p: &Path) -> Result<DataFrame> {
-    crate::cmd_census::read_census_frame(p, None)
+    read_census_frame(p, None)
+}
+
+/// A census file (Parquet or CSV) as a frame; a CSV must end with a line break (a copy
+/// cut short must not pass for a census) and has its column types inferred from
+/// `csv_infer` rows (`Some(0)`: all text; `None`: every row).
+pub(crate) fn read_census_frame(p: &Path, csv_infer: Option<usize>) -> Result<DataFrame> {
+    let format = crate::output::frame_format(p).map_err(|_| {
+        anyhow::anyhow!(
+            "cannot read `{}`: use a .parquet or .csv census",
+            p.display()
+        )
+    })?;
+    let f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+    if format == crate::output::Format::Csv {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut last = [0u8; 1];
+        let mut g = f.try_clone()?;
+        let len = g.seek(SeekFrom::End(0))?;
+        if len > 0 {
+            g.seek(SeekFrom::End(-1))?;
+            g.read_exact(&mut last)?;
+        }
+        if len > 0 && last[0] != b'\n' {
+            bail!(
+                "`{}` does not end with a line break: it looks cut short",
+                p.display()
+            );
+        }
+        g.seek(SeekFrom::Start(0))?;
+    }
+    match format {
+        crate::output::Format::Parquet => ParquetReader::new(f).finish(),
+        _ => CsvReadOptions::default()
+            .with_infer_schema_length(csv_infer)
+            .into_reader_with_file_handle(f)
+            .finish(),
+    }
+    .map_err(|e| anyhow::anyhow!("cannot read `{}`: {e}", p.display()))
 }
 
 /// Whether `p` is a per-game census (it has an `items` column).
