@@ -28,6 +28,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod beyond;
 mod budget;
 pub mod census;
 mod cert;
@@ -57,6 +58,7 @@ mod sums;
 mod table;
 mod witness;
 
+pub use beyond::BeyondGame;
 pub use budget::{Budget, Engine, Estimate, Task, TIME_LIMIT};
 pub use census::{CensusError, CensusSpace, Class, Member, Reduction};
 pub use cert::{CertRule, Sequence};

@@ -91,6 +91,10 @@ pub struct Family {
     pub(crate) aliases: &'static [&'static str],
     #[serde(skip)]
     pub(crate) hook: Option<Hook>,
+    /// The reader of a game beyond one heap (two heaps, move memory, loopy), for families
+    /// that are not one-heap games ([`crate::BeyondGame`]).
+    #[serde(skip)]
+    pub(crate) beyond: Option<crate::beyond::BeyondHook>,
     /// Its row of the README's spec table (the specs it covers, the moves in full), when
     /// it starts one.
     #[serde(skip)]
@@ -122,6 +126,7 @@ impl Family {
             args,
             aliases: &[],
             hook: None,
+            beyond: None,
             row: None,
         }
     }
@@ -138,6 +143,13 @@ impl Family {
     const fn hook(self, hook: Hook) -> Family {
         Family {
             hook: Some(hook),
+            ..self
+        }
+    }
+
+    const fn beyond(self, hook: crate::beyond::BeyondHook) -> Family {
+        Family {
+            beyond: Some(hook),
             ..self
         }
     }
@@ -374,13 +386,54 @@ pub static FAMILIES: &[Family] = &[
          misere`. Not available for extended codes, coin-turning, `sink` and `seed` games \
          (refused with that reason)",
     ),
+    Family::new("wythoff", "", "wythoff", "two heaps (a, b): remove from one heap, or the same from both", "two heaps")
+        .beyond(crate::beyond::wythoff)
+        .row(
+            "`wythoff`, `wythoff{2}`",
+            "two heaps (a, b): remove any positive amount from one heap, or x ≥ 1 and y ≥ 1 \
+             from both with \\|x − y\\| < a (`wythoff` is a = 1: the same from both; Fraenkel's \
+             a-Wythoff, CGSuite's `GenWythoff(k -> k + a)`). P-positions (⌊nα⌋, ⌊nα⌋ + an), \
+             α = (2 − a + √(a²+4))/2 (Fraenkel 1982), in exact integer arithmetic to 2^64",
+        ),
+    Family::new("vectors", "{..}", "vectors{(1,2),(2,1)}", "two heaps (a, b): remove (x, y) for a listed vector", "two heaps")
+        .beyond(crate::beyond::vectors)
+        .row(
+            "`vectors{(1,2),(2,1),(1,1)}`",
+            "two heaps (a, b): move to (a − x, b − y) for a listed vector (x, y) (neither below \
+             0; (0,0) is refused). Vectors apply as written: list (y,x) too for a symmetric game",
+        ),
+    Family::new("fibonacci-nim", "", "fibonacci-nim", "one heap with memory: take at most twice the previous move", "move memory")
+        .beyond(crate::beyond::fibonacci_nim)
+        .row(
+            "`fibonacci-nim`, `takeaway{3}`, `takeaway{3/2}`",
+            "one heap with move memory: the first move takes 1..n − 1, every later move at \
+             most r times the previous one (`fibonacci-nim` = `takeaway{2}`, Whinihan 1963: \
+             P-positions are the Fibonacci numbers; Schwenk 1970; CGSuite's `TakeAway(r)`). \
+             Positions (heap, previous move) as CGSuite writes them",
+        ),
+    Family::new("takeaway", "{..}", "takeaway{3}", "one heap with memory: take at most r times the previous move", "move memory")
+        .beyond(crate::beyond::takeaway),
+    Family::new("put-or-take", "{..}", "put-or-take{squares}", "loopy: put or take the largest square (or triangular) <= n", "loopy")
+        .beyond(crate::beyond::put_or_take)
+        .row(
+            "`put-or-take{squares}`, `put-or-take{triangular}`, `add-or-divide`",
+            "loopy games, whose moves may grow the heap: add or remove the largest square \
+             (Epstein's Put or Take a Square, OEIS A005240) or triangular number (Norton's \
+             Tribulations, A266726) not above n; add 1 or divide by a prime factor, reaching 1 \
+             wins (A362416). Outcomes win, loss or draw by retrograde analysis on a window \
+             that grows until every answer is certified (the window is printed)",
+        ),
+    Family::new("add-or-divide", "", "add-or-divide", "loopy: add 1 or divide by a prime factor; reaching 1 wins", "loopy")
+        .beyond(crate::beyond::add_or_divide),
 ];
 
 /// The README's table of game specs, made from the registry (`heaplab games --markdown`):
 /// one row per family that starts one — the specs, the moves, the structure of the moves
 /// (which picks the engines).
 pub fn spec_table() -> String {
-    let mut out = String::from("| spec | moves from a heap of n | structure |\n|---|---|---|\n");
+    let mut out = String::from(
+        "| spec | moves from a heap of n (or the position named) | structure |\n|---|---|---|\n",
+    );
     for f in FAMILIES {
         if let Some((specs, moves)) = f.row {
             out.push_str(&format!("| {specs} | {moves} | {} |\n", f.structure));
@@ -712,6 +765,13 @@ mod tests {
     #[test]
     fn every_family_example_parses_and_certificates_follow_the_family() {
         for f in FAMILIES {
+            if f.beyond.is_some() {
+                let g = crate::BeyondGame::parse(f.spec).unwrap_or_else(|e| panic!("{e}"));
+                assert_eq!(f.structure, g.structure(), "{}", f.spec);
+                assert_eq!(g.to_string(), f.spec);
+                assert!(Game::parse(f.spec).is_err(), "{}", f.spec);
+                continue;
+            }
             let g = Game::parse(f.spec).unwrap_or_else(|e| panic!("{}: {e}", f.spec));
             // the registry says what structure the engines see, and it is the one they see
             assert_eq!(f.structure, g.structure_kind(), "{}", f.spec);

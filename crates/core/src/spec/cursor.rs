@@ -184,4 +184,19 @@ impl<'a> Cursor<'a> {
         }
         Ok(v)
     }
+
+    /// A non-negative integer (a coordinate of a move vector: 0 allowed).
+    pub(crate) fn count(&mut self) -> Result<u64, SpecError> {
+        self.ws();
+        if self.peek() == Some('0')
+            && !self
+                .chars
+                .get(self.i + 1)
+                .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+        {
+            self.i += 1;
+            return Ok(0);
+        }
+        self.number()
+    }
 }

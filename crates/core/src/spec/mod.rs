@@ -132,6 +132,14 @@ fn term(c: &mut Cursor<'_>) -> Result<Term, SpecError> {
             let word = c.text_from(start).to_ascii_lowercase();
             match family_named(&word).and_then(|f| f.hook) {
                 Some(hook) => hook(c, &word, start, expr),
+                None if crate::beyond::beyond_family(&word).is_some() => Err(c.err_at(
+                    start,
+                    &format!(
+                        "`{word}` is not a one-heap game (its positions are pairs, a heap with \
+                         move memory, or loopy): give it alone to who, losers, table or plot, \
+                         not inside a sum, union or wrapper"
+                    ),
+                )),
                 None => Err(c.err_at(
                     start,
                     &format!(

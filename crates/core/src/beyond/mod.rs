@@ -1,0 +1,263 @@
+//! Games beyond one heap: two-heap games (Wythoff's family, move vectors), games with move
+//! memory (Fibonacci Nim, Take-Away), and loopy games whose moves may grow the heap (win,
+//! loss or draw). Their families are entries of the one registry ([`crate::FAMILIES`],
+//! structures `two heaps`, `move memory`, `loopy`); [`BeyondGame::parse`] reads their specs
+//! and the one-heap spec parser refuses them with a pointer here.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`beatty`] | exact Beatty pairs of a-Wythoff (Fraenkel 1982) |
+//! | [`pairs`] | two-heap games: Grundy squares and rows, P-pairs, one position |
+//! | [`memory`] | Take-Away(r) and Fibonacci Nim: least winning moves, values by state |
+//! | [`loopy`] | put-or-take games and add-or-divide: retrograde analysis with draws |
+
+pub mod beatty;
+pub mod loopy;
+pub mod memory;
+pub mod pairs;
+#[cfg(test)]
+mod tests;
+
+use crate::spec::cursor::{Cursor, SpecError};
+use loopy::{LoopyGame, PutSet};
+use memory::TakeAway;
+use pairs::PairGame;
+use thiserror::Error;
+
+/// A game that is not a sum of one-heap games of [`crate::Game`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BeyondGame {
+    /// Positions (a, b) of two heaps.
+    Pair(PairGame),
+    /// A heap and the previous move (Take-Away, Fibonacci Nim).
+    Memory(TakeAway),
+    /// One heap whose moves may grow it.
+    Loopy(LoopyGame),
+}
+
+/// Why a question about a game beyond one heap has no answer here.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BeyondError {
+    /// Beyond what the engine takes (the message names the limit).
+    #[error("{0}")]
+    TooLarge(String),
+    /// A loopy position that depends on heaps beyond every window tried.
+    #[error("{0}")]
+    Unsettled(String),
+    /// Not a question this game answers.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The observer stopped the run.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl std::fmt::Display for BeyondGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BeyondGame::Pair(g) => f.write_str(&g.spec()),
+            BeyondGame::Memory(g) => f.write_str(&g.spec()),
+            BeyondGame::Loopy(g) => f.write_str(&g.spec()),
+        }
+    }
+}
+
+/// A family's reader of its spec (called with the cursor after its word).
+pub(crate) type BeyondHook = fn(&mut Cursor<'_>, &str) -> Result<BeyondGame, SpecError>;
+
+impl BeyondGame {
+    /// Reads a spec of a game beyond one heap: `wythoff`, `wythoff{2}`,
+    /// `vectors{(1,2),(2,1)}`, `fibonacci-nim`, `takeaway{3}`, `takeaway{3/2}`,
+    /// `put-or-take{squares}`, `put-or-take{triangular}`, `add-or-divide`.
+    ///
+    /// # Errors
+    /// A [`SpecError`] naming the position of the problem, also when the spec is a
+    /// one-heap game (`Ok(None)` is never returned for a beyond family's word).
+    pub fn parse(spec: &str) -> Result<BeyondGame, SpecError> {
+        let mut c = Cursor::new(spec);
+        c.ws();
+        let start = c.i;
+        while c
+            .peek()
+            .is_some_and(|x| x.is_ascii_alphanumeric() || x == '-')
+        {
+            c.i += 1;
+        }
+        let word = c.text_from(start).to_ascii_lowercase();
+        let Some(hook) = beyond_family(&word) else {
+            return Err(c.err_at(
+                start,
+                &format!(
+                    "`{}` is not a game beyond one heap (those are: {})",
+                    crate::spec::cursor::word_shown(&word),
+                    beyond_words()
+                ),
+            ));
+        };
+        let g = hook(&mut c, &word)?;
+        c.ws();
+        if !c.at_end() {
+            return Err(c.err("unexpected text after the game"));
+        }
+        Ok(g)
+    }
+
+    /// Whether `spec` starts with the word of a family beyond one heap (then
+    /// [`BeyondGame::parse`] is the parser to call, and its error the one to show).
+    pub fn is_beyond(spec: &str) -> bool {
+        let word: String = spec
+            .trim_start()
+            .chars()
+            .take_while(|x| x.is_ascii_alphanumeric() || *x == '-')
+            .collect();
+        beyond_family(&word.to_ascii_lowercase()).is_some()
+    }
+
+    /// `two heaps`, `move memory` or `loopy`: the structure the registry names.
+    pub fn structure(&self) -> &'static str {
+        match self {
+            BeyondGame::Pair(_) => "two heaps",
+            BeyondGame::Memory(_) => "move memory",
+            BeyondGame::Loopy(_) => "loopy",
+        }
+    }
+}
+
+/// The hook of the beyond family named `word`.
+pub(crate) fn beyond_family(word: &str) -> Option<BeyondHook> {
+    crate::games::FAMILIES
+        .iter()
+        .find(|f| !f.name.is_empty() && f.name == word)
+        .and_then(|f| f.beyond)
+}
+
+/// The words of the beyond families, for messages.
+pub(crate) fn beyond_words() -> String {
+    crate::games::FAMILIES
+        .iter()
+        .filter(|f| f.beyond.is_some())
+        .map(|f| format!("{}{}", f.name, f.args))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `wythoff` or `wythoff{a}`.
+pub(crate) fn wythoff(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
+    c.ws();
+    let a = if c.peek() == Some('{') {
+        let v = c.list("a of a-Wythoff")?;
+        if v.len() != 1 || v[0] == 0 {
+            return Err(
+                c.err("wythoff{a} takes one positive a (|x − y| < a on the diagonal moves)")
+            );
+        }
+        if v[0] > 1 << 20 {
+            return Err(c.err("wythoff{a}: a is at most 1048576"));
+        }
+        v[0]
+    } else {
+        1
+    };
+    Ok(BeyondGame::Pair(PairGame::Wythoff { a }))
+}
+
+/// `vectors{(x,y),…}`.
+pub(crate) fn vectors(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
+    c.expect('{', "to open the move vectors")?;
+    let mut v: Vec<(u64, u64)> = vec![];
+    loop {
+        c.ws();
+        let at = c.i;
+        c.expect('(', "to open a move vector (x,y)")?;
+        let x = c.count()?;
+        c.expect(',', "between x and y")?;
+        let y = c.count()?;
+        c.expect(')', "to close the move vector")?;
+        if x == 0 && y == 0 {
+            return Err(c.err_at(
+                at,
+                "the move vector (0,0) is no move: every vector removes at least one token",
+            ));
+        }
+        if x > 1 << 20 || y > 1 << 20 {
+            return Err(c.err_at(at, "move vectors are at most 1048576 in each coordinate"));
+        }
+        if !v.contains(&(x, y)) {
+            v.push((x, y));
+        }
+        c.ws();
+        match c.peek() {
+            Some(',') => c.i += 1,
+            Some('}') => {
+                c.i += 1;
+                break;
+            }
+            Some(ch) => return Err(c.err(&format!("expected ',' or '}}', found '{ch}'"))),
+            None => return Err(c.err("unclosed move vectors: expected '}'")),
+        }
+    }
+    v.sort_unstable();
+    Ok(BeyondGame::Pair(PairGame::Vectors(v)))
+}
+
+/// `fibonacci-nim`.
+pub(crate) fn fibonacci_nim(_: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
+    Ok(BeyondGame::Memory(TakeAway::FIBONACCI))
+}
+
+/// `takeaway{r}` or `takeaway{p/q}`.
+pub(crate) fn takeaway(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
+    c.expect('{', "to open the ratio r of takeaway{r}")?;
+    let p = c.number()?;
+    c.ws();
+    let q = if c.peek() == Some('/') {
+        c.i += 1;
+        c.number()?
+    } else {
+        1
+    };
+    c.expect('}', "to close takeaway{r}")?;
+    if p == 0 || q == 0 || p > 1 << 20 || q > 1 << 20 {
+        return Err(c.err("takeaway{p/q}: p and q are positive and at most 1048576"));
+    }
+    let g = gcd(p, q);
+    Ok(BeyondGame::Memory(TakeAway { p: p / g, q: q / g }))
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// `put-or-take{squares}` or `put-or-take{triangular}`.
+pub(crate) fn put_or_take(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
+    c.expect('{', "to open the set of put-or-take{SET}")?;
+    c.ws();
+    let start = c.i;
+    while c.peek().is_some_and(|x| x.is_ascii_alphanumeric()) {
+        c.i += 1;
+    }
+    let set = match c.text_from(start).to_ascii_lowercase().as_str() {
+        "squares" => PutSet::Squares,
+        "triangular" => PutSet::Triangular,
+        other => {
+            return Err(c.err_at(
+                start,
+                &format!(
+                    "put-or-take{{SET}} takes squares or triangular, not `{}`",
+                    crate::spec::cursor::word_shown(other)
+                ),
+            ))
+        }
+    };
+    c.expect('}', "to close put-or-take{SET}")?;
+    Ok(BeyondGame::Loopy(LoopyGame::PutOrTake(set)))
+}
+
+/// `add-or-divide`.
+pub(crate) fn add_or_divide(_: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
+    Ok(BeyondGame::Loopy(LoopyGame::AddOrDivide))
+}

@@ -1,0 +1,343 @@
+//! Games beyond one heap against their definitions, published sequences and CGSuite's own
+//! test values.
+
+use super::loopy::{loopy_outcomes, Loopy, LoopyGame, PutSet};
+use super::memory::{
+    is_fibonacci, least_winning_moves, state_grundy, state_grundy_by_definition,
+    zeckendorf_smallest, TakeAway,
+};
+use super::pairs::{decide_pair, grundy_by_definition, grundy_rect, PairGame};
+use super::BeyondGame;
+use crate::observe::Silent;
+
+fn pair(spec: &str) -> PairGame {
+    match BeyondGame::parse(spec).unwrap() {
+        BeyondGame::Pair(g) => g,
+        other => panic!("{other} is not a pair game"),
+    }
+}
+
+#[test]
+fn specs_read_print_and_refuse() {
+    for s in [
+        "wythoff",
+        "wythoff{2}",
+        "vectors{(0,1),(1,0),(2,3)}",
+        "fibonacci-nim",
+        "takeaway{3}",
+        "takeaway{3/2}",
+        "put-or-take{squares}",
+        "put-or-take{triangular}",
+        "add-or-divide",
+    ] {
+        assert_eq!(BeyondGame::parse(s).unwrap().to_string(), s);
+    }
+    assert_eq!(
+        BeyondGame::parse("takeaway{4/2}").unwrap().to_string(),
+        "fibonacci-nim"
+    );
+    assert_eq!(
+        BeyondGame::parse("wythoff{1}").unwrap().to_string(),
+        "wythoff"
+    );
+    for (bad, says) in [
+        ("vectors{(0,0)}", "(0,0) is no move"),
+        ("vectors{(1,-1)}", "found '-'"),
+        ("wythoff{0}", "positive"),
+        ("takeaway{0}", "positive"),
+        ("put-or-take{cubes}", "squares or triangular"),
+        ("wythoff x", "unexpected text"),
+        ("squares", "not a game beyond one heap"),
+    ] {
+        let e = BeyondGame::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    // one-heap contexts refuse them with the reason
+    let e = crate::Game::parse("wythoff|sub{1}")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not a one-heap game"), "{e}");
+}
+
+/// The pairs (k, ⌊kφ⌋, ⌊kφ²⌋) to 10^9 (both coordinates ≤ 10^9) from the exact
+/// incremental Beatty arithmetic equal the mex construction of Wythoff's P-positions
+/// (A_k = the least number not yet used, B_k = A_k + k): the closed form checked against
+/// the game's definition of its P-positions, with no floating point.
+#[test]
+fn wythoff_pairs_to_a_billion_are_the_mex_construction() {
+    let top: u64 = 1_000_000_000;
+    let mut used = vec![0u64; (top as usize + 2) / 64 + 1];
+    let mut next = 1u64;
+    let mut count = 0u64;
+    for (k, a, b) in (super::beatty::Beatty { a: 1 }).pairs().skip(1) {
+        if b > top as u128 {
+            break;
+        }
+        while used[next as usize / 64] >> (next % 64) & 1 == 1 {
+            next += 1;
+        }
+        assert_eq!((a, b), (next as u128, (next + k) as u128), "k = {k}");
+        used[next as usize / 64] |= 1 << (next % 64);
+        let bb = next + k;
+        used[bb as usize / 64] |= 1 << (bb % 64);
+        count = k;
+    }
+    // 381966011 pairs: ⌊10^9 / φ²⌋
+    assert_eq!(count, 381_966_011);
+}
+
+#[test]
+fn wythoff_positions_near_a_quintillion_are_decided_with_a_move_that_checks() {
+    let w = PairGame::Wythoff { a: 1 };
+    let b = super::beatty::Beatty { a: 1 };
+    let n = 618_033_988_749_894_848u64;
+    let (an, bn) = (b.lower(n) as u64, b.upper(n) as u64);
+    assert!(bn > 1_000_000_000_000_000_000);
+    let d = decide_pair(&w, an, bn, 0).unwrap();
+    assert!(!d.win && d.to.is_none());
+    let d = decide_pair(&w, bn, an, 0).unwrap();
+    assert!(!d.win);
+    for (p, q) in [
+        (an + 1, bn),
+        (an, bn + 5),
+        (an - 7, bn),
+        (bn, bn),
+        (1_000_000_000_000_000_000, 999_999_999_999_999_999),
+        (bn + 3, an),
+        (u64::MAX, u64::MAX - 12345),
+    ] {
+        let d = decide_pair(&w, p, q, 0).unwrap();
+        assert!(d.win, "({p}, {q})");
+        let (x, y) = d.to.unwrap();
+        // a legal move: one heap only, or the same from both
+        let legal = (x == p && y < q) || (y == q && x < p) || (x < p && p - x == q - y);
+        assert!(legal, "({p}, {q}) -> ({x}, {y})");
+        let back = decide_pair(&w, x, y, 0).unwrap();
+        assert!(!back.win, "({p}, {q}) -> ({x}, {y}) leaves a win");
+    }
+}
+
+#[test]
+fn a_wythoff_moves_lead_to_p_positions_on_small_boards() {
+    for a in 1..=4u64 {
+        let g = PairGame::Wythoff { a };
+        let sq = grundy_rect(&g, 61, 61, &Silent).unwrap();
+        for p in 0..=60 {
+            for q in 0..=60 {
+                let d = decide_pair(&g, p, q, 0).unwrap();
+                assert_eq!(d.win, sq.get(p, q) != 0, "a = {a} at ({p}, {q})");
+                if let Some((x, y)) = d.to {
+                    assert!(
+                        g.options(p, q).contains(&(x, y)),
+                        "a = {a}: ({p},{q}) -> ({x},{y})"
+                    );
+                    assert_eq!(sq.get(x, y), 0);
+                }
+            }
+        }
+    }
+}
+
+fn square_matches_definition(spec: &str, n: u64) {
+    let g = pair(spec);
+    let fast = grundy_rect(&g, n + 1, n + 1, &Silent).unwrap();
+    let slow = grundy_by_definition(&g, n);
+    assert!(fast.values == slow, "{spec} to {n}");
+}
+
+/// The Grundy square to 2000 by the bitset engine equals the mex of every option's value,
+/// cell by cell, for Wythoff's game.
+#[test]
+fn wythoff_square_to_2000_is_the_definition() {
+    square_matches_definition("wythoff", 2000);
+}
+
+#[test]
+fn two_wythoff_square_to_2000_is_the_definition() {
+    square_matches_definition("wythoff{2}", 2000);
+}
+
+#[test]
+fn three_wythoff_square_to_2000_is_the_definition() {
+    square_matches_definition("wythoff{3}", 2000);
+}
+
+#[test]
+fn wide_wythoff_and_vector_squares_are_the_definition() {
+    // a = 6 passes the engine's eight bitsets: the rest of its diagonals are scanned
+    square_matches_definition("wythoff{6}", 150);
+    square_matches_definition("vectors{(0,1),(1,0),(1,2),(2,1),(3,3)}", 2000);
+    square_matches_definition("vectors{(2,0),(0,3),(1,1)}", 500);
+    // the strip engine (few rows, long rows) agrees with the square engine
+    for spec in ["wythoff", "wythoff{3}"] {
+        let g = pair(spec);
+        let strip = grundy_rect(&g, 4, 3000, &Silent).unwrap();
+        let square = grundy_rect(&g, 3000, 3000, &Silent).unwrap();
+        for p in 0..4 {
+            assert_eq!(strip.row(p), square.row(p), "{spec} row {p}");
+        }
+    }
+}
+
+/// CGSuite's own test values (aaron-siegel/cgsuite,
+/// lib/core/src/test/scala/org/cgsuite/lang/GameHeapTest.scala, "define coordinate games
+/// properly"): the option count of (10, 10) and the nim values of (10, n), n = 0..20.
+#[test]
+fn cgsuite_published_values() {
+    let row = |g: &PairGame| grundy_rect(g, 11, 21, &Silent).unwrap().row(10).to_vec();
+    let w = PairGame::Wythoff { a: 1 };
+    assert_eq!(w.options(10, 10).len(), 30);
+    assert_eq!(
+        row(&w),
+        [10, 11, 9, 8, 13, 12, 0, 15, 16, 17, 14, 18, 7, 6, 2, 3, 1, 4, 5, 23, 28]
+    );
+    // GenWythoff(x -> x + 2)
+    let w2 = PairGame::Wythoff { a: 2 };
+    assert_eq!(w2.options(10, 10).len(), 48);
+    assert_eq!(
+        row(&w2),
+        [10, 11, 12, 13, 0, 14, 9, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 15, 28, 29, 30]
+    );
+    // FibonacciNim and TakeAway(3) at CGSuite's (heap 10, previous move k): the state
+    // (10, ⌊r·k⌋)
+    for (game, want) in [
+        (
+            TakeAway::FIBONACCI,
+            [
+                0, 2, 2, 2, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+            ],
+        ),
+        (
+            TakeAway { p: 3, q: 1 },
+            [
+                0, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+            ],
+        ),
+    ] {
+        let g = state_grundy(game, 10, &Silent).unwrap();
+        let got: Vec<u32> = (0..=20u64)
+            .map(|k| g[10][game.allowance(k).min(10) as usize])
+            .collect();
+        assert_eq!(got, want, "{}", game.spec());
+        assert_eq!(game.options(10, game.allowance(10)).count(), 10);
+    }
+}
+
+/// Fibonacci Nim's P-positions to 10^6 are the Fibonacci numbers, and the least winning
+/// first move is the smallest Zeckendorf term (Whinihan 1963).
+#[test]
+fn fibonacci_nim_to_a_million() {
+    let n = 1_000_000u64;
+    let w = least_winning_moves(TakeAway::FIBONACCI, n, &Silent).unwrap();
+    let p: Vec<u64> = (1..=n).filter(|&h| w[h as usize] as u64 == h).collect();
+    let mut fib = vec![1u64, 2];
+    while fib[fib.len() - 1] + fib[fib.len() - 2] <= n {
+        fib.push(fib[fib.len() - 1] + fib[fib.len() - 2]);
+    }
+    assert_eq!(p, fib);
+    for h in 1..=n {
+        assert_eq!(w[h as usize] as u64, zeckendorf_smallest(h), "heap {h}");
+    }
+    assert!(is_fibonacci(832_040) && !is_fibonacci(832_041));
+}
+
+#[test]
+fn take_away_values_by_state_are_the_definition() {
+    for game in [
+        TakeAway::FIBONACCI,
+        TakeAway { p: 3, q: 1 },
+        TakeAway { p: 3, q: 2 },
+        TakeAway { p: 1, q: 1 },
+    ] {
+        let g = state_grundy(game, 60, &Silent).unwrap();
+        let w = least_winning_moves(game, 60, &Silent).unwrap();
+        for n in 0..=60u64 {
+            for m in 0..=n {
+                assert_eq!(
+                    g[n as usize][m as usize],
+                    state_grundy_by_definition(game, n, m)
+                );
+                // won exactly when the least winning move is allowed
+                assert_eq!(g[n as usize][m as usize] != 0, (w[n as usize] as u64) <= m);
+            }
+        }
+    }
+}
+
+fn outcomes_of(game: LoopyGame, n: u64) -> Vec<Loopy> {
+    loopy_outcomes(game, n, 1 << 24, &Silent).unwrap().outcomes
+}
+
+fn positions(o: &[Loopy], first: u64, what: Loopy) -> Vec<u64> {
+    (first..o.len() as u64)
+        .filter(|&i| o[i as usize] == what)
+        .collect()
+}
+
+/// Epstein's Put or Take a Square: P-positions OEIS A005240, N-positions A005241, and the
+/// rest draws (2 ↔ 3 is the first: moving to 1 or 4 hands the opponent the win).
+#[test]
+fn put_or_take_a_square_with_its_draws() {
+    let o = outcomes_of(LoopyGame::PutOrTake(PutSet::Squares), 1177);
+    let a005240 = [
+        0, 5, 20, 29, 45, 80, 101, 116, 135, 145, 165, 173, 236, 257, 397, 404, 445, 477, 540, 565,
+        580, 585, 629, 666, 836, 845, 885, 909, 944, 949, 954, 975, 1125, 1177,
+    ];
+    assert_eq!(positions(&o, 0, Loopy::Loss), a005240);
+    let a005241 = [
+        1, 4, 9, 11, 14, 16, 21, 25, 30, 36, 41, 44, 49, 52, 54, 64, 69, 71, 81, 84, 86, 92, 100,
+        105, 120, 121, 126, 136, 141, 144, 149, 164, 169, 174, 189, 196, 201, 208, 216, 225, 230,
+        245, 252,
+    ];
+    let wins = positions(&o, 0, Loopy::Win);
+    assert_eq!(wins[..a005241.len()], a005241);
+    // 2 <-> 3 is a certified draw (moving to 1 or 4 hands the opponent the win); the
+    // other positions that are neither are undecided on every window (no sound bound)
+    let draws = positions(&o, 0, Loopy::Draw);
+    assert_eq!(draws[..2], [2, 3]);
+    let undecided = positions(&o, 0, Loopy::Unknown);
+    assert_eq!(
+        draws.len() + undecided.len() + wins.len() + a005240.len(),
+        1178
+    );
+    assert!(undecided.contains(&6));
+}
+
+/// Two more loopy games from OEIS: add one or divide by a prime (A362416: P-positions,
+/// no draws) and Norton's Tribulations, put or take the largest triangular number
+/// (A266726: P-positions, no draws up to 158).
+#[test]
+fn add_or_divide_and_tribulations() {
+    let o = outcomes_of(LoopyGame::AddOrDivide, 183);
+    let a362416 = [
+        1, 4, 6, 10, 14, 16, 22, 25, 27, 34, 36, 38, 40, 46, 49, 51, 56, 58, 60, 63, 65, 69, 74,
+        77, 82, 84, 86, 88, 91, 94, 96, 100, 104, 106, 111, 115, 117, 119, 121, 123, 129, 132, 134,
+        136, 140, 142, 144, 146, 150, 152, 156, 158, 160, 162, 166, 169, 171, 178, 183,
+    ];
+    assert_eq!(positions(&o, 1, Loopy::Loss), a362416);
+    assert!(positions(&o, 1, Loopy::Draw).is_empty());
+    let o = outcomes_of(LoopyGame::PutOrTake(PutSet::Triangular), 158);
+    let a266726 = [
+        0, 2, 4, 9, 11, 13, 18, 20, 22, 24, 26, 29, 31, 37, 39, 41, 42, 44, 46, 48, 50, 51, 52, 56,
+        58, 60, 61, 62, 63, 65, 67, 72, 74, 79, 83, 84, 85, 86, 88, 90, 92, 94, 98, 99, 101, 103,
+        108, 110, 112, 119, 126, 128, 130, 135, 137, 139, 141, 142, 143, 144, 150, 151, 152, 154,
+        156, 158,
+    ];
+    assert_eq!(positions(&o, 0, Loopy::Loss), a266726);
+    assert!(positions(&o, 0, Loopy::Draw).is_empty());
+}
+
+#[test]
+fn small_windows_leave_positions_undecided_never_guessed() {
+    // on the window [0, 1024] Put or Take a Square leaves more positions undecided than on
+    // larger windows, and none of them is called a draw or a loss
+    let small = loopy_outcomes(LoopyGame::PutOrTake(PutSet::Squares), 256, 1024, &Silent).unwrap();
+    let big = loopy_outcomes(LoopyGame::PutOrTake(PutSet::Squares), 256, 1 << 22, &Silent).unwrap();
+    assert_eq!(small.window, 1024);
+    for (i, (s, b)) in small.outcomes.iter().zip(&big.outcomes).enumerate() {
+        if *s != Loopy::Unknown {
+            assert_eq!(s, b, "position {i}");
+        }
+    }
+    assert!(small.statement().contains("[0, 1024]"));
+}
