@@ -177,14 +177,14 @@ pub(crate) fn observe(obs: &dyn Observer, done: u64, max: u64) -> Result<(), Err
 
 /// Failures found so far.
 #[derive(Default)]
-struct Tally {
-    rows: u64,
-    failures: u64,
-    examples: Option<DataFrame>,
+pub(crate) struct Tally {
+    pub(crate) rows: u64,
+    pub(crate) failures: u64,
+    pub(crate) examples: Option<DataFrame>,
 }
 
 impl Tally {
-    fn add(&mut self, claim: &Claim, df: DataFrame) -> Result<(), Error> {
+    pub(crate) fn add(&mut self, claim: &Claim, df: DataFrame) -> Result<(), Error> {
         self.rows += df.height() as u64;
         let f = claim.failures(df)?;
         self.failures += f.height() as u64;

@@ -80,7 +80,13 @@ impl ColumnsUdf for Fun {
         polars_ensure!(s.len() == self.arity(), ComputeError: "{} takes {} argument(s)", self.0.name(), self.arity());
         let name = s[0].name().clone();
         let args = s.iter().map(as_u64).collect::<PolarsResult<Vec<_>>>()?;
-        let len = args.iter().map(Vec::len).max().unwrap_or(0);
+        // an empty column (the empty frame a claim compiles on) makes no rows, even beside
+        // a literal's one value
+        let len = if args.iter().any(Vec::is_empty) {
+            0
+        } else {
+            args.iter().map(Vec::len).max().unwrap_or(0)
+        };
         // a literal argument is one value for every row
         let pick = |v: &Vec<Option<u64>>, k: usize| if v.len() == 1 { v[0] } else { v[k] };
         let value = |k: usize| {

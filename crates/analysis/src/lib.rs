@@ -23,6 +23,8 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+#[cfg(feature = "polars")]
+mod beyond;
 mod census;
 #[cfg(feature = "polars")]
 mod check;
@@ -46,6 +48,8 @@ mod stats;
 mod stone_check;
 mod sweep;
 
+#[cfg(feature = "polars")]
+pub use beyond::{beyond_frames, beyond_schema, check_beyond, guess_beyond};
 pub use census::{
     census, census_columns, census_id, census_row, failed_row, link_same_values,
     merge as merge_census, CensusBudget, CensusColumn, CensusPart, CensusRow, MergeError,
@@ -118,6 +122,9 @@ pub enum Error {
     /// Stone-game rows that cannot be enumerated.
     #[error(transparent)]
     Rows(#[from] heaplab_core::RowsError),
+    /// A game beyond one heap: a limit or a cancellation.
+    #[error(transparent)]
+    Beyond(#[from] heaplab_core::beyond::BeyondError),
     /// A stone-game row the solver refuses.
     #[error(transparent)]
     Stone(#[from] heaplab_core::StoneError),

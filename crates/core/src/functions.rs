@@ -22,6 +22,12 @@ pub enum ClaimFunction {
     IsPrime,
     /// a XOR b.
     Xor,
+    /// floor(x·√d), exact (`floor_sqrt_mul(k, 5)`; null beyond 2^63).
+    FloorSqrtMul,
+    /// floor(x·φ), φ the golden ratio, exact (Wythoff's A_k: OEIS A000201).
+    FloorPhi,
+    /// floor(x·φ²) = floor(x·φ) + x, exact (Wythoff's B_k: OEIS A001950).
+    FloorPhi2,
 }
 
 /// A function's value on one row.
@@ -43,18 +49,24 @@ impl ClaimFunction {
             "is_square" => ClaimFunction::IsSquare,
             "is_prime" => ClaimFunction::IsPrime,
             "xor" => ClaimFunction::Xor,
+            "floor_sqrt_mul" => ClaimFunction::FloorSqrtMul,
+            "floor_phi" => ClaimFunction::FloorPhi,
+            "floor_phi2" => ClaimFunction::FloorPhi2,
             _ => return None,
         })
     }
 
     /// Every function, in the order of the documentation.
-    pub const ALL: [ClaimFunction; 6] = [
+    pub const ALL: [ClaimFunction; 9] = [
         ClaimFunction::Isqrt,
         ClaimFunction::V2,
         ClaimFunction::Popcount,
         ClaimFunction::IsSquare,
         ClaimFunction::IsPrime,
         ClaimFunction::Xor,
+        ClaimFunction::FloorSqrtMul,
+        ClaimFunction::FloorPhi,
+        ClaimFunction::FloorPhi2,
     ];
 
     /// Its name in claims.
@@ -66,12 +78,15 @@ impl ClaimFunction {
             ClaimFunction::IsSquare => "is_square",
             ClaimFunction::IsPrime => "is_prime",
             ClaimFunction::Xor => "xor",
+            ClaimFunction::FloorSqrtMul => "floor_sqrt_mul",
+            ClaimFunction::FloorPhi => "floor_phi",
+            ClaimFunction::FloorPhi2 => "floor_phi2",
         }
     }
 
-    /// Arguments it takes (1, or 2 for `xor`).
+    /// Arguments it takes (1, or 2 for `xor` and `floor_sqrt_mul`).
     pub fn arity(self) -> usize {
-        if self == ClaimFunction::Xor {
+        if matches!(self, ClaimFunction::Xor | ClaimFunction::FloorSqrtMul) {
             2
         } else {
             1
@@ -94,6 +109,12 @@ impl ClaimFunction {
             ClaimFunction::IsSquare => ClaimValue::Bool(num::is_square(x)),
             ClaimFunction::IsPrime => ClaimValue::Bool(num::is_prime(x)),
             ClaimFunction::Xor => ClaimValue::Int(x ^ (*args.get(1)?)?),
+            ClaimFunction::FloorSqrtMul => {
+                let d = (*args.get(1)?)?;
+                small(crate::beyond::beatty::floor_n_sqrt(x, d))?
+            }
+            ClaimFunction::FloorPhi => small(crate::beyond::beatty::Beatty { a: 1 }.lower(x))?,
+            ClaimFunction::FloorPhi2 => small(crate::beyond::beatty::Beatty { a: 1 }.upper(x))?,
         })
     }
 
@@ -101,6 +122,11 @@ impl ClaimFunction {
     pub fn argument(x: i64) -> Option<u64> {
         u64::try_from(x).ok()
     }
+}
+
+/// A value the signed 64-bit columns of a claim can hold (else null).
+fn small(v: u128) -> Option<ClaimValue> {
+    (v <= i64::MAX as u128).then_some(ClaimValue::Int(v as u64))
 }
 
 #[cfg(test)]

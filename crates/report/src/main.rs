@@ -9,6 +9,7 @@
 mod cleanup;
 mod cli;
 mod cmd_analyze;
+mod cmd_beyond;
 mod cmd_census;
 mod cmd_census_games;
 mod cmd_check;
@@ -130,6 +131,13 @@ fn main() -> ExitCode {
     }
     cleanup::install();
     files::init_umask();
+    // a command on a game beyond one heap (`--game wythoff`, …) has arguments of its own
+    if let Some(parsed) = cmd_beyond::detect() {
+        return match parsed {
+            Ok(cli) => exit::report(|| cmd_beyond::run(cli)),
+            Err(code) => code,
+        };
+    }
     match cli::parse() {
         Ok(cli) => exit::report(|| run(cli)),
         Err(code) => code,

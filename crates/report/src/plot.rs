@@ -962,3 +962,91 @@ pub fn census_plots(
     )?;
     Ok(vec![a.display().to_string(), b.display().to_string()])
 }
+
+/// A heat map of a table of `rows` × `cols` cells: row r drawn from the bottom, column c
+/// from the left, each pixel the colour of the cell under it (value 0, a P-position,
+/// black; others on a ramp up to the largest value).
+pub fn square_png(
+    dest: &Path,
+    spec: &ChartSpec,
+    rows: u64,
+    cols: u64,
+    value: &dyn Fn(u64, u64) -> u32,
+) -> Result<PathBuf> {
+    let mut vmax = 1u32;
+    for r in 0..rows {
+        for c in 0..cols {
+            vmax = vmax.max(value(r, c));
+        }
+    }
+    render(dest, spec, &[], |root| {
+        let mut chart = builder(root, spec)
+            .build_cartesian_2d(0f64..cols as f64, 0f64..rows as f64)
+            .map_err(perr)?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc(&spec.x_label)
+            .y_desc(&spec.y_label)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| tick(*y))
+            .draw()
+            .map_err(perr)?;
+        let area = chart.plotting_area();
+        let (pw, ph) = area.dim_in_pixel();
+        let (pw, ph) = (u64::from(pw.max(1)), u64::from(ph.max(1)));
+        let (w, h) = (pw.min(cols), ph.min(rows));
+        for i in 0..w {
+            for j in 0..h {
+                let (c, r) = (i * cols / w, j * rows / h);
+                let v = value(r, c);
+                let colour = if v == 0 {
+                    BLACK
+                } else {
+                    value_colour(v, vmax + 1)
+                };
+                let (x0, x1) = (c as f64, ((i + 1) * cols / w) as f64);
+                let (y0, y1) = (r as f64, ((j + 1) * rows / h) as f64);
+                area.draw(&Rectangle::new([(x0, y0), (x1, y1)], colour.filled()))
+                    .map_err(perr)?;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Points (x, y) in [0, max]² on linear axes (the P-positions of a two-heap game).
+pub fn points_png(
+    dest: &Path,
+    spec: &ChartSpec,
+    points: &[(u64, u64)],
+    max: u64,
+) -> Result<PathBuf> {
+    render(dest, spec, &[], |root| {
+        let top = max.max(1) as f64;
+        let mut chart = builder(root, spec)
+            .build_cartesian_2d(0f64..top, 0f64..top)
+            .map_err(perr)?;
+        chart
+            .configure_mesh()
+            .x_desc(&spec.x_label)
+            .y_desc(&spec.y_label)
+            .label_style((FONT, 14))
+            .axis_desc_style((FONT, 16))
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| tick(*y))
+            .draw()
+            .map_err(perr)?;
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .filter(|&&(x, y)| x <= max && y <= max)
+                    .map(|&(x, y)| Circle::new((x as f64, y as f64), 2, BLUE.filled())),
+            )
+            .map_err(perr)?;
+        Ok(())
+    })
+}

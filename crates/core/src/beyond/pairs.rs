@@ -121,14 +121,20 @@ pub fn decide_pair(
             win: to.is_some(),
             grundy: None,
             to,
-            method: format!(
-                "the P-positions of {} are (⌊nα⌋, ⌊nα⌋ + {}n) with α = (2 − {} + √{})/2 \
-                 (Fraenkel 1982; Wythoff 1907 for a = 1), in exact integer arithmetic",
-                game.spec(),
-                b.a,
-                b.a,
-                b.a * b.a + 4
-            ),
+            method: if b.a == 1 {
+                "the P-positions of Wythoff's game are (⌊nφ⌋, ⌊nφ²⌋) (Wythoff 1907), in exact \
+                 integer arithmetic"
+                    .to_string()
+            } else {
+                format!(
+                    "the P-positions of {} are (⌊nα⌋, ⌊nα⌋ + {}n) with α = (2 − {} + √{})/2 \
+                     (Fraenkel 1982), in exact integer arithmetic",
+                    game.spec(),
+                    b.a,
+                    b.a,
+                    b.a * b.a + 4
+                )
+            },
         });
     }
     let side = p.max(q);

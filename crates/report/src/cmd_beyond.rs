@@ -1,0 +1,629 @@
+//! `who`, `losers`, `table`, `plot`, `check` and `guess` for games beyond one heap
+//! (`--game wythoff`, `fibonacci-nim`, `put-or-take{squares}`, …; [`heaplab_core::beyond`],
+//! [`heaplab_analysis::check_beyond`]). `main` sends a command here when its `--game`
+//! names such a game; the arguments are those below.
+
+use crate::output::{print_json, resolve_format, rows_json, secs, Format, RowWriter};
+use crate::progress::Progress;
+use anyhow::{anyhow, bail, Result};
+use clap::{Args, Parser, Subcommand};
+use heaplab_analysis::{beyond_frames, beyond_schema, check_beyond, guess_beyond};
+use heaplab_core::beyond::loopy::{loopy_outcomes, Loopy};
+use heaplab_core::beyond::memory::{
+    least_winning_moves, state_grundy, zeckendorf_smallest, TakeAway,
+};
+use heaplab_core::beyond::pairs::{decide_pair, grundy_rect};
+use heaplab_core::{parse_count, BeyondGame};
+use polars::prelude::*;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// An answer of `who`: win (None: a draw or undecided), the winning move, how it was
+/// decided, the Grundy value when known.
+type Answer = (Option<bool>, Option<String>, String, Option<u64>);
+
+/// Something that takes frames to write.
+type Put<'a> = &'a mut dyn FnMut(DataFrame) -> Result<()>;
+
+/// Largest side of a two-heap Grundy square decided by `who` (vector games).
+const WHO_SIDE: u64 = 20_000;
+
+fn game_arg(s: &str) -> Result<BeyondGame, String> {
+    BeyondGame::parse(s).map_err(|e| e.to_string())
+}
+
+fn count_arg(s: &str) -> Result<u64, String> {
+    parse_count(s).map_err(|e| e.to_string())
+}
+
+/// The commands that take a game beyond one heap.
+#[derive(Parser, Debug)]
+#[command(name = "heaplab", about = "heaplab for games beyond one heap")]
+pub struct BeyondCli {
+    /// Print nothing on stderr except errors.
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+    #[command(subcommand)]
+    cmd: BeyondCmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum BeyondCmd {
+    /// The outcome of one position and a winning move.
+    Who(WhoArgs),
+    /// P-positions: pairs (k, a, b), start heaps (k, n), or loopy losses (n).
+    Losers(ListArgs),
+    /// Grundy values of the square [0, N]² (or of row R), by state, or loopy outcomes.
+    Table(TableArgs),
+    /// A heat map of the Grundy square (or values by state), or the P-pairs.
+    Plot(PlotArgs),
+    /// A claim over the rows (columns k, a, b / k, n / n, outcome), checked exactly.
+    Check(CheckArgs),
+    /// A Beatty form for the P-pairs, checked on every row.
+    Guess(GuessArgs),
+}
+
+#[derive(Args, Debug)]
+struct WhoArgs {
+    /// The game (wythoff, wythoff{2}, vectors{(1,2),(2,1)}, fibonacci-nim, takeaway{3},
+    /// put-or-take{squares}, add-or-divide).
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
+    game: BeyondGame,
+    /// Two heaps A B; a heap N (move memory: a start, the first move takes 1..N-1) or N K
+    /// (CGSuite's (heap, previous move)); one heap (loopy).
+    #[arg(required = true, num_args = 1..=2, value_parser = count_arg)]
+    position: Vec<u64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct ListArgs {
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
+    game: BeyondGame,
+    /// Largest coordinate N.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    max: u64,
+    /// Output file (.csv or .parquet); stdout (CSV) without it.
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+    /// Print only how many there are.
+    #[arg(long)]
+    count: bool,
+}
+
+#[derive(Args, Debug)]
+struct TableArgs {
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
+    game: BeyondGame,
+    /// Largest coordinate N (the square [0, N]², heaps 0..=N, or positions 0..=N).
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    max: u64,
+    /// Two heaps: only row R, g(R, n) for 0 <= n <= N.
+    #[arg(long, value_parser = count_arg, allow_hyphen_values = true)]
+    row: Option<u64>,
+    /// Output file (.csv or .parquet); stdout (CSV) without it.
+    #[arg(long, short = 'o')]
+    output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct PlotArgs {
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
+    game: BeyondGame,
+    /// Largest coordinate N.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    max: u64,
+    /// The PNG to write.
+    #[arg(long, short = 'o')]
+    output: PathBuf,
+    /// `grundy` (heat map of the values) or `pairs` (the P-positions as points).
+    #[arg(long, default_value = "grundy", value_parser = ["grundy", "pairs"])]
+    kind: String,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
+    game: BeyondGame,
+    /// Largest coordinate N.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    max: u64,
+    /// A true/false polars SQL expression over the columns, e.g. `a = floor_phi(k)`.
+    #[arg(long, allow_hyphen_values = true)]
+    claim: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct GuessArgs {
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
+    game: BeyondGame,
+    /// Largest coordinate N to check the guess to.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    max: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// When the command line is a command on a game beyond one heap (`--game wythoff`, …):
+/// its parsed arguments, or the exit code of a parse error already printed.
+pub fn detect() -> Option<std::result::Result<BeyondCli, ExitCode>> {
+    let args: Vec<String> = std::env::args().collect();
+    let sub = args[1..].iter().find(|a| !a.starts_with('-'))?;
+    if !["who", "losers", "table", "plot", "check", "guess"].contains(&sub.as_str()) {
+        return None;
+    }
+    let mut game = None;
+    for (i, a) in args.iter().enumerate() {
+        if a == "--game" || a == "-g" {
+            game = args.get(i + 1).cloned();
+        } else if let Some(v) = a.strip_prefix("--game=") {
+            game = Some(v.to_string());
+        }
+    }
+    if !BeyondGame::is_beyond(&game?) {
+        return None;
+    }
+    Some(BeyondCli::try_parse_from(&args).map_err(|e| {
+        use clap::error::ErrorKind;
+        let _ = match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => e.print(),
+            _ => {
+                let text = e.render().to_string();
+                let line: Vec<&str> = text
+                    .lines()
+                    .take_while(|l| !l.trim().is_empty())
+                    .map(str::trim)
+                    .collect();
+                eprintln!("{}", line.join(" "));
+                Ok(())
+            }
+        };
+        match e.kind() {
+            ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => ExitCode::SUCCESS,
+            _ => ExitCode::from(2),
+        }
+    }))
+}
+
+/// Runs a command on a game beyond one heap.
+pub fn run(cli: BeyondCli) -> Result<ExitCode> {
+    crate::progress::set_quiet(cli.quiet);
+    match cli.cmd {
+        BeyondCmd::Who(a) => who(a),
+        BeyondCmd::Losers(a) => losers(a),
+        BeyondCmd::Table(a) => table(a),
+        BeyondCmd::Plot(a) => plot(a),
+        BeyondCmd::Check(a) => check(a),
+        BeyondCmd::Guess(a) => guess(a),
+    }
+}
+
+fn who(a: WhoArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let g = &a.game;
+    let (win, to, note, grundy): Answer = match g {
+        BeyondGame::Pair(p) => {
+            let [x, y] = a.position[..] else {
+                bail!("{g} is a game of two heaps: give the position as two numbers A B");
+            };
+            let d = decide_pair(p, x, y, WHO_SIDE)?;
+            (
+                Some(d.win),
+                d.to.map(|(u, v)| format!("({u}, {v})")),
+                d.method,
+                d.grundy,
+            )
+        }
+        BeyondGame::Memory(t) => memory_who(*t, &a.position)?,
+        BeyondGame::Loopy(l) => {
+            let [n] = a.position[..] else {
+                bail!("{g} is a one-heap game: give one heap");
+            };
+            if n < l.first() {
+                bail!("{g} has positions from {}", l.first());
+            }
+            let progress = Progress::new(&format!("{g} to {n}"), 0);
+            let t = loopy_outcomes(*l, n, u64::MAX, &progress)?;
+            progress.finish();
+            let o = t.outcomes[n as usize];
+            let to = (o == Loopy::Win).then(|| {
+                // an option that is a loss: inside 0..=n it is in the table; above n, the
+                // table of the option decides it
+                l.options(n)
+                    .into_iter()
+                    .find(|&m| {
+                        loopy_outcomes(*l, m, u64::MAX, &heaplab_core::Silent)
+                            .is_ok_and(|t| t.outcomes[m as usize] == Loopy::Loss)
+                    })
+                    .map(|m| m.to_string())
+            });
+            let win = match o {
+                Loopy::Win => Some(true),
+                Loopy::Loss => Some(false),
+                _ => None,
+            };
+            let note = format!(
+                "{}{}",
+                if o == Loopy::Draw {
+                    "a draw: neither player can force a win; ".to_string()
+                } else if o == Loopy::Unknown {
+                    "undecided: no sound answer (see below); ".to_string()
+                } else {
+                    String::new()
+                },
+                t.statement()
+            );
+            (win, to.flatten(), note, None)
+        }
+    };
+    let shown = a
+        .position
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if a.json {
+        print_json(&json!({
+            "game": g.to_string(),
+            "position": a.position,
+            "outcome": match win { Some(true) => "win", Some(false) => "loss", None => "draw or undecided" },
+            "win": win,
+            "grundy": grundy,
+            "winning_move_to": to,
+            "method": note,
+            "seconds": secs(t0),
+        }));
+    } else {
+        let what = match win {
+            Some(true) => "win (N-position)",
+            Some(false) => "lose (P-position)",
+            None => "no win for either side",
+        };
+        let gv = grundy.map_or(String::new(), |v| format!(", Grundy value {v}"));
+        println!("{g} ({shown}): {what}{gv}");
+        if let Some(to) = &to {
+            println!("  winning move: to {to}");
+        }
+        println!("  [{note}]");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Move memory: a start heap N (allowance N − 1) or CGSuite's (N, previous move K).
+fn memory_who(t: TakeAway, pos: &[u64]) -> Result<Answer> {
+    let (n, allowance, start) = match pos {
+        [n] => (*n, n.saturating_sub(1), true),
+        [n, k] => (*n, t.allowance(*k).min(*n), false),
+        _ => unreachable!("one or two numbers"),
+    };
+    let (least, how) = if n == 0 {
+        (u64::MAX, "no move from an empty heap".to_string())
+    } else if t == TakeAway::FIBONACCI && n >= 1 << 26 {
+        (
+            zeckendorf_smallest(n),
+            "the least winning move is the smallest Zeckendorf term of n (Whinihan 1963)".into(),
+        )
+    } else {
+        let progress = Progress::new(&format!("{} to {n}", t.spec()), n);
+        let w = least_winning_moves(t, n, &progress)?;
+        progress.finish();
+        (
+            w[n as usize] as u64,
+            format!(
+                "least winning moves w(h) for heaps to {n}: (h, m) wins exactly when w(h) <= m"
+            ),
+        )
+    };
+    let win = least <= allowance;
+    let to = win.then(|| {
+        format!(
+            "heap {} after taking {least} (the next move may take up to {})",
+            n - least,
+            t.allowance(least)
+        )
+    });
+    let note = format!(
+        "{how}; position: heap {n}, {}",
+        if start {
+            format!("the first move (takes 1..{allowance})")
+        } else {
+            format!("may take up to {allowance}")
+        }
+    );
+    Ok((Some(win), to, note, None))
+}
+
+/// Writes frames to `-o` (atomically) or stdout as CSV/Parquet.
+fn write_rows(
+    output: Option<&Path>,
+    schema: &Schema,
+    fill: &mut dyn FnMut(Put<'_>) -> Result<()>,
+) -> Result<u64> {
+    let format = resolve_format(None, output)?;
+    if format == Format::Bfile {
+        bail!("write .csv or .parquet here");
+    }
+    let mut rows = 0u64;
+    match output {
+        Some(p) if !crate::files::is_stdout(p) => {
+            let file = crate::files::AtomicFile::create(p)?;
+            let mut w =
+                RowWriter::new(std::io::BufWriter::new(file.file()?), format, schema, true)?;
+            fill(&mut |df| {
+                rows += df.height() as u64;
+                w.write(&df)
+            })?;
+            w.finish()?;
+            file.commit()?;
+        }
+        _ => {
+            if format == Format::Parquet {
+                crate::output::refuse_binary_terminal()?;
+            }
+            let out = std::io::stdout();
+            let mut w = RowWriter::new(std::io::BufWriter::new(out), format, schema, true)?;
+            fill(&mut |df| {
+                rows += df.height() as u64;
+                w.write(&df)
+            })?;
+            w.finish()?;
+        }
+    }
+    Ok(rows)
+}
+
+fn losers(a: ListArgs) -> Result<ExitCode> {
+    let g = &a.game;
+    let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
+    let loss_only = |df: DataFrame| -> Result<DataFrame> {
+        Ok(match g {
+            BeyondGame::Loopy(_) => df
+                .lazy()
+                .filter(col("outcome").eq(lit("loss")))
+                .select([col("n")])
+                .collect()?,
+            _ => df,
+        })
+    };
+    let schema = match g {
+        BeyondGame::Loopy(_) => Schema::from_iter([Field::new("n".into(), DataType::UInt64)]),
+        _ => beyond_schema(g),
+    };
+    if a.count {
+        let mut rows = 0u64;
+        beyond_frames(g, a.max, &progress, &mut |df| {
+            rows += loss_only(df)
+                .map_err(|e| heaplab_analysis::Error::Polars(e.to_string()))?
+                .height() as u64;
+            Ok(())
+        })?;
+        progress.finish();
+        println!("{rows}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let rows = write_rows(a.output.as_deref(), &schema, &mut |put| {
+        let mut err: Option<anyhow::Error> = None;
+        beyond_frames(g, a.max, &progress, &mut |df| {
+            let df = loss_only(df).map_err(|e| heaplab_analysis::Error::Polars(e.to_string()))?;
+            if let Err(e) = put(df) {
+                err = Some(e);
+                return Err(heaplab_analysis::Error::Polars("write failed".into()));
+            }
+            Ok(())
+        })
+        .map_err(|e| err.take().unwrap_or_else(|| anyhow!(e)))
+    })?;
+    progress.finish();
+    if let Some(p) = &a.output {
+        eprintln!("wrote {} ({rows} rows)", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table(a: TableArgs) -> Result<ExitCode> {
+    let g = &a.game;
+    let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
+    let df = match g {
+        BeyondGame::Pair(p) => {
+            if let Some(r) = a.row {
+                let t = grundy_rect(p, r + 1, a.max + 1, &progress)?;
+                let n: Vec<u64> = (0..=a.max).collect();
+                let v: Vec<u32> = t.row(r).to_vec();
+                df!("n" => n, "grundy" => v)?
+            } else {
+                let t = grundy_rect(p, a.max + 1, a.max + 1, &progress)?;
+                let side = a.max + 1;
+                let ca: Vec<u64> = (0..side * side).map(|i| i / side).collect();
+                let cb: Vec<u64> = (0..side * side).map(|i| i % side).collect();
+                df!("a" => ca, "b" => cb, "grundy" => t.values)?
+            }
+        }
+        BeyondGame::Memory(t) => {
+            let v = state_grundy(*t, a.max, &progress)?;
+            let (mut n, mut m, mut gv) = (vec![], vec![], vec![]);
+            for (h, row) in v.iter().enumerate() {
+                for (al, x) in row.iter().enumerate() {
+                    n.push(h as u64);
+                    m.push(al as u64);
+                    gv.push(*x);
+                }
+            }
+            df!("heap" => n, "allowance" => m, "grundy" => gv)?
+        }
+        BeyondGame::Loopy(_) => {
+            let mut all: Option<DataFrame> = None;
+            beyond_frames(g, a.max, &progress, &mut |df| {
+                all = Some(df);
+                Ok(())
+            })?;
+            all.unwrap_or_default()
+        }
+    };
+    progress.finish();
+    if a.row.is_some() && !matches!(g, BeyondGame::Pair(_)) {
+        bail!("--row is for two-heap games");
+    }
+    let schema = df.schema().as_ref().clone();
+    let rows = write_rows(a.output.as_deref(), &schema, &mut |put| put(df.clone()))?;
+    if let Some(p) = &a.output {
+        eprintln!("wrote {} ({rows} rows)", p.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn plot(a: PlotArgs) -> Result<ExitCode> {
+    let g = &a.game;
+    if a.output.extension().and_then(|e| e.to_str()) != Some("png") {
+        bail!("plot writes a .png: `{}`", a.output.display());
+    }
+    let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
+    let spec =
+        |t: &str, x: &str, y: &str| crate::plot::ChartSpec::new(t, x, y).sized(Some((900, 900)));
+    let written = match (g, a.kind.as_str()) {
+        (BeyondGame::Pair(p), "grundy") => {
+            if a.max > 4000 {
+                bail!(
+                    "a heat map of the square to {}: at most 4000 (a pixel a cell)",
+                    a.max
+                );
+            }
+            let t = grundy_rect(p, a.max + 1, a.max + 1, &progress)?;
+            let side = a.max + 1;
+            crate::plot::square_png(
+                &a.output,
+                &spec(
+                    &format!("{g}: Grundy values of (a, b), P-positions black"),
+                    "b",
+                    "a",
+                ),
+                side,
+                side,
+                &|r, c| t.get(r, c),
+            )?
+        }
+        (BeyondGame::Pair(_), _) => {
+            let mut pts: Vec<(u64, u64)> = vec![];
+            beyond_frames(g, a.max, &progress, &mut |df| {
+                let ca = df.column("a")?.u64()?.clone();
+                let cb = df.column("b")?.u64()?.clone();
+                for (x, y) in ca.into_no_null_iter().zip(cb.into_no_null_iter()) {
+                    pts.push((x, y));
+                    pts.push((y, x));
+                }
+                Ok(())
+            })?;
+            crate::plot::points_png(
+                &a.output,
+                &spec(&format!("{g}: P-positions (a, b)"), "a", "b"),
+                &pts,
+                a.max,
+            )?
+        }
+        (BeyondGame::Memory(t), _) => {
+            if a.max > 4000 {
+                bail!("a heat map of values by state to {}: at most 4000", a.max);
+            }
+            let v = state_grundy(*t, a.max, &progress)?;
+            crate::plot::square_png(
+                &a.output,
+                &spec(
+                    &format!("{g}: Grundy value of (heap, allowance), P black"),
+                    "allowance",
+                    "heap",
+                ),
+                a.max + 1,
+                a.max + 1,
+                &|h, m| v[h as usize][(m as usize).min(h as usize)],
+            )?
+        }
+        (BeyondGame::Loopy(_), _) => {
+            bail!("{g}: no plot for loopy games (use table: win, loss, draw)")
+        }
+    };
+    progress.finish();
+    eprintln!("wrote {}", written.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check(a: CheckArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let g = &a.game;
+    let progress = Progress::new(
+        &format!("checking {g} to {}", a.max),
+        a.max.saturating_add(1),
+    );
+    let r = check_beyond(g, a.max, &a.claim, &progress)?;
+    progress.finish();
+    if a.json {
+        print_json(&json!({
+            "game": g.to_string(),
+            "max": a.max,
+            "claim": a.claim,
+            "holds": r.holds(),
+            "rows": r.rows,
+            "failures": r.failures,
+            "counterexamples": rows_json(&r.counterexamples),
+            "seconds": secs(t0),
+        }));
+    } else if r.holds() {
+        println!("holds on all {} rows to {} [{g}]", r.rows, a.max);
+    } else {
+        println!(
+            "fails on {} of {} rows [{g}]; first counterexamples:",
+            r.failures, r.rows
+        );
+        println!("{}", r.counterexamples);
+    }
+    Ok(if r.holds() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn guess(a: GuessArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let g = &a.game;
+    let progress = Progress::new(
+        &format!("guessing {g} to {}", a.max),
+        a.max.saturating_add(1),
+    );
+    let claim = guess_beyond(g, a.max, &progress)?;
+    let checked = match &claim {
+        Some(c) => Some(check_beyond(g, a.max, c, &progress)?),
+        None => None,
+    };
+    progress.finish();
+    let holds = checked.as_ref().is_some_and(|r| r.holds());
+    if a.json {
+        print_json(&json!({
+            "game": g.to_string(),
+            "max": a.max,
+            "claim": claim,
+            "holds": holds,
+            "rows": checked.as_ref().map(|r| r.rows),
+            "seconds": secs(t0),
+        }));
+    } else {
+        match (&claim, &checked) {
+            (Some(c), Some(r)) if r.holds() => {
+                println!("{c}   (holds on all {} rows to {})", r.rows, a.max)
+            }
+            (Some(c), Some(r)) => println!("{c}   (fails on {} of {} rows)", r.failures, r.rows),
+            _ => println!("no Beatty form (b - a = c k, a = floor(k alpha)) for {g}"),
+        }
+    }
+    Ok(if holds {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
