@@ -3,17 +3,13 @@
 //! (n, outcome) — checked in chunks through the same claim machinery as one-heap tables,
 //! with `floor_phi(k)`, `floor_phi2(k)` and `floor_sqrt_mul(k, d)` exact on 64 bits.
 
-use crate::check::{observe, CheckReport, Tally};
+use crate::check::{CheckReport, Tally};
 use crate::claim::Claim;
 use crate::Error;
-use heaplab_core::beyond::loopy::loopy_outcomes;
-use heaplab_core::beyond::memory::least_winning_moves;
-use heaplab_core::beyond::pairs::p_pairs_by_table;
+use heaplab_core::beyond::loopy::Loopy;
+use heaplab_core::beyond::{for_each_rows, Rows};
 use heaplab_core::{BeyondGame, Observer};
 use polars::prelude::*;
-
-/// Rows per chunk handed to polars.
-const CHUNK: usize = 1 << 20;
 
 /// The columns of a game's rows: `k, a, b` (two heaps), `k, n` (move memory: start heaps
 /// that are P-positions), `n, outcome` (loopy: `win`, `loss`, `draw`, `undecided`).
@@ -30,9 +26,8 @@ pub fn beyond_schema(game: &BeyondGame) -> Schema {
     Schema::from_iter(cols.into_iter().map(|(n, t)| Field::new(n.into(), t)))
 }
 
-/// The rows of `game` up to `max` (pairs with b ≤ max; start heaps ≤ max; positions ≤ max),
-/// handed to `each` in frames of at most 2^20 rows. Two-heap games with Beatty pairs
-/// stream them (any max); other games compute their table first.
+/// The rows of `game` up to `max` as frames of the columns of [`beyond_schema`]
+/// ([`heaplab_core::beyond::for_each_rows`], the one enumeration).
 ///
 /// # Errors
 /// The core's limits and cancellation; polars errors; whatever `each` returns.
@@ -42,64 +37,33 @@ pub fn beyond_frames(
     obs: &dyn Observer,
     each: &mut dyn FnMut(DataFrame) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    match game {
-        BeyondGame::Pair(g) => {
-            if let Some(b) = g.beatty() {
-                let mut rows = b.pairs().take_while(|&(_, _, bb)| bb <= max as u128);
-                loop {
-                    let chunk: Vec<(u64, u128, u128)> = rows.by_ref().take(CHUNK).collect();
-                    if chunk.is_empty() {
-                        return Ok(());
-                    }
-                    let done = chunk[chunk.len() - 1].2 as u64;
-                    each(pairs_frame(
-                        chunk.iter().map(|&(k, a, b)| (k, a as u64, b as u64)),
-                    )?)?;
-                    observe(obs, done, max)?;
-                }
+    for_each_rows(game, max, obs, &mut |rows: Rows<'_>| -> Result<(), Error> {
+        each(match rows {
+            Rows::Pairs(p) => {
+                let k: Vec<u64> = p.iter().map(|r| r.0).collect();
+                let a: Vec<u64> = p.iter().map(|r| r.1).collect();
+                let b: Vec<u64> = p.iter().map(|r| r.2).collect();
+                df!("k" => k, "a" => a, "b" => b)?
             }
-            let pairs = p_pairs_by_table(g, max, obs)?;
-            for (i, chunk) in pairs.chunks(CHUNK).enumerate() {
-                let k0 = (i * CHUNK) as u64;
-                each(pairs_frame(
-                    chunk
-                        .iter()
-                        .enumerate()
-                        .map(|(j, &(a, b))| (k0 + j as u64, a, b)),
-                )?)?;
+            Rows::Starts { k0, heaps } => {
+                let k: Vec<u64> = (k0..k0 + heaps.len() as u64).collect();
+                df!("k" => k, "n" => heaps)?
             }
-            Ok(())
-        }
-        BeyondGame::Memory(g) => {
-            let w = least_winning_moves(*g, max, obs)?;
-            let p: Vec<u64> = (1..=max).filter(|&h| w[h as usize] as u64 == h).collect();
-            let k: Vec<u64> = (1..=p.len() as u64).collect();
-            each(df!("k" => k, "n" => p)?)
-        }
-        BeyondGame::Loopy(g) => {
-            let t = loopy_outcomes(*g, max, u64::MAX, obs)?;
-            let first = g.first();
-            let n: Vec<u64> = (first..=max).collect();
-            let o: Vec<&str> = n
-                .iter()
-                .map(|&i| match t.outcomes[i as usize] {
-                    heaplab_core::beyond::loopy::Loopy::Unknown => "undecided",
-                    other => other.name(),
-                })
-                .collect();
-            each(df!("n" => n, "outcome" => o)?)
-        }
-    }
-}
-
-fn pairs_frame(rows: impl Iterator<Item = (u64, u64, u64)>) -> Result<DataFrame, Error> {
-    let (mut k, mut a, mut b) = (vec![], vec![], vec![]);
-    for (x, y, z) in rows {
-        k.push(x);
-        a.push(y);
-        b.push(z);
-    }
-    Ok(df!("k" => k, "a" => a, "b" => b)?)
+            Rows::Outcomes {
+                first, outcomes, ..
+            } => {
+                let n: Vec<u64> = (first..first + outcomes.len() as u64).collect();
+                let o: Vec<&str> = outcomes
+                    .iter()
+                    .map(|&o| match o {
+                        Loopy::Unknown => "undecided",
+                        other => other.name(),
+                    })
+                    .collect();
+                df!("n" => n, "outcome" => o)?
+            }
+        })
+    })
 }
 
 /// Checks `claim` on every row of `game` up to `max` ([`beyond_frames`]).
@@ -139,18 +103,36 @@ pub fn guess_beyond(
     if !matches!(game, BeyondGame::Pair(_)) {
         return Ok(None);
     }
-    let mut first: Option<DataFrame> = None;
-    beyond_frames(game, max.min(1 << 16), obs, &mut |df| {
-        if first.is_none() {
-            first = Some(df);
+    // the first 2^16 rows (from the exact pairs when the game has them)
+    let (k, a, b): (Vec<u64>, Vec<u64>, Vec<u64>) = match game {
+        BeyondGame::Pair(p) if p.beatty().is_some() => {
+            let bt = p.beatty().expect("checked");
+            let rows: Vec<(u64, u128, u128)> = bt
+                .pairs()
+                .take_while(|r| r.2 <= max as u128)
+                .take(1 << 16)
+                .collect();
+            (
+                rows.iter().map(|r| r.0).collect(),
+                rows.iter().map(|r| r.1 as u64).collect(),
+                rows.iter().map(|r| r.2 as u64).collect(),
+            )
         }
-        Ok(())
-    })?;
-    let Some(df) = first else { return Ok(None) };
-    let col = |n: &str| -> Result<Vec<u64>, Error> {
-        Ok(df.column(n)?.u64()?.into_no_null_iter().collect())
+        _ => {
+            let mut first: Option<DataFrame> = None;
+            beyond_frames(game, max.min(1 << 16), obs, &mut |df| {
+                if first.is_none() {
+                    first = Some(df);
+                }
+                Ok(())
+            })?;
+            let Some(df) = first else { return Ok(None) };
+            let col = |n: &str| -> Result<Vec<u64>, Error> {
+                Ok(df.column(n)?.u64()?.into_no_null_iter().collect())
+            };
+            (col("k")?, col("a")?, col("b")?)
+        }
     };
-    let (k, a, b) = (col("k")?, col("a")?, col("b")?);
     if k.len() < 3 || k[1] == 0 {
         return Ok(None);
     }

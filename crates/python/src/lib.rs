@@ -36,6 +36,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+mod beyond;
 mod resume;
 
 // module `heaplab`: the package re-exports them, so they print as heaplab.RefusedError and
@@ -1327,6 +1328,8 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // pending Ctrl-C
     drop(Vec::<u8>::new().into_pyarray(m.py()));
     m.add_class::<RawGame>()?;
+    m.add_class::<beyond::RawBeyond>()?;
+    m.add_function(wrap_pyfunction!(beyond::is_beyond, m)?)?;
     m.add_class::<LoserChunks>()?;
     m.add_class::<ArrowTable>()?;
     m.add_class::<resume::CensusJournal>()?;

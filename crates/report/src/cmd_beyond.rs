@@ -3,7 +3,7 @@
 //! [`heaplab_analysis::check_beyond`]). `main` sends a command here when its `--game`
 //! names such a game; the arguments are those below.
 
-use crate::output::{print_json, resolve_format, rows_json, secs, Format, RowWriter};
+use crate::output::{print_json, resolve_format, secs, Format, RowWriter};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Parser, Subcommand};
@@ -27,9 +27,6 @@ type Answer = (Option<bool>, Option<String>, String, Option<u64>);
 /// Something that takes frames to write.
 type Put<'a> = &'a mut dyn FnMut(DataFrame) -> Result<()>;
 
-/// Largest side of a two-heap Grundy square decided by `who` (vector games).
-const WHO_SIDE: u64 = 20_000;
-
 fn game_arg(s: &str) -> Result<BeyondGame, String> {
     BeyondGame::parse(s).map_err(|e| e.to_string())
 }
@@ -52,16 +49,32 @@ pub struct BeyondCli {
 #[derive(Subcommand, Debug)]
 enum BeyondCmd {
     /// The outcome of one position and a winning move.
+    #[command(
+        after_help = "Examples:\n  heaplab who --game wythoff 1000000000000000000 999999999999999999\n  heaplab who --game 'wythoff{3}' 20 33\n  heaplab who --game fibonacci-nim 1000\n  heaplab who --game fibonacci-nim 10 3     # CGSuite's (heap, previous move)\n  heaplab who --game 'put-or-take{squares}' 3"
+    )]
     Who(WhoArgs),
-    /// P-positions: pairs (k, a, b), start heaps (k, n), or loopy losses (n).
+    /// P-positions: pairs (k, a, b), start heaps (k, n), or loopy losses (k, n).
+    #[command(
+        after_help = "Examples:\n  heaplab losers --game wythoff --max 1e6 -o pairs.parquet\n  heaplab losers --game wythoff --max 1e9 --count\n  heaplab losers --game fibonacci-nim --max 1e6"
+    )]
     Losers(ListArgs),
     /// Grundy values of the square [0, N]² (or of row R), by state, or loopy outcomes.
+    #[command(
+        after_help = "Examples:\n  heaplab table --game wythoff --max 2000 -o square.parquet\n  heaplab table --game 'wythoff{2}' --max 1e6 --row 10 -o row10.csv\n  heaplab table --game 'takeaway{3}' --max 100\n  heaplab table --game 'put-or-take{squares}' --max 1177"
+    )]
     Table(TableArgs),
     /// A heat map of the Grundy square (or values by state), or the P-pairs.
+    #[command(
+        after_help = "Examples:\n  heaplab plot --game wythoff --max 1000 -o wythoff.png\n  heaplab plot --game wythoff --max 2000 --kind pairs -o pairs.png"
+    )]
     Plot(PlotArgs),
     /// A claim over the rows (columns k, a, b / k, n / n, outcome), checked exactly.
+    #[command(
+        after_help = "Example:\n  heaplab check --game wythoff --max 1e8 --claim 'a = floor_phi(k) AND b = floor_phi2(k)'"
+    )]
     Check(CheckArgs),
-    /// A Beatty form for the P-pairs, checked on every row.
+    /// A Beatty form for the P-pairs of a two-heap game, checked on every row.
+    #[command(after_help = "Example:\n  heaplab guess --game 'wythoff{3}' --max 1e6")]
     Guess(GuessArgs),
 }
 
@@ -82,6 +95,8 @@ struct WhoArgs {
 
 #[derive(Args, Debug)]
 struct ListArgs {
+    /// The game: wythoff, wythoff{a}, vectors{(x,y),…}, fibonacci-nim, takeaway{r},
+    /// put-or-take{squares|triangular}, add-or-divide (see `heaplab games`).
     #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     game: BeyondGame,
     /// Largest coordinate N.
@@ -97,6 +112,8 @@ struct ListArgs {
 
 #[derive(Args, Debug)]
 struct TableArgs {
+    /// The game: wythoff, wythoff{a}, vectors{(x,y),…}, fibonacci-nim, takeaway{r},
+    /// put-or-take{squares|triangular}, add-or-divide (see `heaplab games`).
     #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     game: BeyondGame,
     /// Largest coordinate N (the square [0, N]², heaps 0..=N, or positions 0..=N).
@@ -112,6 +129,8 @@ struct TableArgs {
 
 #[derive(Args, Debug)]
 struct PlotArgs {
+    /// The game: wythoff, wythoff{a}, vectors{(x,y),…}, fibonacci-nim, takeaway{r},
+    /// put-or-take{squares|triangular}, add-or-divide (see `heaplab games`).
     #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     game: BeyondGame,
     /// Largest coordinate N.
@@ -127,6 +146,8 @@ struct PlotArgs {
 
 #[derive(Args, Debug)]
 struct CheckArgs {
+    /// The game: wythoff, wythoff{a}, vectors{(x,y),…}, fibonacci-nim, takeaway{r},
+    /// put-or-take{squares|triangular}, add-or-divide (see `heaplab games`).
     #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     game: BeyondGame,
     /// Largest coordinate N.
@@ -142,6 +163,8 @@ struct CheckArgs {
 
 #[derive(Args, Debug)]
 struct GuessArgs {
+    /// The game: wythoff, wythoff{a}, vectors{(x,y),…}, fibonacci-nim, takeaway{r},
+    /// put-or-take{squares|triangular}, add-or-divide (see `heaplab games`).
     #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     game: BeyondGame,
     /// Largest coordinate N to check the guess to.
@@ -196,6 +219,16 @@ pub fn detect() -> Option<std::result::Result<BeyondCli, ExitCode>> {
 /// Runs a command on a game beyond one heap.
 pub fn run(cli: BeyondCli) -> Result<ExitCode> {
     crate::progress::set_quiet(cli.quiet);
+    // the answer goes to stdout: refused before any work when it is closed (`>&-`)
+    let on_stdout = match &cli.cmd {
+        BeyondCmd::Who(_) | BeyondCmd::Check(_) | BeyondCmd::Guess(_) => true,
+        BeyondCmd::Losers(a) => a.count || a.output.is_none(),
+        BeyondCmd::Table(a) => a.output.is_none(),
+        BeyondCmd::Plot(_) => false,
+    };
+    if on_stdout {
+        crate::files::check_stdout()?;
+    }
     match cli.cmd {
         BeyondCmd::Who(a) => who(a),
         BeyondCmd::Losers(a) => losers(a),
@@ -209,12 +242,13 @@ pub fn run(cli: BeyondCli) -> Result<ExitCode> {
 fn who(a: WhoArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let g = &a.game;
+    let mut outcome: Option<Loopy> = None;
     let (win, to, note, grundy): Answer = match g {
         BeyondGame::Pair(p) => {
             let [x, y] = a.position[..] else {
                 bail!("{g} is a game of two heaps: give the position as two numbers A B");
             };
-            let d = decide_pair(p, x, y, WHO_SIDE)?;
+            let d = decide_pair(p, x, y, heaplab_core::beyond::pairs::MAX_CELLS)?;
             (
                 Some(d.win),
                 d.to.map(|(u, v)| format!("({u}, {v})")),
@@ -250,17 +284,8 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
                 Loopy::Loss => Some(false),
                 _ => None,
             };
-            let note = format!(
-                "{}{}",
-                if o == Loopy::Draw {
-                    "a draw: neither player can force a win; ".to_string()
-                } else if o == Loopy::Unknown {
-                    "undecided: no sound answer (see below); ".to_string()
-                } else {
-                    String::new()
-                },
-                t.statement()
-            );
+            outcome = Some(o);
+            let note = format!("{}{}", String::new(), t.statement());
             (win, to.flatten(), note, None)
         }
     };
@@ -274,7 +299,12 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
         print_json(&json!({
             "game": g.to_string(),
             "position": a.position,
-            "outcome": match win { Some(true) => "win", Some(false) => "loss", None => "draw or undecided" },
+            "outcome": match (win, outcome) {
+                (Some(true), _) => "win",
+                (Some(false), _) => "loss",
+                (None, Some(Loopy::Draw)) => "draw",
+                _ => "undecided",
+            },
             "win": win,
             "grundy": grundy,
             "winning_move_to": to,
@@ -282,10 +312,13 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
             "seconds": secs(t0),
         }));
     } else {
-        let what = match win {
-            Some(true) => "win (N-position)",
-            Some(false) => "lose (P-position)",
-            None => "no win for either side",
+        let what = match (win, outcome) {
+            (Some(true), _) => "win (N-position)",
+            (Some(false), _) => "lose (P-position)",
+            (None, Some(Loopy::Draw)) => "draw (neither player can force a win: proven)",
+            _ => {
+                "undecided (a draw on every window tried, but not proven: no sound bound is known)"
+            }
         };
         let gv = grundy.map_or(String::new(), |v| format!(", Grundy value {v}"));
         println!("{g} ({shown}): {what}{gv}");
@@ -355,8 +388,8 @@ fn write_rows(
     match output {
         Some(p) if !crate::files::is_stdout(p) => {
             let file = crate::files::AtomicFile::create(p)?;
-            let mut w =
-                RowWriter::new(std::io::BufWriter::new(file.file()?), format, schema, true)?;
+            // unbuffered: the batched writer buffers each batch and every write error reaches us
+            let mut w = RowWriter::new(file.file()?, format, schema, true)?;
             fill(&mut |df| {
                 rows += df.height() as u64;
                 w.write(&df)
@@ -369,7 +402,7 @@ fn write_rows(
                 crate::output::refuse_binary_terminal()?;
             }
             let out = std::io::stdout();
-            let mut w = RowWriter::new(std::io::BufWriter::new(out), format, schema, true)?;
+            let mut w = RowWriter::new(out, format, schema, true)?;
             fill(&mut |df| {
                 rows += df.height() as u64;
                 w.write(&df)
@@ -385,18 +418,45 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
     let loss_only = |df: DataFrame| -> Result<DataFrame> {
         Ok(match g {
-            BeyondGame::Loopy(_) => df
-                .lazy()
-                .filter(col("outcome").eq(lit("loss")))
-                .select([col("n")])
-                .collect()?,
+            BeyondGame::Loopy(_) => {
+                let n = df
+                    .lazy()
+                    .filter(col("outcome").eq(lit("loss")))
+                    .select([col("n")])
+                    .collect()?;
+                let k: Vec<u64> = (1..=n.height() as u64).collect();
+                df!("k" => k, "n" => n.column("n")?.clone().take_materialized_series())?
+            }
             _ => df,
         })
     };
     let schema = match g {
-        BeyondGame::Loopy(_) => Schema::from_iter([Field::new("n".into(), DataType::UInt64)]),
+        BeyondGame::Loopy(_) => Schema::from_iter([
+            Field::new("k".into(), DataType::UInt64),
+            Field::new("n".into(), DataType::UInt64),
+        ]),
         _ => beyond_schema(g),
     };
+    if a.count && a.output.is_some() {
+        bail!("--count prints how many there are: leave out -o (or --count)");
+    }
+    if let (true, BeyondGame::Pair(p)) = (a.count, g) {
+        if let Some(b) = p.beatty() {
+            // the largest k with B_k <= max, by bisection on the exact pairs
+            let (mut lo, mut hi) = (0u64, a.max / b.a.max(1) + 1);
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                if b.upper(mid) <= a.max as u128 {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            println!("{}", lo + 1);
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    too_many_rows(g, a.max)?;
     if a.count {
         let mut rows = 0u64;
         beyond_frames(g, a.max, &progress, &mut |df| {
@@ -431,18 +491,29 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
 fn table(a: TableArgs) -> Result<ExitCode> {
     let g = &a.game;
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
+    if a.row.is_some() && !matches!(g, BeyondGame::Pair(_)) {
+        bail!("--row is for two-heap games");
+    }
+    if let BeyondGame::Pair(_) = g {
+        let side = a.max as u128 + 1;
+        memory_for_cells(
+            g,
+            side.saturating_mul(a.row.map_or(side, |r| r as u128 + 1)),
+        )?;
+    }
     let df = match g {
         BeyondGame::Pair(p) => {
             if let Some(r) = a.row {
-                let t = grundy_rect(p, r + 1, a.max + 1, &progress)?;
-                let n: Vec<u64> = (0..=a.max).collect();
+                let t = grundy_rect(p, r.saturating_add(1), a.max.saturating_add(1), &progress)?;
+                let b: Vec<u64> = (0..=a.max).collect();
                 let v: Vec<u32> = t.row(r).to_vec();
-                df!("n" => n, "grundy" => v)?
+                df!("a" => vec![r; b.len()], "b" => b, "grundy" => v)?
             } else {
-                let t = grundy_rect(p, a.max + 1, a.max + 1, &progress)?;
-                let side = a.max + 1;
-                let ca: Vec<u64> = (0..side * side).map(|i| i / side).collect();
-                let cb: Vec<u64> = (0..side * side).map(|i| i % side).collect();
+                let side = a.max.saturating_add(1);
+                let t = grundy_rect(p, side, side, &progress)?;
+                // sides are at most 20,000: u32 coordinates
+                let ca: Vec<u32> = (0..side * side).map(|i| (i / side) as u32).collect();
+                let cb: Vec<u32> = (0..side * side).map(|i| (i % side) as u32).collect();
                 df!("a" => ca, "b" => cb, "grundy" => t.values)?
             }
         }
@@ -458,7 +529,9 @@ fn table(a: TableArgs) -> Result<ExitCode> {
             }
             df!("heap" => n, "allowance" => m, "grundy" => gv)?
         }
-        BeyondGame::Loopy(_) => {
+        BeyondGame::Loopy(l) => {
+            let t = loopy_outcomes(*l, a.max, u64::MAX, &progress)?;
+            eprintln!("{g}: {}", t.statement());
             let mut all: Option<DataFrame> = None;
             beyond_frames(g, a.max, &progress, &mut |df| {
                 all = Some(df);
@@ -510,23 +583,31 @@ fn plot(a: PlotArgs) -> Result<ExitCode> {
             )?
         }
         (BeyondGame::Pair(_), _) => {
+            if a.max > 100_000_000 {
+                bail!(
+                    "a plot of the P-pairs to {}: at most 10^8 (about 10^8 points)",
+                    a.max
+                );
+            }
             let mut pts: Vec<(u64, u64)> = vec![];
             beyond_frames(g, a.max, &progress, &mut |df| {
                 let ca = df.column("a")?.u64()?.clone();
                 let cb = df.column("b")?.u64()?.clone();
+                // (x, y) = (b, a), as in the heat map
                 for (x, y) in ca.into_no_null_iter().zip(cb.into_no_null_iter()) {
-                    pts.push((x, y));
                     pts.push((y, x));
+                    pts.push((x, y));
                 }
                 Ok(())
             })?;
             crate::plot::points_png(
                 &a.output,
-                &spec(&format!("{g}: P-positions (a, b)"), "a", "b"),
+                &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
                 &pts,
                 a.max,
             )?
         }
+        (BeyondGame::Memory(_), "pairs") => bail!("{g}: --kind pairs is for two-heap games"),
         (BeyondGame::Memory(t), _) => {
             if a.max > 4000 {
                 bail!("a heat map of values by state to {}: at most 4000", a.max);
@@ -556,6 +637,7 @@ fn plot(a: PlotArgs) -> Result<ExitCode> {
 fn check(a: CheckArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let g = &a.game;
+    too_many_rows(g, a.max)?;
     let progress = Progress::new(
         &format!("checking {g} to {}", a.max),
         a.max.saturating_add(1),
@@ -570,7 +652,7 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
             "holds": r.holds(),
             "rows": r.rows,
             "failures": r.failures,
-            "counterexamples": rows_json(&r.counterexamples),
+            "counterexamples": frame_rows(&r.counterexamples),
             "seconds": secs(t0),
         }));
     } else if r.holds() {
@@ -580,7 +662,17 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
             "fails on {} of {} rows [{g}]; first counterexamples:",
             r.failures, r.rows
         );
-        println!("{}", r.counterexamples);
+        for row in frame_rows(&r.counterexamples) {
+            let cells: Vec<String> = row
+                .as_object()
+                .map(|o| {
+                    o.iter()
+                        .map(|(k, v)| format!("{k} = {}", v.to_string().trim_matches('"')))
+                        .collect()
+                })
+                .unwrap_or_default();
+            println!("  {}", cells.join(", "));
+        }
     }
     Ok(if r.holds() {
         ExitCode::SUCCESS
@@ -592,6 +684,7 @@ fn check(a: CheckArgs) -> Result<ExitCode> {
 fn guess(a: GuessArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let g = &a.game;
+    too_many_rows(g, a.max)?;
     let progress = Progress::new(
         &format!("guessing {g} to {}", a.max),
         a.max.saturating_add(1),
@@ -626,4 +719,62 @@ fn guess(a: GuessArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The rows of a small frame as JSON objects: numbers as numbers, strings as strings.
+fn frame_rows(df: &DataFrame) -> Vec<serde_json::Value> {
+    (0..df.height())
+        .map(|i| {
+            let mut o = serde_json::Map::new();
+            for c in df.columns() {
+                let v = match c.get(i) {
+                    Ok(AnyValue::UInt64(x)) => json!(x),
+                    Ok(AnyValue::UInt32(x)) => json!(x),
+                    Ok(AnyValue::Int64(x)) => json!(x),
+                    Ok(AnyValue::String(x)) => json!(x),
+                    Ok(AnyValue::StringOwned(x)) => json!(x.as_str()),
+                    Ok(other) => json!(other.to_string()),
+                    Err(_) => serde_json::Value::Null,
+                };
+                o.insert(c.name().to_string(), v);
+            }
+            serde_json::Value::Object(o)
+        })
+        .collect()
+}
+
+/// Rows a listing or check may stream before it is refused up front (about an hour at the
+/// 40 million rows a second measured here).
+const MAX_ROWS: u128 = 100_000_000_000;
+
+/// Refuses a two-heap listing or check of more than [`MAX_ROWS`] pairs before any work.
+fn too_many_rows(g: &BeyondGame, max: u64) -> Result<()> {
+    if let BeyondGame::Pair(p) = g {
+        if let Some(b) = p.beatty() {
+            // about max / β pairs, β = α + a > a
+            let rows = max as u128 / (b.a as u128 + 1);
+            if rows > MAX_ROWS {
+                bail!(
+                    "{g} to {max}: about {rows} pairs, more than the {MAX_ROWS} a run streams in \
+                     about an hour here (`losers --count` counts them at once)"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses a Grundy table whose memory (about 32 bytes a cell with its output frame) is
+/// beyond what this machine has free.
+fn memory_for_cells(g: &BeyondGame, cells: u128) -> Result<()> {
+    let need = cells.saturating_mul(32);
+    let free = crate::machine::available_memory() as u128 / 10 * 8;
+    if need > free {
+        bail!(
+            "{g}: {cells} cells need about {} MB, more than the {} MB free here",
+            need >> 20,
+            free >> 20
+        );
+    }
+    Ok(())
 }

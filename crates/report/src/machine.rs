@@ -7,7 +7,7 @@ use std::path::Path;
 /// Bytes of memory available now (the kernel's estimate of what can be allocated without
 /// swapping; 8 GiB when it cannot be read), or what an address-space limit (`ulimit -v`)
 /// still leaves this process, whichever is less.
-fn available_memory() -> u64 {
+pub fn available_memory() -> u64 {
     let mut sys = sysinfo::System::new();
     sys.refresh_memory();
     let free = match sys.available_memory() {

@@ -66,9 +66,9 @@ impl Loopy {
     }
 }
 
-/// Largest window of a loopy analysis (2^30 positions: about 30 GB would be needed
-/// beyond; 2^28 takes about 5 GB).
-pub const MAX_WINDOW: u64 = 1 << 28;
+/// Largest window of a loopy analysis: 2^26 positions, about 3.5 GB (some 50 bytes a
+/// position: the moves both ways and the labels).
+pub const MAX_WINDOW: u64 = 1 << 26;
 
 impl LoopyGame {
     /// The spec, as `heaplab` prints it.
@@ -214,9 +214,9 @@ impl LoopyTable {
         );
         if u > 0 {
             s.push_str(&format!(
-                "; {u} positions are undecided (a draw on this window and on the one half its \
-                 size, but their moves reach beyond every window: no sound bound is known, so \
-                 they are not called draws)"
+                "; positions left undecided: {u} (a draw on this window and on the one half \
+                 its size, but their moves reach beyond every window: no sound bound is known, \
+                 so they are not called draws)"
             ));
         }
         s

@@ -261,3 +261,108 @@ pub(crate) fn put_or_take(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, Spe
 pub(crate) fn add_or_divide(_: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
     Ok(BeyondGame::Loopy(LoopyGame::AddOrDivide))
 }
+
+/// A chunk of a game's rows ([`for_each_rows`]).
+#[derive(Debug)]
+pub enum Rows<'a> {
+    /// P-positions of a two-heap game: (k, a, b), k counting from 0.
+    Pairs(&'a [(u64, u64, u64)]),
+    /// Start heaps that are P-positions of a move-memory game: the k-th (from `k0`) is
+    /// `heaps[k - k0]`.
+    Starts {
+        /// Index of the first.
+        k0: u64,
+        /// The heaps.
+        heaps: &'a [u64],
+    },
+    /// Outcomes of a loopy game's positions `first..`.
+    Outcomes {
+        /// The first position.
+        first: u64,
+        /// Their outcomes.
+        outcomes: &'a [loopy::Loopy],
+        /// The soundness statement of the window.
+        statement: &'a str,
+    },
+}
+
+/// Rows per chunk of [`for_each_rows`].
+pub const ROW_CHUNK: usize = 1 << 20;
+
+/// The rows of `game` up to `max`, in chunks of at most [`ROW_CHUNK`]: P-pairs with both
+/// coordinates ≤ max (a-Wythoff streamed from the exact Beatty pairs, so any max; vector
+/// games from their Grundy square, a ≤ b when symmetric), P-position start heaps ≤ max,
+/// or loopy outcomes of positions ≤ max (Fibonacci Nim beyond the table of least winning
+/// moves: the Fibonacci numbers, Whinihan 1963). The one enumeration behind `losers`,
+/// `check` and Python's tables.
+///
+/// # Errors
+/// The engines' limits, cancellation, and whatever `each` returns.
+pub fn for_each_rows<E: From<BeyondError>>(
+    game: &BeyondGame,
+    max: u64,
+    obs: &dyn crate::Observer,
+    each: &mut dyn FnMut(Rows<'_>) -> Result<(), E>,
+) -> Result<(), E> {
+    match game {
+        BeyondGame::Pair(g) => {
+            if let Some(b) = g.beatty() {
+                let mut rows = b.pairs().take_while(|&(_, _, bb)| bb <= max as u128);
+                let mut buf: Vec<(u64, u64, u64)> = Vec::with_capacity(ROW_CHUNK);
+                loop {
+                    buf.clear();
+                    buf.extend(
+                        rows.by_ref()
+                            .take(ROW_CHUNK)
+                            .map(|(k, a, b)| (k, a as u64, b as u64)),
+                    );
+                    if buf.is_empty() {
+                        return Ok(());
+                    }
+                    let done = buf[buf.len() - 1].2;
+                    each(Rows::Pairs(&buf))?;
+                    if let std::ops::ControlFlow::Break(()) =
+                        obs.observe(done, max.saturating_add(1))
+                    {
+                        return Err(BeyondError::Cancelled.into());
+                    }
+                }
+            }
+            let pairs = pairs::p_pairs_by_table(g, max, obs)?;
+            let rows: Vec<(u64, u64, u64)> = pairs
+                .iter()
+                .enumerate()
+                .map(|(k, &(a, b))| (k as u64, a, b))
+                .collect();
+            for chunk in rows.chunks(ROW_CHUNK) {
+                each(Rows::Pairs(chunk))?;
+            }
+            Ok(())
+        }
+        BeyondGame::Memory(t) if *t == memory::TakeAway::FIBONACCI && max >= memory::MAX_HEAPS => {
+            // Whinihan (1963): the P-positions of Fibonacci Nim are the Fibonacci numbers
+            let mut fib = vec![1u64, 2];
+            while let Some(next) = fib[fib.len() - 1].checked_add(fib[fib.len() - 2]) {
+                if next > max {
+                    break;
+                }
+                fib.push(next);
+            }
+            each(Rows::Starts { k0: 1, heaps: &fib })
+        }
+        BeyondGame::Memory(t) => {
+            let w = memory::least_winning_moves(*t, max, obs)?;
+            let p: Vec<u64> = (1..=max).filter(|&h| w[h as usize] as u64 == h).collect();
+            each(Rows::Starts { k0: 1, heaps: &p })
+        }
+        BeyondGame::Loopy(l) => {
+            let t = loopy::loopy_outcomes(*l, max, u64::MAX, obs)?;
+            let statement = t.statement();
+            each(Rows::Outcomes {
+                first: l.first(),
+                outcomes: &t.outcomes[l.first() as usize..],
+                statement: &statement,
+            })
+        }
+    }
+}

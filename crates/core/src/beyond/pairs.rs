@@ -23,7 +23,8 @@ pub enum PairGame {
     Vectors(Vec<(u64, u64)>),
 }
 
-/// Most cells a Grundy square or strip computes (4·10^8: 1.6 GB of u32 values).
+/// Most cells a Grundy square or strip computes (4·10^8, a square to 19,999: 1.6 GB of
+/// u32 values).
 pub const MAX_CELLS: u64 = 400_000_000;
 
 impl PairGame {
@@ -103,23 +104,32 @@ pub struct PairDecision {
 }
 
 /// Decides (p, q): a-Wythoff games at any size by the exact Beatty pairs (Fraenkel 1982),
-/// other games from their Grundy square (p, q ≤ `max_side`, else an error).
+/// with the Grundy value when (p + 1)(q + 1) ≤ 2^22; other games from their Grundy values
+/// on [0, p] × [0, q] (at most `max_cells` cells, else an error).
 ///
 /// # Errors
-/// [`BeyondError::TooLarge`] for a vector game beyond `max_side`.
+/// [`BeyondError::TooLarge`] for a vector game beyond `max_cells`.
 pub fn decide_pair(
     game: &PairGame,
     p: u64,
     q: u64,
-    max_side: u64,
+    max_cells: u64,
 ) -> Result<PairDecision, BeyondError> {
+    let cells = (p.saturating_add(1)).saturating_mul(q.saturating_add(1));
+    // the Grundy value too when its rectangle is small (a few million cells: a blink)
+    let small = cells <= max_cells.min(1 << 22);
     if let Some(b) = game.beatty() {
         let (lo, hi, swapped) = if p <= q { (p, q, false) } else { (q, p, true) };
         let to = beatty_move(b, lo, hi).map(|(x, y)| if swapped { (y, x) } else { (x, y) });
+        let grundy = if small {
+            Some(grundy_rect(game, p + 1, q + 1, &crate::observe::Silent)?.get(p, q) as u64)
+        } else {
+            None
+        };
         return Ok(PairDecision {
             position: (p, q),
             win: to.is_some(),
-            grundy: None,
+            grundy,
             to,
             method: if b.a == 1 {
                 "the P-positions of Wythoff's game are (⌊nφ⌋, ⌊nφ²⌋) (Wythoff 1907), in exact \
@@ -137,11 +147,11 @@ pub fn decide_pair(
             },
         });
     }
-    let side = p.max(q);
-    if side > max_side {
+    if cells > max_cells.min(MAX_CELLS) {
         return Err(BeyondError::TooLarge(format!(
-            "{} at ({p}, {q}) needs its Grundy square to {side}: the largest side here is {max_side}",
-            game.spec()
+            "{} at ({p}, {q}) needs its Grundy values on [0, {p}] × [0, {q}]: at most {} cells here",
+            game.spec(),
+            max_cells.min(MAX_CELLS)
         )));
     }
     let sq = grundy_rect(game, p + 1, q + 1, &crate::observe::Silent)?;
@@ -225,7 +235,7 @@ pub fn grundy_rect(
     let cells = rows.saturating_mul(cols);
     if rows == 0 || cols == 0 || cells > MAX_CELLS {
         return Err(BeyondError::TooLarge(format!(
-            "a Grundy table of {rows} × {cols} cells: at most {MAX_CELLS} cells (a square to 20,000)"
+            "a Grundy table of {rows} × {cols} cells: at most {MAX_CELLS} cells (a square to 19,999)"
         )));
     }
     let mut values = vec![0u32; cells as usize];
@@ -425,7 +435,7 @@ pub fn p_pairs_by_table(
     n: u64,
     obs: &dyn Observer,
 ) -> Result<Vec<(u64, u64)>, BeyondError> {
-    let sq = grundy_rect(game, n + 1, n + 1, obs)?;
+    let sq = grundy_rect(game, n.saturating_add(1), n.saturating_add(1), obs)?;
     let sym = game.symmetric();
     let mut out = vec![];
     for p in 0..=n {

@@ -93,9 +93,9 @@ fn wythoff_positions_near_a_quintillion_are_decided_with_a_move_that_checks() {
     let n = 618_033_988_749_894_848u64;
     let (an, bn) = (b.lower(n) as u64, b.upper(n) as u64);
     assert!(bn > 1_000_000_000_000_000_000);
-    let d = decide_pair(&w, an, bn, 0).unwrap();
+    let d = decide_pair(&w, an, bn, 1 << 30).unwrap();
     assert!(!d.win && d.to.is_none());
-    let d = decide_pair(&w, bn, an, 0).unwrap();
+    let d = decide_pair(&w, bn, an, 1 << 30).unwrap();
     assert!(!d.win);
     for (p, q) in [
         (an + 1, bn),
@@ -106,13 +106,13 @@ fn wythoff_positions_near_a_quintillion_are_decided_with_a_move_that_checks() {
         (bn + 3, an),
         (u64::MAX, u64::MAX - 12345),
     ] {
-        let d = decide_pair(&w, p, q, 0).unwrap();
+        let d = decide_pair(&w, p, q, 1 << 30).unwrap();
         assert!(d.win, "({p}, {q})");
         let (x, y) = d.to.unwrap();
         // a legal move: one heap only, or the same from both
         let legal = (x == p && y < q) || (y == q && x < p) || (x < p && p - x == q - y);
         assert!(legal, "({p}, {q}) -> ({x}, {y})");
-        let back = decide_pair(&w, x, y, 0).unwrap();
+        let back = decide_pair(&w, x, y, 1 << 30).unwrap();
         assert!(!back.win, "({p}, {q}) -> ({x}, {y}) leaves a win");
     }
 }
@@ -124,8 +124,9 @@ fn a_wythoff_moves_lead_to_p_positions_on_small_boards() {
         let sq = grundy_rect(&g, 61, 61, &Silent).unwrap();
         for p in 0..=60 {
             for q in 0..=60 {
-                let d = decide_pair(&g, p, q, 0).unwrap();
+                let d = decide_pair(&g, p, q, 1 << 30).unwrap();
                 assert_eq!(d.win, sq.get(p, q) != 0, "a = {a} at ({p}, {q})");
+                assert_eq!(d.grundy, Some(sq.get(p, q) as u64));
                 if let Some((x, y)) = d.to {
                     assert!(
                         g.options(p, q).contains(&(x, y)),

@@ -136,8 +136,8 @@ fn term(c: &mut Cursor<'_>) -> Result<Term, SpecError> {
                     start,
                     &format!(
                         "`{word}` is not a one-heap game (its positions are pairs, a heap with \
-                         move memory, or loopy): give it alone to who, losers, table or plot, \
-                         not inside a sum, union or wrapper"
+                         move memory, or loopy): only who, losers, table, plot, check and \
+                         guess take it, as --game on its own (not in a sum, union or wrapper)"
                     ),
                 )),
                 None => Err(c.err_at(

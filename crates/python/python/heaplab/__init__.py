@@ -44,6 +44,7 @@ from ._heaplab import ArrowTable, HeaplabError, RefusedError
 
 __all__ = [
     "Game",
+    "BeyondGame",
     "games",
     "who",
     "count",
@@ -562,6 +563,12 @@ class Game:
         # pickled and copied by its canonical spec
         return (Game, (self.spec,))
 
+    def __new__(cls, spec: str = "", play: Optional[str] = None):
+        # a game beyond one heap (two heaps, move memory, loopy) is a BeyondGame
+        if cls is Game and isinstance(spec, str) and _heaplab.is_beyond(spec):
+            return object.__new__(BeyondGame)
+        return object.__new__(cls)
+
     def __init__(self, spec: str, play: Optional[str] = None):
         if not isinstance(spec, str):
             raise TypeError(f"a spec is a str, not {type(spec).__name__}")
@@ -719,6 +726,76 @@ class Game:
         return _arrow(
             self._raw.table(n_max, bool(grundy), progress, checkpoint, every, **lengths)
         )
+
+
+class BeyondGame(Game):
+    """A game beyond one heap, made by ``Game(spec)``: two heaps (``Game("wythoff")``,
+    ``Game("wythoff{2}")``, ``Game("vectors{(1,2),(2,1)}")``), a heap with move memory
+    (``Game("fibonacci-nim")``, ``Game("takeaway{3}")``) or a loopy game
+    (``Game("put-or-take{squares}")``, ``Game("add-or-divide")``).
+
+    >>> w = Game("wythoff")
+    >>> w.grundy(3).tolist()
+    [[0, 1, 2, 3], [1, 2, 0, 4], [2, 0, 1, 5], [3, 4, 5, 6]]
+    >>> w.who(1000000000000000000, 999999999999999999)["to"]
+    [2, 1]
+    """
+
+    __slots__ = ()
+
+    def __init__(self, spec: str, play: Optional[str] = None):
+        if play not in (None, "normal"):
+            raise ValueError(f"{spec}: misère play is not available for games beyond one heap")
+        self._raw = _heaplab.RawBeyond(spec)
+
+    @property
+    def structure(self) -> str:
+        """``two heaps``, ``move memory`` or ``loopy``."""
+        return self._raw.structure
+
+    def grundy(self, n_max: int, progress: Progress = None, row: Optional[int] = None) -> np.ndarray:
+        """Two heaps: g(a, b) for 0 <= a, b <= n_max as a 2-D uint32 array (``row=R``: rows
+        0..=R only, shape (R + 1, n_max + 1)); move memory: g(heap, allowance) (an allowance
+        beyond the heap reads as the heap). Loopy games raise ``ValueError``."""
+        r = None if row is None else _size("row", row)
+        return self._raw.grundy(_size("n_max", n_max), r, _check_progress(progress))
+
+    def losers(self, n_max: int, progress: Progress = None) -> Any:  # type: ignore[override]
+        """The P-positions up to n_max as an Arrow table (a pyarrow.Table when pyarrow is
+        installed): pairs (k, a, b) with a, b <= n_max (a <= b for symmetric games), start
+        heaps (k, n), or loopy losses (n)."""
+        return _arrow(self._raw.losers(_size("n_max", n_max), _check_progress(progress)))
+
+    def outcomes(self, n_max: int, progress: Progress = None) -> Any:  # type: ignore[override]
+        """Loopy games: (n, outcome) for n <= n_max, outcome ``win``, ``loss``, ``draw``
+        (certified) or ``undecided`` (no sound bound known); the table's schema metadata
+        ``statement`` holds the window and its argument."""
+        table, statement = self._raw.outcomes(_size("n_max", n_max), _check_progress(progress))
+        t = _arrow(table)
+        if hasattr(t, "replace_schema_metadata"):
+            t = t.replace_schema_metadata({"statement": statement})
+        return t
+
+    def who(self, *position: int) -> dict:  # type: ignore[override]
+        """One position: two heaps ``who(a, b)``; a start heap ``who(n)`` or CGSuite's
+        (heap, previous move) ``who(n, k)``; a loopy heap ``who(n)``. A dict with ``win``
+        (None for a draw or undecided), the winning move and how it was decided."""
+        return json.loads(self._raw.who([_size("position", p) for p in position]))
+
+
+def _not_beyond(name: str) -> Callable[..., Any]:
+    def refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError(
+            f"{self.spec} is a game beyond one heap: {name}() is for one-heap games "
+            "(use grundy, losers, outcomes or who)"
+        )
+
+    refuse.__name__ = name
+    return refuse
+
+
+for _name in ("iter_losers", "winning_moves", "analyze", "table"):
+    setattr(BeyondGame, _name, _not_beyond(_name))
 
 
 def _arrow(t: ArrowTable) -> Any:
