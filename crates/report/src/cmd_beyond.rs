@@ -83,11 +83,12 @@ struct WhoArgs {
     /// The game (wythoff, wythoff{2}, vectors{(1,2),(2,1)}, fibonacci-nim, takeaway{3},
     /// put-or-take{squares}, add-or-divide).
     #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
-    game: BeyondGame,
+    game: Option<BeyondGame>,
     /// Two heaps A B; a heap N (move memory: a start, the first move takes 1..N-1) or N K
-    /// (CGSuite's (heap, previous move)); one heap (loopy).
-    #[arg(required = true, num_args = 1..=2, value_parser = count_arg)]
-    position: Vec<u64>,
+    /// (CGSuite's (heap, previous move)); one heap (loopy). Without --game: a sum of normal
+    /// play, `wythoff:3,5 + fibonacci-nim:10 + squares:7`.
+    #[arg(required = true, num_args = 1..)]
+    position: Vec<String>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -191,7 +192,20 @@ pub fn detect() -> Option<std::result::Result<BeyondCli, ExitCode>> {
             game = Some(v.to_string());
         }
     }
-    if !BeyondGame::is_beyond(&game?) {
+    let beyond = match game {
+        Some(g) => BeyondGame::is_beyond(&g),
+        // a sum with a term of a game beyond one heap
+        None => {
+            sub == "who"
+                && args.iter().any(|a| {
+                    a.split('+').any(|t| {
+                        t.rsplit_once(':')
+                            .is_some_and(|(spec, _)| BeyondGame::is_beyond(spec))
+                    })
+                })
+        }
+    };
+    if !beyond {
         return None;
     }
     Some(BeyondCli::try_parse_from(&args).map_err(|e| {
@@ -241,11 +255,24 @@ pub fn run(cli: BeyondCli) -> Result<ExitCode> {
 
 fn who(a: WhoArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
-    let g = &a.game;
+    let Some(g) = &a.game else {
+        return who_sum(&a.position, a.json);
+    };
+    if a.position.len() > 2 {
+        bail!(
+            "{g}: a position is one or two numbers, not {}",
+            a.position.len()
+        );
+    }
+    let position = a
+        .position
+        .iter()
+        .map(|p| count_arg(p).map_err(|e| anyhow!("position `{p}`: {e}")))
+        .collect::<Result<Vec<u64>>>()?;
     let mut outcome: Option<Loopy> = None;
     let (win, to, note, grundy): Answer = match g {
         BeyondGame::Pair(p) => {
-            let [x, y] = a.position[..] else {
+            let [x, y] = position[..] else {
                 bail!("{g} is a game of two heaps: give the position as two numbers A B");
             };
             let d = decide_pair(p, x, y, heaplab_core::beyond::pairs::MAX_CELLS)?;
@@ -256,9 +283,9 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
                 d.grundy,
             )
         }
-        BeyondGame::Memory(t) => memory_who(*t, &a.position)?,
+        BeyondGame::Memory(t) => memory_who(*t, &position)?,
         BeyondGame::Loopy(l) => {
-            let [n] = a.position[..] else {
+            let [n] = position[..] else {
                 bail!("{g} is a one-heap game: give one heap");
             };
             if n < l.first() {
@@ -289,8 +316,7 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
             (win, to.flatten(), note, None)
         }
     };
-    let shown = a
-        .position
+    let shown = position
         .iter()
         .map(u64::to_string)
         .collect::<Vec<_>>()
@@ -298,7 +324,7 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
     if a.json {
         print_json(&json!({
             "game": g.to_string(),
-            "position": a.position,
+            "position": position,
             "outcome": match (win, outcome) {
                 (Some(true), _) => "win",
                 (Some(false), _) => "loss",
@@ -777,4 +803,113 @@ fn memory_for_cells(g: &BeyondGame, cells: u128) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `who 'wythoff:3,5 + fibonacci-nim:10 + squares:7'`: a sum of normal play mixing games
+/// beyond one heap (two heaps a,b; move memory n or n,k) with one-heap games. The beyond
+/// terms' Grundy values stand as one Nim heap of their XOR in the one-heap sum
+/// ([`heaplab_core::decide_sum`]); a winning move there becomes a move in a beyond term to
+/// the value the XOR asks for ([`heaplab_core::beyond::option_with_value`]).
+fn who_sum(words: &[String], as_json: bool) -> Result<ExitCode> {
+    use heaplab_core::beyond::{grundy_at, option_with_value};
+    use heaplab_core::{decide_sum, Sum};
+    let text = words.join(" ");
+    let mut beyond: Vec<(usize, BeyondGame, Vec<u64>, u64)> = vec![];
+    let mut heaps: Vec<(usize, String)> = vec![];
+    let terms: Vec<&str> = text.split('+').collect();
+    for (i, term) in terms.iter().enumerate() {
+        let Some((spec, pos)) = term.rsplit_once(':') else {
+            bail!("term {} (`{}`): write SPEC:POSITION", i + 1, term.trim());
+        };
+        if BeyondGame::is_beyond(spec) {
+            let g = BeyondGame::parse(spec.trim()).map_err(|e| anyhow!("term {}: {e}", i + 1))?;
+            let p = pos
+                .trim()
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .split(',')
+                .map(|x| {
+                    count_arg(x.trim())
+                        .map_err(|e| anyhow!("term {} (`{}`): {e}", i + 1, term.trim()))
+                })
+                .collect::<Result<Vec<u64>>>()?;
+            let v = grundy_at(&g, &p).map_err(|e| anyhow!("term {}: {e}", i + 1))?;
+            beyond.push((i, g, p, v));
+        } else {
+            heaps.push((i, term.trim().to_string()));
+        }
+    }
+    let xb = beyond.iter().fold(0u64, |x, b| x ^ b.3);
+    let mut parts: Vec<String> = heaps.iter().map(|h| h.1.clone()).collect();
+    parts.push(format!("nim:{xb}"));
+    let sum = Sum::parse(&parts.join(" + ")).map_err(|e| anyhow!("{e}"))?;
+    let d = decide_sum(&sum, &crate::machine::budget(), &heaplab_core::Silent)?;
+    let total = d.grundy.unwrap_or(0);
+    // the winning move: in a one-heap term, or (the Nim heap) in a beyond term
+    let mut mv: Option<String> = None;
+    if let Some(m) = &d.winning_move {
+        if m.heap < heaps.len() {
+            let (i, _) = &heaps[m.heap];
+            let left: Vec<String> = m.step.leaves.iter().map(u64::to_string).collect();
+            mv = Some(format!(
+                "term {} ({}): leave {}",
+                i + 1,
+                heaps[m.heap].1,
+                if left.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    left.join(" + ")
+                }
+            ));
+        } else if let Some((i, g, p, v)) = beyond.iter().find(|b| b.3 ^ total < b.3) {
+            if let Some(to) = option_with_value(g, p, v ^ total)? {
+                let to: Vec<String> = to.iter().map(u64::to_string).collect();
+                mv = Some(format!("term {} ({g}): to {}", i + 1, to.join(",")));
+            }
+        }
+    }
+    let values: Vec<serde_json::Value> = terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let v = beyond.iter().find(|b| b.0 == i).map(|b| b.3).or_else(|| {
+                heaps
+                    .iter()
+                    .position(|h| h.0 == i)
+                    .and_then(|k| d.heaps.get(k))
+                    .and_then(|h| h.grundy)
+            });
+            json!({"term": t.trim(), "grundy": v})
+        })
+        .collect();
+    if as_json {
+        print_json(&json!({
+            "sum": text,
+            "terms": values,
+            "grundy": total,
+            "win": d.win,
+            "winning_move": mv,
+        }));
+    } else {
+        println!(
+            "{}: {} (Grundy value {total})",
+            text.trim(),
+            if d.win {
+                "win (N-position)"
+            } else {
+                "lose (P-position)"
+            }
+        );
+        for v in &values {
+            println!(
+                "  {}: Grundy value {}",
+                v["term"].as_str().unwrap_or(""),
+                v["grundy"]
+            );
+        }
+        if let Some(m) = mv {
+            println!("  winning move: {m}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -366,3 +366,84 @@ pub fn for_each_rows<E: From<BeyondError>>(
         }
     }
 }
+
+/// A position of a game beyond one heap in a sum of normal play, read from its
+/// coordinates: two heaps (a, b); a start heap n (the first move takes 1..n − 1) or
+/// CGSuite's (heap, previous move) for move memory. Loopy games have no Grundy values.
+fn state(game: &BeyondGame, pos: &[u64]) -> Result<(u64, u64), BeyondError> {
+    match (game, pos) {
+        (BeyondGame::Pair(_), &[a, b]) => Ok((a, b)),
+        (BeyondGame::Memory(_), &[n]) => Ok((n, n.saturating_sub(1))),
+        (BeyondGame::Memory(t), &[n, k]) => Ok((n, t.allowance(k).min(n))),
+        (BeyondGame::Loopy(_), _) => Err(BeyondError::Unsupported(format!(
+            "{game} is loopy: it has no Grundy value, so it cannot join a sum of normal play"
+        ))),
+        (BeyondGame::Pair(_), _) => Err(BeyondError::Unsupported(format!(
+            "{game}: a position is two heaps a,b"
+        ))),
+        (BeyondGame::Memory(_), _) => Err(BeyondError::Unsupported(format!(
+            "{game}: a position is a start heap n, or heap,previous-move"
+        ))),
+    }
+}
+
+/// Largest heap of a move-memory game in a sum (its values by state are computed).
+pub const SUM_MEMORY_HEAP: u64 = 5_000;
+
+/// The Grundy value of a position of a two-heap or move-memory game (for sums of normal
+/// play): from the Grundy values of [0, a] × [0, b], or by state to the heap.
+///
+/// # Errors
+/// Loopy games; positions beyond [`pairs::MAX_CELLS`] or [`SUM_MEMORY_HEAP`].
+pub fn grundy_at(game: &BeyondGame, pos: &[u64]) -> Result<u64, BeyondError> {
+    let (x, y) = state(game, pos)?;
+    match game {
+        BeyondGame::Pair(p) => {
+            let d = pairs::decide_pair(p, x, y, pairs::MAX_CELLS)?;
+            match d.grundy {
+                Some(g) => Ok(g),
+                None => Ok(pairs::grundy_rect(p, x + 1, y + 1, &crate::Silent)?.get(x, y) as u64),
+            }
+        }
+        BeyondGame::Memory(t) => {
+            if x > SUM_MEMORY_HEAP {
+                return Err(BeyondError::TooLarge(format!(
+                    "{game} in a sum: heaps up to {SUM_MEMORY_HEAP} (values by state)"
+                )));
+            }
+            Ok(memory::state_grundy(*t, x, &crate::Silent)?[x as usize][y as usize] as u64)
+        }
+        BeyondGame::Loopy(_) => unreachable!("refused by state()"),
+    }
+}
+
+/// An option of the position whose Grundy value is `target`, in the position's own
+/// coordinates (two heaps a,b; move memory: heap, previous move), if there is one.
+///
+/// # Errors
+/// As [`grundy_at`].
+pub fn option_with_value(
+    game: &BeyondGame,
+    pos: &[u64],
+    target: u64,
+) -> Result<Option<Vec<u64>>, BeyondError> {
+    let (x, y) = state(game, pos)?;
+    match game {
+        BeyondGame::Pair(p) => {
+            let t = pairs::grundy_rect(p, x + 1, y + 1, &crate::Silent)?;
+            Ok(p.options(x, y)
+                .into_iter()
+                .find(|&(u, v)| t.get(u, v) as u64 == target)
+                .map(|(u, v)| vec![u, v]))
+        }
+        BeyondGame::Memory(t) => {
+            grundy_at(game, pos)?;
+            let g = memory::state_grundy(*t, x, &crate::Silent)?;
+            Ok(t.options(x, y)
+                .zip(1u64..)
+                .find(|&((h, m), _)| g[h as usize][m.min(h) as usize] as u64 == target)
+                .map(|((h, _), j)| vec![h, j]))
+        }
+        BeyondGame::Loopy(_) => unreachable!("refused by state()"),
+    }
+}

@@ -342,3 +342,35 @@ fn small_windows_leave_positions_undecided_never_guessed() {
     }
     assert!(small.statement().contains("[0, 1024]"));
 }
+
+/// In sums of normal play a two-heap or move-memory position stands for its Grundy value,
+/// and a move to any smaller value is found among its options.
+#[test]
+fn values_and_moves_for_sums() {
+    use super::{grundy_at, option_with_value};
+    let w = BeyondGame::parse("wythoff").unwrap();
+    // CGSuite's row 10: g(10, 4) = 13
+    assert_eq!(grundy_at(&w, &[10, 4]).unwrap(), 13);
+    for target in 0..13 {
+        let to = option_with_value(&w, &[10, 4], target).unwrap().unwrap();
+        assert_eq!(grundy_at(&w, &to).unwrap(), target, "to {to:?}");
+    }
+    assert_eq!(option_with_value(&w, &[10, 4], 13).unwrap(), None);
+    let f = BeyondGame::parse("fibonacci-nim").unwrap();
+    // CGSuite's (10, k): values 0, 2, 2, 2, 5 for k = 0..4
+    let row: Vec<u64> = (0..5).map(|k| grundy_at(&f, &[10, k]).unwrap()).collect();
+    assert_eq!(row, [0, 2, 2, 2, 5]);
+    // (heap, previous move): taking 2 leaves heap 8 with previous move 2, a P-position
+    let to = option_with_value(&f, &[10, 4], 0).unwrap().unwrap();
+    assert_eq!(to, [8, 2]);
+    assert_eq!(grundy_at(&f, &to).unwrap(), 0);
+    let p = BeyondGame::parse("put-or-take{squares}").unwrap();
+    assert!(grundy_at(&p, &[3])
+        .unwrap_err()
+        .to_string()
+        .contains("loopy"));
+    assert!(grundy_at(&w, &[3])
+        .unwrap_err()
+        .to_string()
+        .contains("two heaps"));
+}

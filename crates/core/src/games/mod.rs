@@ -277,8 +277,10 @@ pub static FAMILIES: &[Family] = &[
          that leave two or more heaps (leaving one heap or none stays allowed where the digit \
          allows it), one per digit (`{2!,3}` is refused: write `{2,3}!`); `[…]` at the end \
          repeats for ever. `4!.0` is Grundy's game, `0.[3]` is Nim, `{2+}!.0` splits a heap \
-         into any number of unequal heaps. Codes with more than one digit before the point add \
-         tokens (loopy) and are refused. Values come from a knapsack over part sizes: \
+         into any number of unequal heaps. Digits further left add tokens (CGSuite's `80.0`: \
+         add one token, then leave three heaps): accepted when every option is made of \
+         smaller heaps (the t-th digit left of the point allows only counts of at least \
+         t + 2), refused as loopy otherwise (`40.0`). Values come from a knapsack over part sizes: \
          `{2+}.0`, `{2+}!.0` and `{2+}?.0` to 10^4 take 6.7 s, 6.1 s and 8.4 s on a quiet \
          machine here (the work grows like N³ when the values grow like n; runs are announced \
          with an estimate). Periods of these codes are observed, never certified (Guy–Smith \

@@ -90,12 +90,20 @@ fn term(c: &mut Cursor<'_>) -> Result<Term, SpecError> {
     match c.peek() {
         None => Err(c.err("expected a game, found the end")),
         Some(ch) if ch.is_ascii_digit() || ".{&*".contains(ch) => code_hook()(c, "", start, expr),
-        // a base-32 digit before the point (`C.0`: split into two or three heaps), maybe
-        // with a constraint (`G!.0`)
+        // base-32 digits before the point (`C.0`: split into two or three heaps; `O0.0`:
+        // add a token, leave three or four heaps), maybe with constraints (`G!.0`)
         Some(ch)
-            if ch.is_ascii_alphanumeric()
-                && (at(1) == Some('.')
-                    || (at(1).is_some_and(|x| "!?=".contains(x)) && at(2) == Some('.'))) =>
+            if ch.is_ascii_alphanumeric() && {
+                let mut k = 0;
+                while at(k).is_some_and(|x| {
+                    x.is_ascii_digit()
+                        || ('a'..='v').contains(&x.to_ascii_lowercase())
+                        || "!?=".contains(x)
+                }) {
+                    k += 1;
+                }
+                at(k) == Some('.')
+            } =>
         {
             code_hook()(c, "", start, expr)
         }

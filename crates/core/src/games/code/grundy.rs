@@ -51,14 +51,18 @@ pub(crate) fn code_grundy(
     watch: &mut Watch,
 ) -> Result<Vec<u32>, crate::Error> {
     let len = table_len(max)?;
+    // moves that add up to T tokens read the knapsack rows up to max + T
+    let rows_len = len + code.adds.len();
     let shapes = code.shapes();
     let mut words = 1usize;
     let new_rows = |words: usize| -> Result<Rows, crate::Error> {
-        let n = len.checked_mul(words).ok_or(crate::Error::OutOfMemory {
-            what: "the knapsack layers",
-            bytes: u64::MAX,
-            most: None,
-        })?;
+        let n = rows_len
+            .checked_mul(words)
+            .ok_or(crate::Error::OutOfMemory {
+                what: "the knapsack layers",
+                bytes: u64::MAX,
+                most: None,
+            })?;
         let mut data = Vec::new();
         // (probed first: the binary's allocator ends the process when one fails)
         crate::engines::mem::can_allocate((n as u64).saturating_mul(8))
@@ -94,9 +98,9 @@ pub(crate) fn code_grundy(
     ];
     // the divisors of every t (for `?`: the all-equal partitions of t)
     let divisors: Vec<Vec<u32>> = if shapes[2].is_some() {
-        let mut d = vec![vec![]; len];
-        for b in 1..len {
-            for t in (b..len).step_by(b) {
+        let mut d = vec![vec![]; rows_len];
+        for b in 1..rows_len {
+            for t in (b..rows_len).step_by(b) {
                 d[t].push(b as u32);
             }
         }
@@ -153,6 +157,38 @@ pub(crate) fn code_grundy(
                 }
             }
         }
+        // moves that add t tokens: n + t into j >= t + 2 heaps, every part below n, so the
+        // rows (parts 1..n - 1 so far) hold exactly these options
+        for (k, d) in code.adds.iter().enumerate() {
+            if d.is_zero() || n == 0 {
+                continue;
+            }
+            let s = n + k + 1;
+            let l = match d.constraint {
+                Constraint::AllEqual => {
+                    for j in (k + 3)..=s {
+                        if s % j == 0 && d.allows(j as u64) {
+                            set(&mut acc, if j % 2 == 1 { g[s / j] } else { 0 });
+                        }
+                    }
+                    continue;
+                }
+                Constraint::Any => &layers[0],
+                Constraint::Unequal => &layers[1],
+                Constraint::NotAllEqual => &layers[2],
+            };
+            for (kk, rows) in l.exact.iter().enumerate() {
+                let j = kk + 2;
+                if j <= s && d.allows(j as u64) {
+                    acc.iter_mut().zip(rows.row(s)).for_each(|(a, x)| *a |= x);
+                }
+            }
+            if d.more {
+                if let Some(o) = &l.open {
+                    acc.iter_mut().zip(o.row(s)).for_each(|(a, x)| *a |= x);
+                }
+            }
+        }
         let v = bits_mex(&acc, n as u64)?;
         g.push(v);
         // widen every bit set until v fits
@@ -163,13 +199,13 @@ pub(crate) fn code_grundy(
                 .map(|l| l.exact.len() + l.open.iter().len())
                 .sum();
             bitsets_fit(
-                (rows as u64 * len as u64 + 1).saturating_mul(wider as u64 * 8),
+                (rows as u64 * rows_len as u64 + 1).saturating_mul(wider as u64 * 8),
                 room,
             )?;
             for l in layers.iter_mut() {
                 for r in l.exact.iter_mut().chain(l.open.iter_mut()) {
                     let mut nr = new_rows(wider)?;
-                    for t in 0..len {
+                    for t in 0..rows_len {
                         nr.data[t * wider..t * wider + words].copy_from_slice(r.row(t));
                     }
                     *r = nr;
@@ -180,9 +216,9 @@ pub(crate) fn code_grundy(
         }
         if n > 0 {
             let [plain, dist, nae] = &mut layers;
-            add_part(plain, &g, n, len, false);
-            add_part(dist, &g, n, len, true);
-            add_part_nae(nae, &g, n, len, &divisors);
+            add_part(plain, &g, n, rows_len, false);
+            add_part(dist, &g, n, rows_len, true);
+            add_part_nae(nae, &g, n, rows_len, &divisors);
         }
         watch.at(n as u64 + 1)?;
     }

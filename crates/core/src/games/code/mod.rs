@@ -14,8 +14,11 @@
 //! | `[…]` at the end | these digits repeat for ever (`0.[3]` is Nim) |
 //!
 //! The digit before the point removes nothing: it may only split (leave two or more heaps).
-//! Codes with more than one digit before the point (moves that add tokens) are loopy and
-//! refused. A constraint concerns moves that leave two or more heaps (zero or one heap is
+//! Digits further left add tokens (CGSuite's `80.0`: add one token, then leave three
+//! heaps): the t-th digit left of the point adds t tokens. Such a code is accepted when
+//! every option is made of heaps smaller than the heap moved from — every count j the
+//! digit allows is at least t + 2, so no part of n + t tokens in j non-empty heaps reaches
+//! n — and refused as loopy otherwise (`4.0` would split n + 1 into n and 1). A constraint concerns moves that leave two or more heaps (zero or one heap is
 //! always allowed when the digit allows it). Examples: Grundy's game is `4!.0`; "split a
 //! heap into any number of unequal heaps" is `{2+}!.0`; Kayles is `0.77`.
 //!
@@ -148,6 +151,11 @@ pub struct Code {
     pub digits: Vec<CodeDigit>,
     /// How many trailing digits repeat (0: none; then the code has no trailing zero digit).
     pub period: usize,
+    /// The digits left of the one before the point: `adds[t - 1]` rules moves that add t
+    /// tokens (then split; every count at least t + 2). Empty for most codes; no trailing
+    /// zero digit.
+    #[serde(default)]
+    pub adds: Vec<CodeDigit>,
 }
 
 /// A code that cannot be played: a message and the 0-based index of the digit at fault.
@@ -211,7 +219,49 @@ impl Code {
                 digits.pop();
             }
         }
-        Ok(Code { digits, period })
+        Ok(Code {
+            digits,
+            period,
+            adds: vec![],
+        })
+    }
+
+    /// The same code with moves that add tokens: `adds[t - 1]` adds t tokens, then splits.
+    ///
+    /// # Errors
+    /// When a digit allows a count below t + 2 (a heap as large as the one moved from
+    /// could be left: a loopy game); `digit` is then t (counted leftwards from the point).
+    pub fn with_adds(mut self, adds: Vec<CodeDigit>) -> Result<Code, CodeError> {
+        self.adds = Code::checked_adds(adds)?;
+        Ok(self)
+    }
+
+    /// The digits that add tokens in normal form (no trailing zero digit), or the error
+    /// of [`Code::with_adds`].
+    ///
+    /// # Errors
+    /// As [`Code::with_adds`].
+    pub fn checked_adds(adds: Vec<CodeDigit>) -> Result<Vec<CodeDigit>, CodeError> {
+        let mut adds: Vec<CodeDigit> = adds.into_iter().map(CodeDigit::normalized).collect();
+        while adds.last().is_some_and(CodeDigit::is_zero) {
+            adds.pop();
+        }
+        for (k, d) in adds.iter().enumerate() {
+            let t = k as u64 + 1;
+            if let Some(j) = (0..t + 2).find(|&j| d.allows(j)) {
+                return Err(CodeError {
+                    digit: k + 1,
+                    message: format!(
+                        "loopy code: the digit {t} left of the point adds {t} token(s) and may \
+                         leave {j} heap(s), so a heap as large as the one moved from can come \
+                         back; every count there must be at least {} (heaplab computes \
+                         loopfree games only)",
+                        t + 2
+                    ),
+                });
+            }
+        }
+        Ok(adds)
     }
 
     /// The digit for removing `i` tokens.
@@ -245,6 +295,7 @@ impl Code {
     /// the parser writes as [`crate::games::takebreak::TakeBreak`].
     pub fn is_plain(&self) -> bool {
         self.period == 0
+            && self.adds.is_empty()
             && self
                 .digits
                 .iter()
@@ -263,6 +314,19 @@ impl Code {
     ) -> ControlFlow<()> {
         let last = self.max_take().unwrap_or(n).min(n);
         let mut parts = Vec::new();
+        // moves that add t tokens: n + t into j >= t + 2 non-empty heaps, each below n
+        for (k, d) in self.adds.iter().enumerate() {
+            let s = n + k as u64 + 1;
+            if d.is_zero() || n == 0 {
+                continue;
+            }
+            for j in (k as u64 + 3)..=s {
+                if d.allows(j) {
+                    parts.clear();
+                    partitions(s, j, 1, d.constraint, &mut parts, visit)?;
+                }
+            }
+        }
         for i in 0..=last {
             let d = *self.digit(i);
             if d.is_zero() {
@@ -302,7 +366,12 @@ impl Code {
         let mut e = 0;
         let mut open = false;
         let mut any = false;
-        for d in self.digits.iter().filter(|d| pick(d) && d.splits()) {
+        for d in self
+            .digits
+            .iter()
+            .chain(&self.adds)
+            .filter(|d| pick(d) && d.splits())
+        {
             any = true;
             e = e.max(d.top());
             open |= d.more;
@@ -349,6 +418,9 @@ impl Code {
                 .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y))
         };
         let (mut rows, mut singles) = sum(&self.digits);
+        let (r, s) = sum(&self.adds);
+        rows += r;
+        singles += s;
         if self.period > 0 {
             let (r, s) = sum(&self.digits[self.digits.len() - self.period..]);
             rows += n * r / self.period as f64;
@@ -401,6 +473,9 @@ fn partitions(
 impl fmt::Display for Code {
     /// CGSuite's spelling: `4!.0`, `0.[3]`, `{2+}!.0`, `0.7&96;`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in self.adds.iter().rev() {
+            write!(f, "{d}")?;
+        }
         write!(f, "{}.", self.digits[0])?;
         let tail = self.digits.len() - self.period;
         if self.digits.len() == 1 {

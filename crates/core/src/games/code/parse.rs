@@ -1,6 +1,6 @@
 //! Reading an extended code in CGSuite's notation (`4!.0`, `{2+}!.0`, `0.[3]`, `0.&96;`).
 
-use crate::games::code::{Code, CodeDigit, Constraint, BASE32};
+use crate::games::code::{Code, CodeDigit, CodeError, Constraint, BASE32};
 
 /// Reads a code from `chars` at `start` (a digit, `{`, `&` or `*`), to the first character
 /// that cannot continue it. Returns the code and the index after it.
@@ -130,14 +130,6 @@ pub(crate) fn parse_code(chars: &[char], start: usize) -> Result<(Code, usize), 
         }
         let _ = p;
     }
-    if before.len() > 1 {
-        return Err((
-            start,
-            "loopy code: digits before '.' beyond the last one add tokens, and heaplab \
-             computes loopfree games only (write one digit before the point, as in 4.07)"
-                .into(),
-        ));
-    }
     if point.is_some() && after.is_empty() {
         return Err(match chars.get(i) {
             Some(&c) if !c.is_whitespace() && !")|".contains(c) => (
@@ -149,11 +141,31 @@ pub(crate) fn parse_code(chars: &[char], start: usize) -> Result<(Code, usize), 
         });
     }
     let d0 = before.pop().unwrap_or(CodeDigit::ZERO);
+    // the digits further left add tokens: the nearest adds one
+    let adds: Vec<CodeDigit> = before.iter().rev().copied().collect();
     let period = period_start.map_or(0, |p| after.len() - p);
     let mut digits = vec![d0];
     digits.extend(after);
-    match Code::new(digits, period) {
+    // the digits that add tokens are checked first: a loopy code is refused as such
+    let checked = Code::checked_adds(adds)
+        .map_err(|e| CodeError {
+            // the add digit's place, counted back from the point
+            digit: usize::MAX - e.digit,
+            message: e.message,
+        })
+        .and_then(|adds| Code::new(digits, period).map(|c| Code { adds, ..c }));
+    match checked {
         Ok(code) => Ok((code, i)),
+        Err(e) if e.digit > usize::MAX / 2 => {
+            // the t-th digit left of the point was read at index T - t (T digits add)
+            let t = usize::MAX - e.digit;
+            let at = before
+                .len()
+                .checked_sub(t)
+                .and_then(|k| digit_at.get(k).copied())
+                .unwrap_or(start);
+            Err((at, e.message))
+        }
         Err(e) => {
             // the digit's place: index 0 before the point, then one per digit
             let k = if point.is_some() && chars[start] == '.' {

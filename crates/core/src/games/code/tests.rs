@@ -314,3 +314,56 @@ fn not_all_equal_by_counting_partitions() {
     assert_eq!(values("{2+}?.0", n_max as u64), g);
     assert!(g.iter().any(|&v| v >= 64));
 }
+
+/// Codes with digits left of the point add tokens (CGSuite's `80.0`: add one, leave three
+/// heaps): accepted when every count is at least t + 2 (every part below the heap), the
+/// knapsack equal to the mex over every option listed, loopy ones refused with the reason.
+#[test]
+fn codes_that_add_tokens_by_definition() {
+    for spec in [
+        "80.0",
+        "80.7",
+        "{3,4}0.0",
+        "{3+}0.0",
+        "8!0.0",
+        "{3}=0.0",
+        "{3,4}?0.0",
+        "{4}{3}0.0",
+        "{4+}00.0",
+        "80.[3]",
+        "80!.0",
+    ] {
+        let g = Game::parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert_eq!(
+            Game::parse(&g.to_string()).unwrap(),
+            g,
+            "{spec} prints as {g}"
+        );
+        let want = grundy_by_definition(&g, 24);
+        assert_eq!(values(spec, 24), want, "{spec}");
+    }
+    assert_eq!(canon("80.0"), "80.0");
+    assert_eq!(canon("{3,4}0.0"), "O0.0");
+    // every option of 80.0 from a heap of 6: 7 tokens in three heaps, each below 6
+    let Game::Ruleset(Ruleset::Code(c)) = Game::parse("80.0").unwrap() else {
+        panic!("80.0 is an extended code")
+    };
+    let mut seen = vec![];
+    let _ = c.for_each_option(6, &mut |h| {
+        seen.push(h.to_vec());
+        ControlFlow::Continue(())
+    });
+    assert_eq!(
+        seen,
+        [vec![1, 1, 5], vec![1, 2, 4], vec![1, 3, 3], vec![2, 2, 3]]
+    );
+    for (bad, why) in [
+        ("40.0", "may leave 2 heap(s)"),
+        ("{2+}0.0", "may leave 2 heap(s)"),
+        ("800.0", "adds 2 token(s) and may leave 3"),
+        ("7.0", "may only split"),
+    ] {
+        let e = Game::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(why), "{bad}: {e}");
+    }
+}
