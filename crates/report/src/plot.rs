@@ -980,20 +980,10 @@ pub fn square_png(
         }
     }
     render(dest, spec, &[], |root| {
-        let mut chart = builder(root, spec)
-            .build_cartesian_2d(0f64..cols as f64, 0f64..rows as f64)
-            .map_err(perr)?;
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_desc(&spec.x_label)
-            .y_desc(&spec.y_label)
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&|y| tick(*y))
-            .draw()
-            .map_err(perr)?;
+        // (the cells cover the mesh)
+        let chart = linear(root, spec, 0f64..cols as f64, 0f64..rows as f64, &|y| {
+            tick(*y)
+        })?;
         let area = chart.plotting_area();
         let (pw, ph) = area.dim_in_pixel();
         let (pw, ph) = (u64::from(pw.max(1)), u64::from(ph.max(1)));
@@ -1026,19 +1016,7 @@ pub fn points_png(
 ) -> Result<PathBuf> {
     render(dest, spec, &[], |root| {
         let top = max.max(1) as f64;
-        let mut chart = builder(root, spec)
-            .build_cartesian_2d(0f64..top, 0f64..top)
-            .map_err(perr)?;
-        chart
-            .configure_mesh()
-            .x_desc(&spec.x_label)
-            .y_desc(&spec.y_label)
-            .label_style((FONT, 14))
-            .axis_desc_style((FONT, 16))
-            .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&|y| tick(*y))
-            .draw()
-            .map_err(perr)?;
+        let mut chart = linear(root, spec, 0f64..top, 0f64..top, &|y| tick(*y))?;
         chart
             .draw_series(
                 points

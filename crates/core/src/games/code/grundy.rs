@@ -2,7 +2,7 @@
 //! the bit-set rows of `engines::knapsack`.
 
 use crate::engines::knapsack::{bits_mex, bitsets_fit, or_xored_rows, table_len};
-use crate::games::code::{Code, Constraint, Shape};
+use crate::games::code::{Code, CodeDigit, Constraint, Shape};
 use crate::observe::Watch;
 use std::ops::ControlFlow;
 
@@ -129,32 +129,8 @@ pub(crate) fn code_grundy(
             if d.allows(1) {
                 set(&mut acc, g[s]);
             }
-            if !d.splits() || s < 2 {
-                continue;
-            }
-            let l = match d.constraint {
-                Constraint::AllEqual => {
-                    for j in 2..=s {
-                        if s % j == 0 && d.allows(j as u64) {
-                            set(&mut acc, if j % 2 == 1 { g[s / j] } else { 0 });
-                        }
-                    }
-                    continue;
-                }
-                Constraint::Any => &layers[0],
-                Constraint::Unequal => &layers[1],
-                Constraint::NotAllEqual => &layers[2],
-            };
-            for (k, rows) in l.exact.iter().enumerate() {
-                let j = k + 2;
-                if j <= s && d.allows(j as u64) {
-                    acc.iter_mut().zip(rows.row(s)).for_each(|(a, x)| *a |= x);
-                }
-            }
-            if d.more {
-                if let Some(o) = &l.open {
-                    acc.iter_mut().zip(o.row(s)).for_each(|(a, x)| *a |= x);
-                }
+            if d.splits() && s >= 2 {
+                splits_of(&mut acc, d, s, &layers, &g);
             }
         }
         // moves that add t tokens: n + t into j >= t + 2 heaps, every part below n, so the
@@ -163,31 +139,8 @@ pub(crate) fn code_grundy(
             if d.is_zero() || n == 0 {
                 continue;
             }
-            let s = n + k + 1;
-            let l = match d.constraint {
-                Constraint::AllEqual => {
-                    for j in (k + 3)..=s {
-                        if s % j == 0 && d.allows(j as u64) {
-                            set(&mut acc, if j % 2 == 1 { g[s / j] } else { 0 });
-                        }
-                    }
-                    continue;
-                }
-                Constraint::Any => &layers[0],
-                Constraint::Unequal => &layers[1],
-                Constraint::NotAllEqual => &layers[2],
-            };
-            for (kk, rows) in l.exact.iter().enumerate() {
-                let j = kk + 2;
-                if j <= s && d.allows(j as u64) {
-                    acc.iter_mut().zip(rows.row(s)).for_each(|(a, x)| *a |= x);
-                }
-            }
-            if d.more {
-                if let Some(o) = &l.open {
-                    acc.iter_mut().zip(o.row(s)).for_each(|(a, x)| *a |= x);
-                }
-            }
+            // (the digit allows no count below t + 2: Code::checked_adds)
+            splits_of(&mut acc, d, n + k + 1, &layers, &g);
         }
         let v = bits_mex(&acc, n as u64)?;
         g.push(v);
@@ -223,6 +176,36 @@ pub(crate) fn code_grundy(
         watch.at(n as u64 + 1)?;
     }
     Ok(g)
+}
+
+/// Adds to `acc` the values of splitting s tokens into the counts of heaps `d` allows
+/// (two or more), from the knapsack rows of parts known so far (`=`: from g directly).
+fn splits_of(acc: &mut [u64], d: &CodeDigit, s: usize, layers: &[Layers; 3], g: &[u32]) {
+    let l = match d.constraint {
+        Constraint::AllEqual => {
+            for j in 2..=s {
+                if s.is_multiple_of(j) && d.allows(j as u64) {
+                    let v = if j % 2 == 1 { g[s / j] } else { 0 };
+                    acc[(v >> 6) as usize] |= 1 << (v & 63);
+                }
+            }
+            return;
+        }
+        Constraint::Any => &layers[0],
+        Constraint::Unequal => &layers[1],
+        Constraint::NotAllEqual => &layers[2],
+    };
+    for (k, rows) in l.exact.iter().enumerate() {
+        let j = k + 2;
+        if j <= s && d.allows(j as u64) {
+            acc.iter_mut().zip(rows.row(s)).for_each(|(a, x)| *a |= x);
+        }
+    }
+    if d.more {
+        if let Some(o) = &l.open {
+            acc.iter_mut().zip(o.row(s)).for_each(|(a, x)| *a |= x);
+        }
+    }
 }
 
 /// Extends the layers by the part size `a` (its value `g[a]` now known): any number of
