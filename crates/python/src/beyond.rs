@@ -161,14 +161,14 @@ impl RawBeyond {
         n_max: u64,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<(ArrowTable, String)> {
-        let BeyondGame::Loopy(l) = self.game else {
+        let BeyondGame::Loopy(l) = &self.game else {
             return Err(PyValueError::new_err(format!(
                 "{} is not loopy: use grundy() or losers()",
                 self.game
             )));
         };
         let t = run(py, progress, |w| {
-            loopy_outcomes(l, n_max, u64::MAX, w).map_err(Raised::from)
+            loopy_outcomes(l.clone(), n_max, u64::MAX, w).map_err(Raised::from)
         })?;
         let first = l.first();
         let n: Vec<u64> = (first..=n_max).collect();
@@ -211,7 +211,7 @@ impl RawBeyond {
                     serde_json::json!({"win": win, "take": win.then_some(least), "method": "least winning moves"})
                 }
                 (BeyondGame::Loopy(l), &[n]) if n >= l.first() => {
-                    let t = loopy_outcomes(*l, n, u64::MAX, &heaplab_core::Silent)?;
+                    let t = loopy_outcomes(l.clone(), n, u64::MAX, &heaplab_core::Silent)?;
                     let o = t.outcomes[n as usize];
                     serde_json::json!({
                         "win": match o { Loopy::Win => Some(true), Loopy::Loss => Some(false), _ => None },

@@ -292,7 +292,7 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
                 bail!("{g} has positions from {}", l.first());
             }
             let progress = Progress::new(&format!("{g} to {n}"), 0);
-            let t = loopy_outcomes(*l, n, u64::MAX, &progress)?;
+            let t = loopy_outcomes(l.clone(), n, u64::MAX, &progress)?;
             progress.finish();
             let o = t.outcomes[n as usize];
             let to = (o == Loopy::Win).then(|| {
@@ -301,7 +301,7 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
                 l.options(n)
                     .into_iter()
                     .find(|&m| {
-                        loopy_outcomes(*l, m, u64::MAX, &heaplab_core::Silent)
+                        loopy_outcomes(l.clone(), m, u64::MAX, &heaplab_core::Silent)
                             .is_ok_and(|t| t.outcomes[m as usize] == Loopy::Loss)
                     })
                     .map(|m| m.to_string())
@@ -556,7 +556,7 @@ fn table(a: TableArgs) -> Result<ExitCode> {
             df!("heap" => n, "allowance" => m, "grundy" => gv)?
         }
         BeyondGame::Loopy(l) => {
-            let t = loopy_outcomes(*l, a.max, u64::MAX, &progress)?;
+            let t = loopy_outcomes(l.clone(), a.max, u64::MAX, &progress)?;
             eprintln!("{g}: {}", t.statement());
             let mut all: Option<DataFrame> = None;
             beyond_frames(g, a.max, &progress, &mut |df| {

@@ -57,6 +57,7 @@ pub fn report(run: impl FnOnce() -> anyhow::Result<ExitCode> + std::panic::Unwin
     };
     match result {
         Ok(code) => code,
+        Err(_) if crate::oom::refusing() => crate::oom::wait_for_the_refusal(),
         Err(e) => {
             // The causes in order, each once (a context that repeats its cause is dropped).
             let mut parts: Vec<String> = Vec::new();

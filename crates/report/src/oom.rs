@@ -48,18 +48,33 @@ unsafe impl GlobalAlloc for Refusing {
     }
 }
 
+/// Set once an allocation has failed and its refusal is being written.
+static REFUSING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether an allocation failed and its one-line refusal is ending the process: any other
+/// error met meanwhile (a worker thread that cannot start for want of the same memory) is
+/// not reported, so the refusal stays the only line ([`wait_for_the_refusal`]).
+pub fn refusing() -> bool {
+    REFUSING.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Suspends this thread while the failing allocation's thread writes its refusal and
+/// ends the process.
+pub fn wait_for_the_refusal() -> ! {
+    loop {
+        // SAFETY: pause() only suspends this thread until a signal arrives.
+        unsafe {
+            libc::pause();
+        }
+    }
+}
+
 /// Writes the one-line refusal for an allocation of `bytes` to stderr, removes the run's
 /// temporary paths and exits with code 2 (once, whichever thread fails first).
 fn refuse(bytes: usize) -> ! {
     // one refusal: a second thread failing meanwhile waits for the first to end the process
-    static REFUSING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if REFUSING.swap(true, std::sync::atomic::Ordering::SeqCst) {
-        loop {
-            // SAFETY: pause() only suspends this thread until a signal arrives.
-            unsafe {
-                libc::pause();
-            }
-        }
+        wait_for_the_refusal();
     }
     let mut line = [0u8; 256];
     let mut at = 0;

@@ -18,7 +18,7 @@ use crate::observe::Observer;
 use std::ops::ControlFlow;
 
 /// A loopy game on one heap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoopyGame {
     /// Put or take the largest member s ≤ n of a named set: n → n − s or n + s; a heap of
     /// 0 has no move. `squares`: Epstein's Put or Take a Square (OEIS A005240
@@ -29,6 +29,15 @@ pub enum LoopyGame {
     /// the player who reaches 1 wins, so 1 has no move (OEIS A362416 lists the
     /// P-positions). Positions are n ≥ 1.
     AddOrDivide,
+    /// Your own rule (`loopy{C; PRED}`): n → n − k for k ≠ 0, −C ≤ k ≤ n, when the
+    /// predicate over n and k holds (k < 0 adds −k tokens; C, the most a move adds, is
+    /// what makes the moves of a heap finite and the analysis possible).
+    Rule {
+        /// The most tokens a move may add.
+        add: u64,
+        /// The predicate over n and k.
+        pred: std::sync::Arc<crate::MovePredicate>,
+    },
 }
 
 /// The sets of [`LoopyGame::PutOrTake`].
@@ -72,25 +81,44 @@ pub const MAX_WINDOW: u64 = 1 << 26;
 
 impl LoopyGame {
     /// The spec, as `heaplab` prints it.
-    pub fn spec(self) -> String {
+    pub fn spec(&self) -> String {
         match self {
             LoopyGame::PutOrTake(PutSet::Squares) => "put-or-take{squares}".into(),
             LoopyGame::PutOrTake(PutSet::Triangular) => "put-or-take{triangular}".into(),
             LoopyGame::AddOrDivide => "add-or-divide".into(),
+            LoopyGame::Rule { add, pred } => format!("loopy{{{add}; {}}}", pred.text()),
+        }
+    }
+
+    /// The largest window for this game: a rule's moves are evaluated amount by amount
+    /// (about W²/2 evaluations, some 10^7 a second), so its window stops at 2^14.
+    pub fn max_window(&self) -> u64 {
+        match self {
+            LoopyGame::Rule { .. } => 1 << 14,
+            _ => MAX_WINDOW,
         }
     }
 
     /// The first position (1 for add-or-divide, else 0).
-    pub fn first(self) -> u64 {
+    pub fn first(&self) -> u64 {
         match self {
             LoopyGame::AddOrDivide => 1,
-            LoopyGame::PutOrTake(_) => 0,
+            LoopyGame::PutOrTake(_) | LoopyGame::Rule { .. } => 0,
         }
     }
 
     /// The options of n (none beyond u64).
-    pub fn options(self, n: u64) -> Vec<u64> {
+    pub fn options(&self, n: u64) -> Vec<u64> {
         match self {
+            LoopyGame::Rule { add, pred } => {
+                let mut v: Vec<u64> = pred.moves(n).into_iter().map(|k| n - k).collect();
+                v.extend(
+                    pred.added(n, *add)
+                        .into_iter()
+                        .filter_map(|a| n.checked_add(a)),
+                );
+                v
+            }
             LoopyGame::PutOrTake(set) => {
                 if n == 0 {
                     return vec![];
@@ -164,7 +192,7 @@ pub fn loopy_outcomes(
     max_window: u64,
     obs: &dyn Observer,
 ) -> Result<LoopyTable, BeyondError> {
-    let limit = max_window.min(MAX_WINDOW);
+    let limit = max_window.min(game.max_window());
     if n > limit / 4 {
         return Err(BeyondError::TooLarge(format!(
             "{} to {n}: the window starts at 4N and may take at most {limit} positions here",
@@ -174,14 +202,18 @@ pub fn loopy_outcomes(
     let mut w = (4 * n).max(1024).min(limit);
     let mut before: Option<Vec<u64>> = None;
     loop {
-        let mut out = on_window(game, w, obs)?;
+        let mut out = on_window(&game, w, obs)?;
         out.truncate(n as usize + 1);
         let unknown: Vec<u64> = (game.first()..=n)
             .filter(|&i| out[i as usize] == Loopy::Unknown)
             .collect();
         // windows below 16n (and 2^22) are not trusted to have settled: forced wins in
         // these games can climb far above the heap (Tribulations' 52 needs about 10^6)
-        let settled = before.as_ref() == Some(&unknown) && w >= (16 * n).max(1 << 22).min(limit);
+        let floor = match game {
+            LoopyGame::Rule { .. } => 16 * n,
+            _ => (16 * n).max(1 << 22),
+        };
+        let settled = before.as_ref() == Some(&unknown) && w >= floor.min(limit);
         if unknown.is_empty() || settled || w >= limit {
             return Ok(LoopyTable {
                 game,
@@ -225,7 +257,7 @@ impl LoopyTable {
 
 /// Retrograde analysis on [0, w]: wins and losses certified, draws certified, the rest
 /// unknown.
-fn on_window(game: LoopyGame, w: u64, obs: &dyn Observer) -> Result<Vec<Loopy>, BeyondError> {
+fn on_window(game: &LoopyGame, w: u64, obs: &dyn Observer) -> Result<Vec<Loopy>, BeyondError> {
     let size = w as usize + 1;
     // options inside the window as a CSR list; `left[v]`: options not yet known wins
     // (options beyond the window never become known)

@@ -356,7 +356,7 @@ pub fn for_each_rows<E: From<BeyondError>>(
             each(Rows::Starts { k0: 1, heaps: &p })
         }
         BeyondGame::Loopy(l) => {
-            let t = loopy::loopy_outcomes(*l, max, u64::MAX, obs)?;
+            let t = loopy::loopy_outcomes(l.clone(), max, u64::MAX, obs)?;
             let statement = t.statement();
             each(Rows::Outcomes {
                 first: l.first(),
@@ -446,4 +446,43 @@ pub fn option_with_value(
         }
         BeyondGame::Loopy(_) => unreachable!("refused by state()"),
     }
+}
+
+/// Most tokens a move of `loopy{C; PRED}` may add.
+pub const MAX_ADD: u64 = 1 << 16;
+
+/// `loopy{C; PRED}`: n → n − k when PRED(n, k) holds, −C ≤ k ≤ n, k ≠ 0.
+pub(crate) fn loopy_rule(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
+    c.expect('{', "after `loopy`")?;
+    let from = c.i;
+    let Some(len) = c.chars[from..].iter().position(|&ch| ch == '}') else {
+        return Err(c.err_at(from, "unclosed loopy{ (expected '}')"));
+    };
+    let inner: String = c.chars[from..from + len].iter().collect();
+    let Some((bound, pred)) = inner.split_once(';') else {
+        return Err(c.err_at(
+            from,
+            "a loopy rule needs a bound: write loopy{C; PRED} with C the most tokens a move may \
+             add (without one a move could add any number, and no window would be sound)",
+        ));
+    };
+    let add = crate::num::parse_count(bound.trim())
+        .ok()
+        .filter(|&a| (1..=MAX_ADD).contains(&a))
+        .ok_or_else(|| {
+            c.err_at(
+                from,
+                &format!(
+                    "loopy{{C; PRED}}: C is the most tokens a move may add, 1 to {MAX_ADD}, not `{}`",
+                    crate::spec::cursor::word_shown(bound.trim())
+                ),
+            )
+        })?;
+    let at = from + bound.chars().count() + 1;
+    let p = crate::MovePredicate::parse(pred).map_err(|e| c.err_at(at + e.pos - 1, &e.message))?;
+    c.i = from + len + 1;
+    Ok(BeyondGame::Loopy(LoopyGame::Rule {
+        add,
+        pred: std::sync::Arc::new(p),
+    }))
 }

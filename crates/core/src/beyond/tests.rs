@@ -374,3 +374,47 @@ fn values_and_moves_for_sums() {
         .to_string()
         .contains("two heaps"));
 }
+
+/// A loopy rule of your own: with k = ±(the largest square) it is Put or Take a Square on
+/// every window it fits (the same outcomes, draws and undecided positions), and rules
+/// without a bound on what a move adds are refused.
+#[test]
+fn loopy_rules_of_your_own() {
+    let rule = match BeyondGame::parse(
+        "loopy{40000; k = isqrt(n) * isqrt(n) OR k = -(isqrt(n) * isqrt(n))}",
+    )
+    .unwrap()
+    {
+        BeyondGame::Loopy(l) => l,
+        other => panic!("{other}"),
+    };
+    assert_eq!(rule.options(10), [1, 19]);
+    // windows of 2048 (4n = the limit): one window each, the same game on it
+    let a = loopy_outcomes(rule.clone(), 512, 2048, &Silent).unwrap();
+    let b = loopy_outcomes(LoopyGame::PutOrTake(PutSet::Squares), 512, 2048, &Silent).unwrap();
+    assert_eq!((a.window, b.window), (2048, 2048));
+    assert!(a.outcomes == b.outcomes);
+    assert_eq!(
+        positions(&a.outcomes, 0, Loopy::Loss)[..6],
+        [0, 5, 20, 29, 45, 80]
+    );
+    let add1 = match BeyondGame::parse("loopy{1; k = -1 OR (k > 0 AND is_square(k))}").unwrap() {
+        BeyondGame::Loopy(l) => l,
+        other => panic!("{other}"),
+    };
+    assert_eq!(add1.options(10), [9, 6, 1, 11]);
+    assert_eq!(add1.spec(), "loopy{1; k = -1 OR k > 0 AND is_square(k)}");
+    assert_eq!(
+        BeyondGame::parse(&add1.spec()).unwrap(),
+        BeyondGame::Loopy(add1.clone())
+    );
+    for (bad, says) in [
+        ("loopy{k = -1}", "needs a bound"),
+        ("loopy{0; k = -1}", "1 to 65536"),
+        ("loopy{1; j = -1}", "unknown name `j`"),
+        ("loopy{1; k + 1}", "true or false"),
+    ] {
+        let e = BeyondGame::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}

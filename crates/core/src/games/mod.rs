@@ -427,6 +427,16 @@ pub static FAMILIES: &[Family] = &[
         ),
     Family::new("add-or-divide", "", "add-or-divide", "loopy: add 1 or divide by a prime factor; reaching 1 wins", "loopy")
         .beyond(crate::beyond::add_or_divide),
+    Family::new("loopy", "{..}", "loopy{1; k = -1 OR is_square(k)}", "loopy: your own rule, k < 0 adds tokens (at most C)", "loopy")
+        .beyond(crate::beyond::loopy_rule)
+        .row(
+            "`loopy{1; k = -1 OR is_square(k)}`",
+            "a loopy rule of your own: move from n to n − k when the predicate over n and k \
+             holds, for −C ≤ k ≤ n, k ≠ 0 (k < 0 adds −k tokens; C, at most 65536, is the \
+             bound that makes every heap's moves finite: a rule without one is refused). The \
+             language of `rule{…}`. Windows up to 2^14 (the amounts are tried one by one: a rule \
+             without a conjunct `k <= E` takes about a minute there)",
+        ),
 ];
 
 /// The README's table of game specs, made from the registry (`heaplab games --markdown`):

@@ -90,6 +90,22 @@ impl MovePredicate {
         })
     }
 
+    /// The amounts a (1 ≤ a ≤ `most`) a loopy rule adds to a heap of n: those where the
+    /// predicate holds at k = −a (`loopy{C; PRED}`), evaluated in one batch.
+    pub fn added(&self, n: u64, most: u64) -> Vec<u64> {
+        let n128 = i128::from(n);
+        let ks: Vec<i128> = (1..=most as i128).map(|a| -a).collect();
+        match self.expr.eval_col(n128, &ks) {
+            Col::Bool(v) => v
+                .iter()
+                .zip(1..=most)
+                .filter(|(b, _)| **b == Some(true))
+                .map(|(_, a)| a)
+                .collect(),
+            _ => vec![],
+        }
+    }
+
     /// The canonical text (parses back to the same predicate).
     pub fn text(&self) -> &str {
         &self.text
