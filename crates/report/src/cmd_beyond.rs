@@ -198,7 +198,7 @@ pub fn detect() -> Option<std::result::Result<BeyondCli, ExitCode>> {
         None => {
             sub == "who"
                 && args.iter().any(|a| {
-                    a.split('+').any(|t| {
+                    split_top_level(a).iter().any(|t| {
                         t.rsplit_once(':')
                             .is_some_and(|(spec, _)| BeyondGame::is_beyond(spec))
                     })
@@ -816,7 +816,7 @@ fn who_sum(words: &[String], as_json: bool) -> Result<ExitCode> {
     let text = words.join(" ");
     let mut beyond: Vec<(usize, BeyondGame, Vec<u64>, u64)> = vec![];
     let mut heaps: Vec<(usize, String)> = vec![];
-    let terms: Vec<&str> = text.split('+').collect();
+    let terms = split_top_level(&text);
     for (i, term) in terms.iter().enumerate() {
         let Some((spec, pos)) = term.rsplit_once(':') else {
             bail!("term {} (`{}`): write SPEC:POSITION", i + 1, term.trim());
@@ -912,4 +912,23 @@ fn who_sum(words: &[String], as_json: bool) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `text` cut at every `+` outside braces, brackets and parentheses (`{2+}!.0:10 + nim:1`).
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut out = vec![];
+    let (mut depth, mut from) = (0i32, 0usize);
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '{' | '(' | '[' => depth += 1,
+            '}' | ')' | ']' => depth -= 1,
+            '+' if depth == 0 => {
+                out.push(&text[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[from..]);
+    out
 }

@@ -400,6 +400,12 @@ pub fn grundy_at(game: &BeyondGame, pos: &[u64]) -> Result<u64, BeyondError> {
     match game {
         BeyondGame::Pair(p) => {
             let d = pairs::decide_pair(p, x, y, pairs::MAX_CELLS)?;
+            // symmetric games on the rectangle with the fewer rows
+            let (x, y) = if p.symmetric() && x > y {
+                (y, x)
+            } else {
+                (x, y)
+            };
             match d.grundy {
                 Some(g) => Ok(g),
                 None => Ok(pairs::grundy_rect(p, x + 1, y + 1, &crate::Silent)?.get(x, y) as u64),
@@ -430,11 +436,14 @@ pub fn option_with_value(
     let (x, y) = state(game, pos)?;
     match game {
         BeyondGame::Pair(p) => {
+            // symmetric games on the rectangle with the fewer rows, the move turned back
+            let flip = p.symmetric() && x > y;
+            let (x, y) = if flip { (y, x) } else { (x, y) };
             let t = pairs::grundy_rect(p, x + 1, y + 1, &crate::Silent)?;
             Ok(p.options(x, y)
                 .into_iter()
                 .find(|&(u, v)| t.get(u, v) as u64 == target)
-                .map(|(u, v)| vec![u, v]))
+                .map(|(u, v)| if flip { vec![v, u] } else { vec![u, v] }))
         }
         BeyondGame::Memory(t) => {
             grundy_at(game, pos)?;

@@ -121,8 +121,9 @@ pub fn decide_pair(
     if let Some(b) = game.beatty() {
         let (lo, hi, swapped) = if p <= q { (p, q, false) } else { (q, p, true) };
         let to = beatty_move(b, lo, hi).map(|(x, y)| if swapped { (y, x) } else { (x, y) });
+        // (symmetric: the rectangle with the fewer rows, whose bitsets are smaller)
         let grundy = if small {
-            Some(grundy_rect(game, p + 1, q + 1, &crate::observe::Silent)?.get(p, q) as u64)
+            Some(grundy_rect(game, lo + 1, hi + 1, &crate::observe::Silent)?.get(lo, hi) as u64)
         } else {
             None
         };
@@ -237,6 +238,20 @@ pub fn grundy_rect(
         return Err(BeyondError::TooLarge(format!(
             "a Grundy table of {rows} × {cols} cells: at most {MAX_CELLS} cells (a square to 19,999)"
         )));
+    }
+    if let PairGame::Wythoff { a } = game {
+        // the row, column and diagonal bitsets: (cols + rows + cols) sets of vmax bits
+        let (r, c) = (rows as u128, cols as u128);
+        let vmax = r + c + (2 * (*a).min(rows.max(cols)) as u128 - 1) * r.min(c) + 2;
+        let bytes = (2 * c + r) * (vmax / 64 + 1) * 8;
+        if (r >= 256 || r * 64 >= c) && bytes > 1 << 32 {
+            return Err(BeyondError::TooLarge(format!(
+                "a Grundy table of {rows} × {cols} cells of {}: its bitsets would take {} MB \
+                 (at most 4096 MB; put the longer side second: (a, b) with a <= b)",
+                game.spec(),
+                bytes >> 20
+            )));
+        }
     }
     let mut values = vec![0u32; cells as usize];
     match game {

@@ -356,6 +356,13 @@ fn values_and_moves_for_sums() {
         assert_eq!(grundy_at(&w, &to).unwrap(), target, "to {to:?}");
     }
     assert_eq!(option_with_value(&w, &[10, 4], 13).unwrap(), None);
+    // a long first heap is computed on the transposed rectangle (one row, not 10^5 rows
+    // of bitsets): g(a, 0) = a in Wythoff's game
+    assert_eq!(grundy_at(&w, &[100_000, 0]).unwrap(), 100_000);
+    assert_eq!(
+        option_with_value(&w, &[100_000, 3], 1).unwrap(),
+        Some(vec![6, 3])
+    );
     let f = BeyondGame::parse("fibonacci-nim").unwrap();
     // CGSuite's (10, k): values 0, 2, 2, 2, 5 for k = 0..4
     let row: Vec<u64> = (0..5).map(|k| grundy_at(&f, &[10, k]).unwrap()).collect();

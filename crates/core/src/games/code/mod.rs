@@ -249,13 +249,17 @@ impl Code {
         for (k, d) in adds.iter().enumerate() {
             let t = k as u64 + 1;
             if let Some(j) = (0..t + 2).find(|&j| d.allows(j)) {
+                let why = if j == 0 {
+                    "from an empty heap that is a move to itself"
+                } else {
+                    "so a heap as large as the one moved from can come back"
+                };
                 return Err(CodeError {
                     digit: k + 1,
                     message: format!(
                         "loopy code: the digit {t} left of the point adds {t} token(s) and may \
-                         leave {j} heap(s), so a heap as large as the one moved from can come \
-                         back; every count there must be at least {} (heaplab computes \
-                         loopfree games only)",
+                         leave {j} heap(s), {why}; every count there must be at least {} \
+                         (heaplab computes loopfree games only)",
                         t + 2
                     ),
                 });
