@@ -30,6 +30,10 @@ const PERIOD_SEARCH_SECONDS: f64 = 60.0;
 pub struct Move {
     /// Tokens removed.
     pub removed: u64,
+    /// Tokens added (an extended code whose digits left of the point add tokens, such as
+    /// `80.0`); 0 otherwise, and then not written in JSON.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub added: u64,
     /// The non-empty heaps left, increasing.
     pub leaves: Vec<u64>,
     /// In a coin-turning game, the coins turned, increasing (the heap's own coin last):
@@ -38,11 +42,17 @@ pub struct Move {
     pub turned: Option<Vec<u64>>,
 }
 
+/// For serde: a zero count is not written.
+fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
+
 impl Move {
     /// Removing `s` tokens from a heap of `n` (s <= n).
     pub(crate) fn take(n: u64, s: u64) -> Move {
         Move {
             removed: s,
+            added: 0,
             leaves: if s < n { vec![n - s] } else { vec![] },
             turned: None,
         }
@@ -75,6 +85,7 @@ impl std::fmt::Display for Move {
                     heads.join(", ")
                 )
             }
+            None if self.added > 0 => write!(f, "add {}, leave {left}", self.added),
             None => write!(f, "remove {}, leave {left}", self.removed),
         }
     }
@@ -125,6 +136,7 @@ pub(crate) fn options_of_value(
                 let removed = r.removed(n, heaps);
                 moves.push(Move {
                     removed,
+                    added: heaps.iter().sum::<u64>().saturating_sub(n),
                     leaves: heaps.to_vec(),
                     turned: turning.then(|| heaps.iter().copied().chain([n]).collect()),
                 });
@@ -141,6 +153,7 @@ pub(crate) fn options_of_value(
             if heaps.iter().fold(0, |x, &h| x ^ value(h)) == target {
                 moves.push(Move {
                     removed,
+                    added: 0,
                     leaves: heaps.to_vec(),
                     turned: None,
                 });

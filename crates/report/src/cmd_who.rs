@@ -249,12 +249,17 @@ fn shift_leaves(leaves: &mut Vec<u64>, shift: u64) {
 
 /// A winning move of a sum as JSON: `heap`, `removed`, `leaves`, `result`.
 fn move_json(m: &SumMove) -> serde_json::Value {
-    json!({
+    let mut v = json!({
         "heap": m.heap,
         "removed": m.step.removed,
         "leaves": m.step.leaves,
         "result": m.result.iter().map(|(g, n)| json!({"game": g, "n": n})).collect::<Vec<_>>(),
-    })
+    });
+    // a move of a code that adds tokens (`80.0`)
+    if m.step.added > 0 {
+        v["added"] = json!(m.step.added);
+    }
+    v
 }
 
 /// `spec:n + spec:n …`, or "nothing" for no heaps.

@@ -308,6 +308,7 @@ fn moves_to_p(
                 let leaves: Vec<u64> = left.iter().copied().filter(|&h| h > 0).collect();
                 opts.push(Move {
                     removed: *n - left.iter().sum::<u64>(),
+                    added: 0,
                     leaves,
                     turned: None,
                 });
