@@ -144,8 +144,9 @@ fn term(c: &mut Cursor<'_>) -> Result<Term, SpecError> {
                     start,
                     &format!(
                         "`{word}` is not a one-heap game (its positions are pairs, a heap with \
-                         move memory, or loopy): only who, losers, table, plot, check and \
-                         guess take it, as --game on its own (not in a sum, union or wrapper)"
+                         move memory, or loopy): the command line's who, losers, table, plot, \
+                         check and guess take it as --game, and `heaplab who` in a sum \
+                         (`wythoff:3,5 + squares:7`); not in unions or wrappers"
                     ),
                 )),
                 None => Err(c.err_at(
