@@ -12,18 +12,55 @@ use heaplab_core::{BeyondGame, Observer};
 use polars::prelude::*;
 
 /// The columns of a game's rows: `k, a, b` (two heaps), `k, n` (move memory: start heaps
-/// that are P-positions), `n, outcome` (loopy: `win`, `loss`, `draw`, `undecided`).
-pub fn beyond_schema(game: &BeyondGame) -> Schema {
+/// that are P-positions; loopy games with `losers_only`: their losses), `n, outcome`
+/// (loopy: `win`, `loss`, `draw`, `undecided`).
+pub fn beyond_schema(game: &BeyondGame, losers_only: bool) -> Schema {
     let cols: Vec<(&str, DataType)> = match game {
         BeyondGame::Pair(_) => vec![
             ("k", DataType::UInt64),
             ("a", DataType::UInt64),
             ("b", DataType::UInt64),
         ],
-        BeyondGame::Memory(_) => vec![("k", DataType::UInt64), ("n", DataType::UInt64)],
-        BeyondGame::Loopy(_) => vec![("n", DataType::UInt64), ("outcome", DataType::String)],
+        BeyondGame::Loopy(_) if !losers_only => {
+            vec![("n", DataType::UInt64), ("outcome", DataType::String)]
+        }
+        BeyondGame::Memory(_) | BeyondGame::Loopy(_) => {
+            vec![("k", DataType::UInt64), ("n", DataType::UInt64)]
+        }
     };
     Schema::from_iter(cols.into_iter().map(|(n, t)| Field::new(n.into(), t)))
+}
+
+/// One chunk of rows as a frame of the columns of [`beyond_schema`].
+///
+/// # Errors
+/// polars errors.
+pub fn rows_frame(rows: Rows<'_>) -> Result<DataFrame, Error> {
+    Ok(match rows {
+        Rows::Pairs(p) => {
+            let k: Vec<u64> = p.iter().map(|r| r.0).collect();
+            let a: Vec<u64> = p.iter().map(|r| r.1).collect();
+            let b: Vec<u64> = p.iter().map(|r| r.2).collect();
+            df!("k" => k, "a" => a, "b" => b)?
+        }
+        Rows::Starts { k0, heaps } => {
+            let k: Vec<u64> = (k0..k0 + heaps.len() as u64).collect();
+            df!("k" => k, "n" => heaps)?
+        }
+        Rows::Outcomes {
+            first, outcomes, ..
+        } => {
+            let n: Vec<u64> = (first..first + outcomes.len() as u64).collect();
+            let o: Vec<&str> = outcomes
+                .iter()
+                .map(|&o| match o {
+                    Loopy::Unknown => "undecided",
+                    other => other.name(),
+                })
+                .collect();
+            df!("n" => n, "outcome" => o)?
+        }
+    })
 }
 
 /// The rows of `game` up to `max` as frames of the columns of [`beyond_schema`]
@@ -34,35 +71,12 @@ pub fn beyond_schema(game: &BeyondGame) -> Schema {
 pub fn beyond_frames(
     game: &BeyondGame,
     max: u64,
+    losers_only: bool,
     obs: &dyn Observer,
     each: &mut dyn FnMut(DataFrame) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    for_each_rows(game, max, obs, &mut |rows: Rows<'_>| -> Result<(), Error> {
-        each(match rows {
-            Rows::Pairs(p) => {
-                let k: Vec<u64> = p.iter().map(|r| r.0).collect();
-                let a: Vec<u64> = p.iter().map(|r| r.1).collect();
-                let b: Vec<u64> = p.iter().map(|r| r.2).collect();
-                df!("k" => k, "a" => a, "b" => b)?
-            }
-            Rows::Starts { k0, heaps } => {
-                let k: Vec<u64> = (k0..k0 + heaps.len() as u64).collect();
-                df!("k" => k, "n" => heaps)?
-            }
-            Rows::Outcomes {
-                first, outcomes, ..
-            } => {
-                let n: Vec<u64> = (first..first + outcomes.len() as u64).collect();
-                let o: Vec<&str> = outcomes
-                    .iter()
-                    .map(|&o| match o {
-                        Loopy::Unknown => "undecided",
-                        other => other.name(),
-                    })
-                    .collect();
-                df!("n" => n, "outcome" => o)?
-            }
-        })
+    for_each_rows(game, max, losers_only, obs, &mut |rows: Rows<'_>| {
+        each(rows_frame(rows)?)
     })
 }
 
@@ -76,9 +90,9 @@ pub fn check_beyond(
     claim: &str,
     obs: &dyn Observer,
 ) -> Result<CheckReport, Error> {
-    let compiled = Claim::new(claim, &beyond_schema(game))?;
+    let compiled = Claim::new(claim, &beyond_schema(game, false))?;
     let mut tally = Tally::default();
-    beyond_frames(game, max, obs, &mut |df| tally.add(&compiled, df))?;
+    beyond_frames(game, max, false, obs, &mut |df| tally.add(&compiled, df))?;
     Ok(CheckReport {
         rows: tally.rows,
         failures: tally.failures,
@@ -120,7 +134,7 @@ pub fn guess_beyond(
         }
         _ => {
             let mut first: Option<DataFrame> = None;
-            beyond_frames(game, max.min(1 << 16), obs, &mut |df| {
+            beyond_frames(game, max.min(1 << 16), false, obs, &mut |df| {
                 if first.is_none() {
                     first = Some(df);
                 }

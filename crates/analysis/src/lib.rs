@@ -49,7 +49,7 @@ mod stone_check;
 mod sweep;
 
 #[cfg(feature = "polars")]
-pub use beyond::{beyond_frames, beyond_schema, check_beyond, guess_beyond};
+pub use beyond::{beyond_frames, beyond_schema, check_beyond, guess_beyond, rows_frame};
 pub use census::{
     census, census_columns, census_id, census_row, failed_row, link_same_values,
     merge as merge_census, CensusBudget, CensusColumn, CensusPart, CensusRow, MergeError,

@@ -6,9 +6,9 @@
 use crate::{run, ArrowTable, HeaplabError, Raised};
 use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use heaplab_core::beyond::loopy::{loopy_outcomes, Loopy};
-use heaplab_core::beyond::memory::{least_winning_moves, state_grundy};
-use heaplab_core::beyond::pairs::{decide_pair, grundy_rect};
-use heaplab_core::beyond::{for_each_rows, BeyondError, Rows};
+use heaplab_core::beyond::memory::state_grundy;
+use heaplab_core::beyond::pairs::grundy_rect;
+use heaplab_core::beyond::{decide, for_each_rows, BeyondError, Rows};
 use heaplab_core::BeyondGame;
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
@@ -123,32 +123,29 @@ impl RawBeyond {
         }
         let cols = run(py, progress, |w| -> Result<[Vec<u64>; 3], Raised> {
             let mut c: [Vec<u64>; 3] = Default::default();
-            for_each_rows(game, n_max, w, &mut |r: Rows<'_>| -> Result<(), Raised> {
-                match r {
-                    Rows::Pairs(p) => {
-                        for &(k, a, b) in p {
-                            c[0].push(k);
-                            c[1].push(a);
-                            c[2].push(b);
+            for_each_rows(
+                game,
+                n_max,
+                true,
+                w,
+                &mut |r: Rows<'_>| -> Result<(), Raised> {
+                    match r {
+                        Rows::Pairs(p) => {
+                            for &(k, a, b) in p {
+                                c[0].push(k);
+                                c[1].push(a);
+                                c[2].push(b);
+                            }
                         }
+                        Rows::Starts { k0, heaps } => {
+                            c[0].extend(k0..k0 + heaps.len() as u64);
+                            c[1].extend_from_slice(heaps);
+                        }
+                        Rows::Outcomes { .. } => unreachable!("losers only: losses come as starts"),
                     }
-                    Rows::Starts { k0, heaps } => {
-                        c[0].extend(k0..k0 + heaps.len() as u64);
-                        c[1].extend_from_slice(heaps);
-                    }
-                    Rows::Outcomes {
-                        first, outcomes, ..
-                    } => {
-                        c[0].extend(
-                            (first..)
-                                .zip(outcomes)
-                                .filter(|(_, o)| **o == Loopy::Loss)
-                                .map(|(n, _)| n),
-                        );
-                    }
-                }
-                Ok(())
-            })?;
+                    Ok(())
+                },
+            )?;
             Ok(c)
         })?;
         let [c0, c1, c2] = cols;
@@ -160,7 +157,7 @@ impl RawBeyond {
             BeyondGame::Memory(_) => {
                 RecordBatch::try_from_iter(vec![("k", col(c0)), ("n", col(c1))])
             }
-            BeyondGame::Loopy(_) => RecordBatch::try_from_iter(vec![("n", col(c0))]),
+            BeyondGame::Loopy(_) => RecordBatch::try_from_iter(vec![("n", col(c1))]),
         })
     }
 
@@ -203,45 +200,24 @@ impl RawBeyond {
     /// One position as JSON: `win` (null for a draw or undecided), the winning move, how.
     fn who(&self, py: Python<'_>, position: Vec<u64>) -> PyResult<String> {
         let game = &self.game;
+        // the decision is the core's; here only the shape of the dict each kind of game
+        // has always had
         let v = py.detach(|| -> Result<serde_json::Value, Raised> {
-            Ok(match (game, &position[..]) {
-                (BeyondGame::Pair(p), &[a, b]) => {
-                    let d = decide_pair(p, a, b, heaplab_core::beyond::pairs::MAX_CELLS)?;
-                    serde_json::json!({"win": d.win, "to": d.to, "grundy": d.grundy, "method": d.method})
+            let d = decide(game, &position, &heaplab_core::Silent)?;
+            Ok(match game {
+                BeyondGame::Pair(_) => {
+                    serde_json::json!({"win": d.win(), "to": d.to, "grundy": d.grundy, "method": d.method})
                 }
-                (BeyondGame::Memory(t), &[n]) | (BeyondGame::Memory(t), &[n, _]) => {
-                    let allowance = match position[..] {
-                        [_, k] => t.allowance(k).min(n),
-                        _ => n.saturating_sub(1),
-                    };
-                    let least = if n == 0 {
-                        u64::MAX
-                    } else {
-                        least_winning_moves(*t, n, &heaplab_core::Silent)?[n as usize] as u64
-                    };
-                    let win = least <= allowance;
-                    serde_json::json!({"win": win, "take": win.then_some(least), "method": "least winning moves"})
-                }
-                (BeyondGame::Loopy(l), &[n]) if n >= l.first() => {
-                    let t = loopy_outcomes(l.clone(), n, u64::MAX, &heaplab_core::Silent)?;
-                    let o = t.outcomes[n as usize];
-                    serde_json::json!({
-                        "win": match o { Loopy::Win => Some(true), Loopy::Loss => Some(false), _ => None },
-                        "outcome": if o == Loopy::Unknown { "undecided" } else { o.name() },
-                        "method": t.statement(),
-                    })
-                }
-                _ => {
-                    return Err(Raised(PyValueError::new_err(format!(
-                        "{game}: a position is {}",
-                        match game {
-                            BeyondGame::Pair(_) => "two heaps (a, b)",
-                            BeyondGame::Memory(_) => "a start heap n, or (heap, previous move)",
-                            BeyondGame::Loopy(l) if l.first() == 1 => "one number n ≥ 1",
-                            BeyondGame::Loopy(_) => "one heap n",
-                        }
-                    ))))
-                }
+                BeyondGame::Memory(_) => serde_json::json!({
+                    "win": d.win(),
+                    "take": d.to.as_ref().map(|t| t[1]),
+                    "method": "least winning moves",
+                }),
+                BeyondGame::Loopy(_) => serde_json::json!({
+                    "win": d.win(),
+                    "outcome": if d.outcome == Loopy::Unknown { "undecided" } else { d.outcome.name() },
+                    "method": d.method,
+                }),
             })
         })?;
         Ok(v.to_string())

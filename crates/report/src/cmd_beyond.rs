@@ -7,22 +7,17 @@ use crate::output::{print_json, resolve_format, secs, Format, RowWriter};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Parser, Subcommand};
-use heaplab_analysis::{beyond_frames, beyond_schema, check_beyond, guess_beyond};
-use heaplab_core::beyond::loopy::{loopy_outcomes, Loopy};
-use heaplab_core::beyond::memory::{
-    least_winning_moves, state_grundy, zeckendorf_smallest, TakeAway,
-};
-use heaplab_core::beyond::pairs::{decide_pair, grundy_rect};
+use heaplab_analysis::{beyond_frames, beyond_schema, check_beyond, guess_beyond, rows_frame};
+use heaplab_core::beyond::loopy::Loopy;
+use heaplab_core::beyond::memory::state_grundy;
+use heaplab_core::beyond::pairs::grundy_rect;
+use heaplab_core::beyond::{for_each_rows, Rows};
 use heaplab_core::{parse_count, BeyondGame};
 use polars::prelude::*;
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// An answer of `who`: win (None: a draw or undecided), the winning move, how it was
-/// decided, the Grundy value when known.
-type Answer = (Option<bool>, Option<String>, String, Option<u64>);
 
 /// Something that takes frames to write.
 type Put<'a> = &'a mut dyn FnMut(DataFrame) -> Result<()>;
@@ -269,53 +264,14 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
         .iter()
         .map(|p| count_arg(p).map_err(|e| anyhow!("position `{p}`: {e}")))
         .collect::<Result<Vec<u64>>>()?;
-    let mut outcome: Option<Loopy> = None;
-    let (win, to, note, grundy): Answer = match g {
-        BeyondGame::Pair(p) => {
-            let [x, y] = position[..] else {
-                bail!("{g} is a game of two heaps: give the position as two numbers A B");
-            };
-            let d = decide_pair(p, x, y, heaplab_core::beyond::pairs::MAX_CELLS)?;
-            (
-                Some(d.win),
-                d.to.map(|(u, v)| format!("({u}, {v})")),
-                d.method,
-                d.grundy,
-            )
-        }
-        BeyondGame::Memory(t) => memory_who(*t, &position)?,
-        BeyondGame::Loopy(l) => {
-            let [n] = position[..] else {
-                bail!("{g} is a one-heap game: give one heap");
-            };
-            if n < l.first() {
-                bail!("{g} has positions from {}", l.first());
-            }
-            let progress = Progress::new(&format!("{g} to {n}"), 0);
-            let t = loopy_outcomes(l.clone(), n, u64::MAX, &progress)?;
-            progress.finish();
-            let o = t.outcomes[n as usize];
-            let to = (o == Loopy::Win).then(|| {
-                // an option that is a loss: inside 0..=n it is in the table; above n, the
-                // table of the option decides it
-                l.options(n)
-                    .into_iter()
-                    .find(|&m| {
-                        loopy_outcomes(l.clone(), m, u64::MAX, &heaplab_core::Silent)
-                            .is_ok_and(|t| t.outcomes[m as usize] == Loopy::Loss)
-                    })
-                    .map(|m| m.to_string())
-            });
-            let win = match o {
-                Loopy::Win => Some(true),
-                Loopy::Loss => Some(false),
-                _ => None,
-            };
-            outcome = Some(o);
-            let note = format!("{}{}", String::new(), t.statement());
-            (win, to.flatten(), note, None)
-        }
-    };
+    let progress = Progress::new(&format!("{g} at {}", a.position.join(", ")), 0);
+    let d = heaplab_core::beyond::decide(g, &position, &progress)?;
+    progress.finish();
+    let (win, grundy, note) = (d.win(), d.grundy, &d.method);
+    let to = d
+        .move_text
+        .as_deref()
+        .map(|t| t.trim_start_matches("to ").to_string());
     let shown = position
         .iter()
         .map(u64::to_string)
@@ -325,11 +281,9 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
         print_json(&json!({
             "game": g.to_string(),
             "position": position,
-            "outcome": match (win, outcome) {
-                (Some(true), _) => "win",
-                (Some(false), _) => "loss",
-                (None, Some(Loopy::Draw)) => "draw",
-                _ => "undecided",
+            "outcome": match d.outcome {
+                Loopy::Unknown => "undecided",
+                o => o.name(),
             },
             "win": win,
             "grundy": grundy,
@@ -338,10 +292,10 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
             "seconds": secs(t0),
         }));
     } else {
-        let what = match (win, outcome) {
-            (Some(true), _) => "win (N-position)",
-            (Some(false), _) => "lose (P-position)",
-            (None, Some(Loopy::Draw)) => "draw (neither player can force a win: proven)",
+        let what = match d.outcome {
+            Loopy::Win => "win (N-position)",
+            Loopy::Loss => "lose (P-position)",
+            Loopy::Draw => "draw (neither player can force a win: proven)",
             _ => {
                 "undecided (a draw on every window tried, but not proven: no sound bound is known)"
             }
@@ -354,50 +308,6 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
         println!("  [{note}]");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Move memory: a start heap N (allowance N − 1) or CGSuite's (N, previous move K).
-fn memory_who(t: TakeAway, pos: &[u64]) -> Result<Answer> {
-    let (n, allowance, start) = match pos {
-        [n] => (*n, n.saturating_sub(1), true),
-        [n, k] => (*n, t.allowance(*k).min(*n), false),
-        _ => unreachable!("one or two numbers"),
-    };
-    let (least, how) = if n == 0 {
-        (u64::MAX, "no move from an empty heap".to_string())
-    } else if t == TakeAway::FIBONACCI && n >= 1 << 26 {
-        (
-            zeckendorf_smallest(n),
-            "the least winning move is the smallest Zeckendorf term of n (Whinihan 1963)".into(),
-        )
-    } else {
-        let progress = Progress::new(&format!("{} to {n}", t.spec()), n);
-        let w = least_winning_moves(t, n, &progress)?;
-        progress.finish();
-        (
-            w[n as usize] as u64,
-            format!(
-                "least winning moves w(h) for heaps to {n}: (h, m) wins exactly when w(h) <= m"
-            ),
-        )
-    };
-    let win = least <= allowance;
-    let to = win.then(|| {
-        format!(
-            "heap {} after taking {least} (the next move may take up to {})",
-            n - least,
-            t.allowance(least)
-        )
-    });
-    let note = format!(
-        "{how}; position: heap {n}, {}",
-        if start {
-            format!("the first move (takes 1..{allowance})")
-        } else {
-            format!("may take up to {allowance}")
-        }
-    );
-    Ok((Some(win), to, note, None))
 }
 
 /// Writes frames to `-o` (atomically) or stdout as CSV/Parquet.
@@ -442,27 +352,7 @@ fn write_rows(
 fn losers(a: ListArgs) -> Result<ExitCode> {
     let g = &a.game;
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
-    let loss_only = |df: DataFrame| -> Result<DataFrame> {
-        Ok(match g {
-            BeyondGame::Loopy(_) => {
-                let n = df
-                    .lazy()
-                    .filter(col("outcome").eq(lit("loss")))
-                    .select([col("n")])
-                    .collect()?;
-                let k: Vec<u64> = (1..=n.height() as u64).collect();
-                df!("k" => k, "n" => n.column("n")?.clone().take_materialized_series())?
-            }
-            _ => df,
-        })
-    };
-    let schema = match g {
-        BeyondGame::Loopy(_) => Schema::from_iter([
-            Field::new("k".into(), DataType::UInt64),
-            Field::new("n".into(), DataType::UInt64),
-        ]),
-        _ => beyond_schema(g),
-    };
+    let schema = beyond_schema(g, true);
     if a.count && a.output.is_some() {
         bail!("--count prints how many there are: leave out -o (or --count)");
     }
@@ -485,10 +375,8 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
     too_many_rows(g, a.max)?;
     if a.count {
         let mut rows = 0u64;
-        beyond_frames(g, a.max, &progress, &mut |df| {
-            rows += loss_only(df)
-                .map_err(|e| heaplab_analysis::Error::Polars(e.to_string()))?
-                .height() as u64;
+        beyond_frames(g, a.max, true, &progress, &mut |df| {
+            rows += df.height() as u64;
             Ok(())
         })?;
         progress.finish();
@@ -497,8 +385,7 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
     }
     let rows = write_rows(a.output.as_deref(), &schema, &mut |put| {
         let mut err: Option<anyhow::Error> = None;
-        beyond_frames(g, a.max, &progress, &mut |df| {
-            let df = loss_only(df).map_err(|e| heaplab_analysis::Error::Polars(e.to_string()))?;
+        beyond_frames(g, a.max, true, &progress, &mut |df| {
             if let Err(e) = put(df) {
                 err = Some(e);
                 return Err(heaplab_analysis::Error::Polars("write failed".into()));
@@ -555,21 +442,20 @@ fn table(a: TableArgs) -> Result<ExitCode> {
             }
             df!("heap" => n, "allowance" => m, "grundy" => gv)?
         }
-        BeyondGame::Loopy(l) => {
-            let t = loopy_outcomes(l.clone(), a.max, u64::MAX, &progress)?;
-            eprintln!("{g}: {}", t.statement());
+        BeyondGame::Loopy(_) => {
+            // one analysis: its rows, and the window's argument on stderr
             let mut all: Option<DataFrame> = None;
-            beyond_frames(g, a.max, &progress, &mut |df| {
-                all = Some(df);
-                Ok(())
+            for_each_rows(g, a.max, false, &progress, &mut |rows: Rows<'_>| {
+                if let Rows::Outcomes { statement, .. } = &rows {
+                    eprintln!("{g}: {statement}");
+                }
+                all = Some(rows_frame(rows)?);
+                Ok::<(), heaplab_analysis::Error>(())
             })?;
             all.unwrap_or_default()
         }
     };
     progress.finish();
-    if a.row.is_some() && !matches!(g, BeyondGame::Pair(_)) {
-        bail!("--row is for two-heap games");
-    }
     let schema = df.schema().as_ref().clone();
     let rows = write_rows(a.output.as_deref(), &schema, &mut |put| put(df.clone()))?;
     if let Some(p) = &a.output {
@@ -616,7 +502,7 @@ fn plot(a: PlotArgs) -> Result<ExitCode> {
                 );
             }
             let mut pts: Vec<(u64, u64)> = vec![];
-            beyond_frames(g, a.max, &progress, &mut |df| {
+            beyond_frames(g, a.max, true, &progress, &mut |df| {
                 let ca = df.column("a")?.u64()?.clone();
                 let cb = df.column("b")?.u64()?.clone();
                 // (x, y) = (b, a), as in the heat map

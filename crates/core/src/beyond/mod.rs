@@ -267,7 +267,8 @@ pub(crate) fn add_or_divide(_: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, S
 pub enum Rows<'a> {
     /// P-positions of a two-heap game: (k, a, b), k counting from 0.
     Pairs(&'a [(u64, u64, u64)]),
-    /// Start heaps that are P-positions of a move-memory game: the k-th (from `k0`) is
+    /// P-positions of one heap: start heaps of a move-memory game, or a loopy game's
+    /// losses when only P-positions are asked for. The k-th (from `k0`) is
     /// `heaps[k - k0]`.
     Starts {
         /// Index of the first.
@@ -292,15 +293,17 @@ pub const ROW_CHUNK: usize = 1 << 20;
 /// The rows of `game` up to `max`, in chunks of at most [`ROW_CHUNK`]: P-pairs with both
 /// coordinates ≤ max (a-Wythoff streamed from the exact Beatty pairs, so any max; vector
 /// games from their Grundy square, a ≤ b when symmetric), P-position start heaps ≤ max,
-/// or loopy outcomes of positions ≤ max (Fibonacci Nim beyond the table of least winning
-/// moves: the Fibonacci numbers, Whinihan 1963). The one enumeration behind `losers`,
-/// `check` and Python's tables.
+/// or loopy outcomes of positions ≤ max — only the losses, as [`Rows::Starts`], with
+/// `losers_only` (Fibonacci Nim beyond the table of least winning moves: the Fibonacci
+/// numbers, Whinihan 1963). The one enumeration behind `losers`, `table`, `check` and
+/// Python's tables.
 ///
 /// # Errors
 /// The engines' limits, cancellation, and whatever `each` returns.
 pub fn for_each_rows<E: From<BeyondError>>(
     game: &BeyondGame,
     max: u64,
+    losers_only: bool,
     obs: &dyn crate::Observer,
     each: &mut dyn FnMut(Rows<'_>) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -357,6 +360,15 @@ pub fn for_each_rows<E: From<BeyondError>>(
         }
         BeyondGame::Loopy(l) => {
             let t = loopy::loopy_outcomes(l.clone(), max, u64::MAX, obs)?;
+            if losers_only {
+                let losses: Vec<u64> = (l.first()..=max)
+                    .filter(|&n| t.outcomes[n as usize] == loopy::Loopy::Loss)
+                    .collect();
+                return each(Rows::Starts {
+                    k0: 1,
+                    heaps: &losses,
+                });
+            }
             let statement = t.statement();
             each(Rows::Outcomes {
                 first: l.first(),
@@ -494,4 +506,147 @@ pub(crate) fn loopy_rule(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, Spec
         add,
         pred: std::sync::Arc::new(p),
     }))
+}
+
+/// The outcome of one position of a game beyond one heap ([`decide`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BeyondDecision {
+    /// Win, loss, draw (loopy, proven) or unknown (loopy, undecided on every window).
+    pub outcome: loopy::Loopy,
+    /// The Grundy value, when it was computed (small two-heap positions).
+    pub grundy: Option<u64>,
+    /// A winning move's result, in the position's coordinates: two heaps (a, b); move
+    /// memory (heap left, tokens taken) — CGSuite's (heap, previous move); loopy (n).
+    pub to: Option<Vec<u64>>,
+    /// The winning move in words.
+    pub move_text: Option<String>,
+    /// How it was decided (for loopy games: the window and its argument).
+    pub method: String,
+}
+
+impl BeyondDecision {
+    /// True for a win, false for a loss, `None` for a draw or an undecided position.
+    pub fn win(&self) -> Option<bool> {
+        match self.outcome {
+            loopy::Loopy::Win => Some(true),
+            loopy::Loopy::Loss => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// Decides one position: two heaps (a, b) by [`pairs::decide_pair`]; move memory from a
+/// start heap n (the first move takes 1..n − 1) or CGSuite's (heap, previous move), by
+/// the least winning move w(n) (the Zeckendorf rule for Fibonacci Nim beyond 2^26);
+/// loopy games by [`loopy::loopy_outcomes`], a winning move read off one table that
+/// reaches every option.
+///
+/// # Errors
+/// A position of the wrong shape; the engines' limits; cancellation.
+pub fn decide(
+    game: &BeyondGame,
+    pos: &[u64],
+    obs: &dyn crate::Observer,
+) -> Result<BeyondDecision, BeyondError> {
+    let shape = |what: &str| BeyondError::Unsupported(format!("{game}: a position is {what}"));
+    match game {
+        BeyondGame::Pair(p) => {
+            let &[a, b] = pos else {
+                return Err(shape("two heaps (a, b): give two numbers"));
+            };
+            let d = pairs::decide_pair(p, a, b, pairs::MAX_CELLS)?;
+            Ok(BeyondDecision {
+                outcome: if d.win {
+                    loopy::Loopy::Win
+                } else {
+                    loopy::Loopy::Loss
+                },
+                grundy: d.grundy,
+                to: d.to.map(|(u, v)| vec![u, v]),
+                move_text: d.to.map(|(u, v)| format!("to ({u}, {v})")),
+                method: d.method,
+            })
+        }
+        BeyondGame::Memory(t) => {
+            let (n, allowance, start) = match *pos {
+                [n] => (n, n.saturating_sub(1), true),
+                [n, k] => (n, t.allowance(k).min(n), false),
+                _ => return Err(shape("a start heap n, or (heap, previous move)")),
+            };
+            let (least, how) = if n == 0 {
+                (u64::MAX, "no move from an empty heap".to_string())
+            } else if *t == memory::TakeAway::FIBONACCI && n >= 1 << 26 {
+                (
+                    memory::zeckendorf_smallest(n),
+                    "the least winning move is the smallest Zeckendorf term of n (Whinihan 1963)"
+                        .to_string(),
+                )
+            } else {
+                (
+                    memory::least_winning_moves(*t, n, obs)?[n as usize] as u64,
+                    format!(
+                        "least winning moves w(h) for heaps to {n}: (h, m) wins exactly when w(h) <= m"
+                    ),
+                )
+            };
+            let win = least <= allowance;
+            Ok(BeyondDecision {
+                outcome: if win {
+                    loopy::Loopy::Win
+                } else {
+                    loopy::Loopy::Loss
+                },
+                grundy: None,
+                to: win.then(|| vec![n - least, least]),
+                move_text: win.then(|| {
+                    format!(
+                        "to heap {} after taking {least} (the next move may take up to {})",
+                        n - least,
+                        t.allowance(least)
+                    )
+                }),
+                method: format!(
+                    "{how}; position: heap {n}, {}",
+                    if start {
+                        format!("the first move (takes 1..{allowance})")
+                    } else {
+                        format!("may take up to {allowance}")
+                    }
+                ),
+            })
+        }
+        BeyondGame::Loopy(l) => {
+            let &[n] = pos else {
+                return Err(shape("one heap n"));
+            };
+            if n < l.first() {
+                return Err(shape(&format!("a heap n ≥ {}", l.first())));
+            }
+            let t = loopy::loopy_outcomes(l.clone(), n, u64::MAX, obs)?;
+            let outcome = t.outcomes[n as usize];
+            // a winning move: an option that is a certified loss, read off one table that
+            // reaches the largest option
+            let to = if outcome == loopy::Loopy::Win {
+                let options = l.options(n);
+                let top = options.iter().copied().max().unwrap_or(n);
+                // (options beyond what a window takes give no move, not an error)
+                match loopy::loopy_outcomes(l.clone(), top, u64::MAX, obs) {
+                    Ok(wide) => options
+                        .into_iter()
+                        .find(|&m| wide.outcomes[m as usize] == loopy::Loopy::Loss),
+                    Err(BeyondError::Cancelled) => return Err(BeyondError::Cancelled),
+                    Err(_) => None,
+                }
+            } else {
+                None
+            };
+            Ok(BeyondDecision {
+                outcome,
+                grundy: None,
+                to: to.map(|m| vec![m]),
+                move_text: to.map(|m| format!("to {m}")),
+                method: t.statement(),
+            })
+        }
+    }
 }
