@@ -358,17 +358,7 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
     }
     if let (true, BeyondGame::Pair(p)) = (a.count, g) {
         if let Some(b) = p.beatty() {
-            // the largest k with B_k <= max, by bisection on the exact pairs
-            let (mut lo, mut hi) = (0u64, a.max / b.a.max(1) + 1);
-            while lo < hi {
-                let mid = lo + (hi - lo).div_ceil(2);
-                if b.upper(mid) <= a.max as u128 {
-                    lo = mid;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            println!("{}", lo + 1);
+            println!("{}", b.count_upto(a.max));
             return Ok(ExitCode::SUCCESS);
         }
     }

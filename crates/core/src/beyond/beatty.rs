@@ -95,31 +95,21 @@ impl Beatty {
 
     /// The n with A_n = p, if p is a lower number (0 = A_0).
     pub fn lower_index(self, p: u64) -> Option<u64> {
-        // A_n ≥ n and A_n increases: bisect n in [0, p]
-        let (mut lo, mut hi) = (0u64, p);
-        while lo < hi {
-            let mid = lo + (hi - lo).div_ceil(2);
-            if self.lower(mid) <= p as u128 {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        (self.lower(lo) == p as u128).then_some(lo)
+        // A_n ≥ n: the last n in [0, p] with A_n ≤ p
+        let n = last_at_most(p, p, |n| self.lower(n));
+        (self.lower(n) == p as u128).then_some(n)
     }
 
     /// The n ≥ 1 with B_n = p, if p is an upper number.
     pub fn upper_index(self, p: u64) -> Option<u64> {
-        let (mut lo, mut hi) = (0u64, p / self.a.max(1));
-        while lo < hi {
-            let mid = lo + (hi - lo).div_ceil(2);
-            if self.upper(mid) <= p as u128 {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        (lo >= 1 && self.upper(lo) == p as u128).then_some(lo)
+        let n = last_at_most(p / self.a.max(1), p, |n| self.upper(n));
+        (n >= 1 && self.upper(n) == p as u128).then_some(n)
+    }
+
+    /// How many pairs have B_n ≤ max (n = 0, 1, …): the pairs of the square [0, max]²
+    /// with a ≤ b, counted by bisection.
+    pub fn count_upto(self, max: u64) -> u64 {
+        last_at_most(max / self.a.max(1), max, |n| self.upper(n)) + 1
     }
 
     /// The pairs (n, A_n, B_n) for n = 0, 1, … in order, computed incrementally with exact
@@ -134,6 +124,20 @@ impl Beatty {
             m: 0,
         }
     }
+}
+
+/// The last n in [0, hi] with f(n) ≤ p, for f increasing with f(0) = 0 (bisection).
+fn last_at_most(hi: u64, p: u64, f: impl Fn(u64) -> u128) -> u64 {
+    let (mut lo, mut hi) = (0u64, hi);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if f(mid) <= p as u128 {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
 }
 
 /// The iterator of [`Beatty::pairs`].

@@ -82,8 +82,9 @@ fn wythoff_pairs_to_a_billion_are_the_mex_construction() {
         used[bb as usize / 64] |= 1 << (bb % 64);
         count = k;
     }
-    // 381966011 pairs: ⌊10^9 / φ²⌋
+    // 381966011 pairs: ⌊10^9 / φ²⌋ (and k = 0)
     assert_eq!(count, 381_966_011);
+    assert_eq!((super::beatty::Beatty { a: 1 }).count_upto(top), count + 1);
 }
 
 #[test]
