@@ -8,6 +8,7 @@
 //! |---|---|
 //! | [`beatty`] | exact Beatty pairs of a-Wythoff (Fraenkel 1982) |
 //! | [`pairs`] | two-heap games: Grundy squares and rows, P-pairs, one position |
+//! | [`rule`] | `pair{PRED}`: two-heap rules of your own over a, b, x, y |
 //! | [`memory`] | Take-Away(r) and Fibonacci Nim: least winning moves, values by state |
 //! | [`loopy`] | put-or-take games and add-or-divide: retrograde analysis with draws |
 
@@ -15,6 +16,7 @@ pub mod beatty;
 pub mod loopy;
 pub mod memory;
 pub mod pairs;
+pub mod rule;
 #[cfg(test)]
 mod tests;
 
@@ -68,7 +70,8 @@ pub(crate) type BeyondHook = fn(&mut Cursor<'_>, &str) -> Result<BeyondGame, Spe
 impl BeyondGame {
     /// Reads a spec of a game beyond one heap: `wythoff`, `wythoff{2}`,
     /// `vectors{(1,2),(2,1)}`, `fibonacci-nim`, `takeaway{3}`, `takeaway{3/2}`,
-    /// `put-or-take{squares}`, `put-or-take{triangular}`, `add-or-divide`.
+    /// `put-or-take{squares}`, `put-or-take{triangular}`, `add-or-divide`,
+    /// `pair{x = 0 OR y = 0 OR x = y}`, `loopy{1; k = -1 OR is_square(k)}`.
     ///
     /// # Errors
     /// A [`SpecError`] naming the position of the problem, also when the spec is a
@@ -198,6 +201,19 @@ pub(crate) fn vectors(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecErr
     }
     v.sort_unstable();
     Ok(BeyondGame::Pair(PairGame::Vectors(v)))
+}
+
+/// `pair{PRED}`: a two-heap rule over a, b, x, y.
+pub(crate) fn pair_rule(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
+    c.expect('{', "after `pair`")?;
+    let from = c.i;
+    let Some(len) = c.chars[from..].iter().position(|&ch| ch == '}') else {
+        return Err(c.err_at(from, "unclosed pair{ (expected '}')"));
+    };
+    let inner: String = c.chars[from..from + len].iter().collect();
+    let r = rule::PairRule::parse(&inner).map_err(|e| c.err_at(from + e.pos - 1, &e.message))?;
+    c.i = from + len + 1;
+    Ok(BeyondGame::Pair(PairGame::Rule(r)))
 }
 
 /// `fibonacci-nim`.

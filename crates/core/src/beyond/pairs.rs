@@ -4,6 +4,7 @@
 //! outcome of one position with a winning move.
 
 use super::beatty::Beatty;
+use super::rule::{rule_rect, PairRule};
 use super::BeyondError;
 use crate::observe::Observer;
 use std::ops::ControlFlow;
@@ -21,6 +22,8 @@ pub enum PairGame {
     /// Remove (x, y) from (a, b) for a vector (x, y) of the set (neither heap may go below
     /// 0). The vectors apply as written: list (y, x) too for a symmetric game.
     Vectors(Vec<(u64, u64)>),
+    /// Your own rule over a, b, x, y (`pair{PRED}`, [`PairRule`]).
+    Rule(PairRule),
 }
 
 /// Most cells a Grundy square or strip computes (4·10^8, a square to 19,999: 1.6 GB of
@@ -40,6 +43,7 @@ impl PairGame {
                     .collect::<Vec<_>>()
                     .join(",")
             ),
+            PairGame::Rule(r) => format!("pair{{{}}}", r.text()),
         }
     }
 
@@ -48,6 +52,8 @@ impl PairGame {
         match self {
             PairGame::Wythoff { .. } => true,
             PairGame::Vectors(v) => v.iter().all(|&(x, y)| v.contains(&(y, x))),
+            // not known without trying every move
+            PairGame::Rule(_) => false,
         }
     }
 
@@ -74,6 +80,7 @@ impl PairGame {
                     }
                 }
             }
+            PairGame::Rule(r) => out = r.options(p, q),
         }
         out
     }
@@ -83,7 +90,7 @@ impl PairGame {
     pub fn beatty(&self) -> Option<Beatty> {
         match self {
             PairGame::Wythoff { a } => Some(Beatty { a: *a }),
-            PairGame::Vectors(_) => None,
+            PairGame::Vectors(_) | PairGame::Rule(_) => None,
         }
     }
 }
@@ -222,7 +229,8 @@ impl Rect {
 /// Grundy values of [0, rows) × [0, cols) (rows, cols ≥ 1; at most [`MAX_CELLS`] cells).
 /// a-Wythoff: row, column and diagonal bitsets (a mex of a few words a cell); when
 /// there are few rows and long columns the column and diagonal values are scanned
-/// instead. Vector games: the mex of their options.
+/// instead. Vector games: the mex of their options. Rules: every (x, y) tried (see
+/// [`super::rule`] for their smaller limits).
 ///
 /// # Errors
 /// [`BeyondError::TooLarge`] beyond [`MAX_CELLS`]; [`BeyondError::Cancelled`] when the
@@ -253,10 +261,14 @@ pub fn grundy_rect(
             )));
         }
     }
+    if let PairGame::Rule(rule) = game {
+        rule.check_size(rows, cols)?;
+    }
     let mut values = vec![0u32; cells as usize];
     match game {
         PairGame::Vectors(v) => vectors_rect(v, rows, cols, &mut values, obs)?,
         PairGame::Wythoff { a } => wythoff_rect(*a, rows, cols, &mut values, obs)?,
+        PairGame::Rule(rule) => rule_rect(rule, rows, cols, &mut values, obs)?,
     }
     Ok(Rect { rows, cols, values })
 }
@@ -440,8 +452,8 @@ fn mex_of(row: &[u64], sets: &[&[u64]], start: usize, extra: &mut [usize], words
     }
 }
 
-/// The P-positions (p, q) of [0, n]² with p ≤ q (every one, for games that are not
-/// symmetric), from the Grundy square.
+/// The P-positions (p, q) of [0, n]² with p ≤ q when the P-positions of the square are
+/// symmetric (every one otherwise), from the Grundy square.
 ///
 /// # Errors
 /// As [`grundy_rect`].
@@ -451,7 +463,9 @@ pub fn p_pairs_by_table(
     obs: &dyn Observer,
 ) -> Result<Vec<(u64, u64)>, BeyondError> {
     let sq = grundy_rect(game, n.saturating_add(1), n.saturating_add(1), obs)?;
-    let sym = game.symmetric();
+    // a rule's symmetry is read off its square: listing p ≤ q is then complete
+    let sym = game.symmetric()
+        || (0..=n).all(|p| (p + 1..=n).all(|q| (sq.get(p, q) == 0) == (sq.get(q, p) == 0)));
     let mut out = vec![];
     for p in 0..=n {
         for q in if sym { p } else { 0 }..=n {
@@ -482,7 +496,7 @@ pub fn grundy_by_definition(game: &PairGame, n: u64) -> Vec<u32> {
                 }
             };
             match game {
-                PairGame::Vectors(_) => {
+                PairGame::Vectors(_) | PairGame::Rule(_) => {
                     for (x, y) in game.options(p as u64, q as u64) {
                         mark(g[x as usize * side + y as usize]);
                     }

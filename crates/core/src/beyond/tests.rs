@@ -426,3 +426,73 @@ fn loopy_rules_of_your_own() {
         assert!(e.contains(says), "{bad}: {e}");
     }
 }
+
+/// Two-heap rules of your own (`pair{…}`) against the games they restate: two-heap Nim
+/// (g = a xor b, Bouton), Wythoff's game and a vector game, on both paths (a rule naming a
+/// or b is evaluated at every position); and any rule's table against the mex of its
+/// options one by one.
+#[test]
+fn two_heap_rules_of_your_own() {
+    let nim = pair("pair{x = 0 OR y = 0}");
+    let sq = grundy_rect(&nim, 80, 80, &Silent).unwrap();
+    for p in 0..80u64 {
+        for q in 0..80u64 {
+            assert_eq!(sq.get(p, q) as u64, p ^ q, "nim ({p}, {q})");
+        }
+    }
+    let wythoff = grundy_rect(&pair("wythoff"), 70, 70, &Silent).unwrap();
+    for spec in [
+        "pair{x = 0 OR y = 0 OR x = y}",
+        "pair{(x * y = 0 OR x = y) AND a + b >= 0}",
+    ] {
+        assert_eq!(
+            grundy_rect(&pair(spec), 70, 70, &Silent).unwrap().values,
+            wythoff.values,
+            "{spec}"
+        );
+    }
+    assert_eq!(
+        grundy_rect(
+            &pair("pair{x = 1 AND y = 2 OR x = 2 AND y = 1 OR x + y = 1}"),
+            60,
+            90,
+            &Silent
+        )
+        .unwrap()
+        .values,
+        grundy_rect(&pair("vectors{(1,2),(2,1),(0,1),(1,0)}"), 60, 90, &Silent)
+            .unwrap()
+            .values
+    );
+    for spec in [
+        "pair{x + y <= a // 2 + 1}",
+        "pair{x * y = 0 AND x + y <= isqrt(a + b) + 1}",
+        "pair{is_prime(x + y) OR x = y}",
+        "pair{x >= y AND y % 2 = 0}",
+    ] {
+        square_matches_definition(spec, 40);
+    }
+    // a rule naming neither heap names the same moves everywhere: its text round-trips
+    assert_eq!(
+        BeyondGame::parse("pair{ x=0 or y=0 }").unwrap().to_string(),
+        "pair{x = 0 OR y = 0}"
+    );
+    // a winning move from the table, to a P-position
+    let d = decide_pair(&pair("pair{x = 0 OR y = 0 OR x = y}"), 7, 9, 1 << 20).unwrap();
+    assert!(d.win);
+    assert_eq!(wythoff.get(d.to.unwrap().0, d.to.unwrap().1), 0);
+    for (bad, says) in [
+        ("pair{n = 1}", "unknown name `n`"),
+        ("pair{x + y}", "true or false"),
+        ("pair{}", "empty rule"),
+        ("pair{x = 1", "unclosed"),
+    ] {
+        let e = BeyondGame::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    // beyond its limit, refused with the reason
+    let e = grundy_rect(&pair("pair{x = a}"), 1000, 1000, &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at most"), "{e}");
+}

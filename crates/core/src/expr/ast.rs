@@ -106,6 +106,17 @@ impl Expr {
         }
     }
 
+    /// Whether the name `name` (an [`Expr::Name`]) occurs in it.
+    pub(crate) fn mentions(&self, name: &str) -> bool {
+        match self {
+            Expr::Name(s) => s == name,
+            Expr::Int(_) | Expr::Bool(_) | Expr::N | Expr::K => false,
+            Expr::Neg(e) | Expr::Not(e) => e.mentions(name),
+            Expr::Bin(_, a, b) => a.mentions(name) || b.mentions(name),
+            Expr::Call(_, args) => args.iter().any(|e| e.mentions(name)),
+        }
+    }
+
     /// Whether `k` occurs in it.
     pub(crate) fn uses_k(&self) -> bool {
         match self {

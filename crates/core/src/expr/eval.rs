@@ -14,6 +14,26 @@ pub(crate) enum Col {
 /// Amounts k evaluated together by [`Expr::eval_col`].
 pub(crate) const BATCH: usize = 512;
 
+/// Where an evaluation reads its variables: `n`, `k` and other names ([`Expr::eval_in`]).
+pub(crate) trait Env {
+    /// The value of the variable `e` (an [`Expr::N`], [`Expr::K`] or [`Expr::Name`]).
+    fn var(&self, e: &Expr) -> Val;
+}
+
+/// The heap n and the amount k of a rule; other names are null.
+struct HeapAmount(i128, i128);
+
+impl Env for HeapAmount {
+    #[inline]
+    fn var(&self, e: &Expr) -> Val {
+        match e {
+            Expr::N => Val::Int(self.0),
+            Expr::K => Val::Int(self.1),
+            _ => Val::Null,
+        }
+    }
+}
+
 /// A value: an integer, true/false, or null.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Val {
@@ -27,32 +47,36 @@ impl Expr {
     /// `TRUE OR NULL` is true, `FALSE AND NULL` false; a division by 0 or a function of a
     /// negative number is null). Other names are null.
     pub(crate) fn eval(&self, n: i128, k: i128) -> Val {
+        self.eval_in(&HeapAmount(n, k))
+    }
+
+    /// The value where `env` gives the variables (`n`, `k` and the other names) — the one
+    /// evaluator behind [`Expr::eval`] and the two-heap rules' `a, b, x, y`.
+    pub(crate) fn eval_in<E: Env>(&self, env: &E) -> Val {
         match self {
             Expr::Int(x) => Val::Int(*x),
             Expr::Bool(b) => Val::Bool(*b),
-            Expr::N => Val::Int(n),
-            Expr::K => Val::Int(k),
-            Expr::Name(_) => Val::Null,
-            Expr::Neg(e) => match e.eval(n, k) {
+            Expr::N | Expr::K | Expr::Name(_) => env.var(self),
+            Expr::Neg(e) => match e.eval_in(env) {
                 Val::Int(x) => x.checked_neg().map_or(Val::Null, Val::Int),
                 _ => Val::Null,
             },
-            Expr::Not(e) => match e.eval(n, k) {
+            Expr::Not(e) => match e.eval_in(env) {
                 Val::Bool(b) => Val::Bool(!b),
                 _ => Val::Null,
             },
-            Expr::Bin(Op::And, a, b) => match (a.eval(n, k), b.eval(n, k)) {
+            Expr::Bin(Op::And, a, b) => match (a.eval_in(env), b.eval_in(env)) {
                 (Val::Bool(false), _) | (_, Val::Bool(false)) => Val::Bool(false),
                 (Val::Bool(true), Val::Bool(true)) => Val::Bool(true),
                 _ => Val::Null,
             },
-            Expr::Bin(Op::Or, a, b) => match (a.eval(n, k), b.eval(n, k)) {
+            Expr::Bin(Op::Or, a, b) => match (a.eval_in(env), b.eval_in(env)) {
                 (Val::Bool(true), _) | (_, Val::Bool(true)) => Val::Bool(true),
                 (Val::Bool(false), Val::Bool(false)) => Val::Bool(false),
                 _ => Val::Null,
             },
             Expr::Bin(op, a, b) => {
-                let (x, y) = match (a.eval(n, k), b.eval(n, k)) {
+                let (x, y) = match (a.eval_in(env), b.eval_in(env)) {
                     (Val::Int(x), Val::Int(y)) => (x, y),
                     (Val::Bool(x), Val::Bool(y)) if matches!(op, Op::Eq | Op::Ne) => {
                         return Val::Bool((x == y) == (*op == Op::Eq))
@@ -79,7 +103,7 @@ impl Expr {
             }
             // xor is signed, as in claims (polars' xor): no null for negative numbers
             Expr::Call(ClaimFunction::Xor, args) => {
-                match (args[0].eval(n, k), args[1].eval(n, k)) {
+                match (args[0].eval_in(env), args[1].eval_in(env)) {
                     (Val::Int(x), Val::Int(y)) => Val::Int(x ^ y),
                     _ => Val::Null,
                 }
@@ -87,7 +111,7 @@ impl Expr {
             Expr::Call(f, args) => {
                 let vals: Vec<Option<u64>> = args
                     .iter()
-                    .map(|a| match a.eval(n, k) {
+                    .map(|a| match a.eval_in(env) {
                         Val::Int(x) => u64::try_from(x).ok(),
                         _ => None,
                     })

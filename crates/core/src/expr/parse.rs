@@ -16,6 +16,8 @@ pub(crate) enum Names {
     Rule,
     /// Parameters: any other name is a variable.
     Params,
+    /// A two-heap rule: the position (a, b) and the amounts (x, y) taken, lower-case.
+    Pair,
 }
 
 /// The variant of the language a text is read in.
@@ -53,6 +55,12 @@ impl Dialect {
         names: Names::Params,
         chains: true,
         counts: true,
+    };
+    /// `pair{…}`: a, b, x, y, plain numbers, no chains.
+    pub(crate) const PAIR: Dialect = Dialect {
+        names: Names::Pair,
+        chains: false,
+        counts: false,
     };
     /// Spec templates' arithmetic on parameters (`b + 3`).
     pub(crate) const TEMPLATE: Dialect = Dialect {
@@ -331,8 +339,18 @@ impl Reader {
             "k" if rule => Ok(Expr::K),
             "true" => Ok(Expr::Bool(true)),
             "false" => Ok(Expr::Bool(false)),
+            "a" | "b" | "x" | "y" if self.dialect.names == Names::Pair => Ok(Expr::Name(lower)),
             _ => match ClaimFunction::from_name(&lower) {
                 Some(f) => self.call(f, at, depth),
+                None if self.dialect.names == Names::Pair => self.err(
+                    at,
+                    format!(
+                        "unknown name `{}` (a two-heap rule knows a, b (the heaps), x, y (what \
+                         a move takes from each), TRUE, FALSE and the functions isqrt, v2, \
+                         popcount, is_square, is_prime, xor)",
+                        word.chars().take(30).collect::<String>()
+                    ),
+                ),
                 None if !rule => Ok(Expr::Name(word)),
                 None => self.err(
                     at,

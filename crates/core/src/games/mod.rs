@@ -404,6 +404,15 @@ pub static FAMILIES: &[Family] = &[
             "two heaps (a, b): move to (a − x, b − y) for a listed vector (x, y) (neither below \
              0; (0,0) is refused). Vectors apply as written: list (y,x) too for a symmetric game",
         ),
+    Family::new("pair", "{..}", "pair{x = 0 OR y = 0 OR x = y}", "two heaps (a, b): your own rule over a, b, x, y", "two heaps")
+        .beyond(crate::beyond::pair_rule)
+        .row(
+            "`pair{x = 0 OR y = 0 OR x = y}`",
+            "a two-heap rule of your own: from (a, b) take x from the first heap and y from \
+             the second (0 ≤ x ≤ a, 0 ≤ y ≤ b, not both 0) when the predicate over a, b, x, y \
+             holds; the language of `rule{…}`. Every (x, y) is tried: squares to about 600 \
+             (about 300 when the rule names a or b)",
+        ),
     Family::new("fibonacci-nim", "", "fibonacci-nim", "one heap with memory: take at most twice the previous move", "move memory")
         .beyond(crate::beyond::fibonacci_nim)
         .row(
