@@ -83,7 +83,7 @@ impl RawBeyond {
                     if row.is_some() {
                         return Err(Raised(PyValueError::new_err("row= is for two-heap games")));
                     }
-                    let g = state_grundy(*t, n_max, w)?;
+                    let g = state_grundy(t, n_max, w)?;
                     let mut v = Vec::with_capacity((side * side) as usize);
                     for (h, r) in g.iter().enumerate() {
                         v.extend((0..side as usize).map(|m| r[m.min(h)]));

@@ -421,7 +421,7 @@ fn table(a: TableArgs) -> Result<ExitCode> {
             }
         }
         BeyondGame::Memory(t) => {
-            let v = state_grundy(*t, a.max, &progress)?;
+            let v = state_grundy(t, a.max, &progress)?;
             let (mut n, mut m, mut gv) = (vec![], vec![], vec![]);
             for (h, row) in v.iter().enumerate() {
                 for (al, x) in row.iter().enumerate() {
@@ -514,7 +514,7 @@ fn plot(a: PlotArgs) -> Result<ExitCode> {
             if a.max > 4000 {
                 bail!("a heat map of values by state to {}: at most 4000", a.max);
             }
-            let v = state_grundy(*t, a.max, &progress)?;
+            let v = state_grundy(t, a.max, &progress)?;
             crate::plot::square_png(
                 &a.output,
                 &spec(

@@ -6,20 +6,90 @@
 //! Fibonacci numbers, and a winning first move takes the smallest term of n's Zeckendorf
 //! representation.
 //!
+//! Schwenk's take-away games with any allowance function f (`takeaway{2 * k + 1}`): after
+//! a move of k the next may take 1..=f(k).
+//!
 //! A state is (heap n, allowance m): the next move may take 1..=min(m, n). CGSuite's
-//! coordinates (n, k) — k the previous move — are the state (n, ⌊r·k⌋).
+//! coordinates (n, k) — k the previous move — are the state (n, f(k)).
 
 use super::BeyondError;
 use crate::observe::Observer;
 use std::ops::ControlFlow;
 
-/// Take-Away(p/q): a move may take at most p/q times the previous move (p, q ≥ 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TakeAway {
-    /// Numerator of r.
-    pub p: u64,
-    /// Denominator of r.
-    pub q: u64,
+/// Take-Away games: a move may take at most f(k) tokens, k being what the previous move
+/// took — Take-Away(p/q) with f(k) = ⌊p·k/q⌋, or a rule of your own f over k (Schwenk's
+/// take-away games with any function; a value below 0 or null allows no move).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TakeAway {
+    /// f(k) = ⌊p·k/q⌋ (p, q ≥ 1).
+    Ratio {
+        /// Numerator of r.
+        p: u64,
+        /// Denominator of r.
+        q: u64,
+    },
+    /// f given as an expression over k (`takeaway{2 * k + 1}`).
+    Rule(Allowance),
+}
+
+/// An allowance function f(k) of your own: an integer expression over k, the language of
+/// `rule{…}`; equal when their canonical texts are equal.
+#[derive(Debug, Clone)]
+pub struct Allowance {
+    expr: crate::expr::ast::Expr,
+    text: String,
+}
+
+impl PartialEq for Allowance {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+impl Eq for Allowance {}
+
+impl Allowance {
+    /// Reads f(k).
+    ///
+    /// # Errors
+    /// [`crate::expr::ParseError`] with the 1-based position of the problem: an unknown
+    /// name (`n` too: the allowance depends on the previous move only), a comparison (f is
+    /// a number), a missing operand.
+    pub fn parse(text: &str) -> Result<Allowance, crate::expr::ParseError> {
+        use crate::expr::ast::Ty;
+        let at_start = |message: &str| crate::expr::ParseError {
+            pos: 1,
+            message: message.into(),
+        };
+        let expr = crate::expr::parse::parse(text, crate::expr::parse::Dialect::RULE)?;
+        if expr.ty() != Ty::Int {
+            return Err(at_start(
+                "takeaway{f}: f is the number of tokens the next move may take after a move of \
+                 k, e.g. 2 * k + 1 (not a comparison)",
+            ));
+        }
+        if expr.uses_n() {
+            return Err(at_start(
+                "takeaway{f}: f depends on the previous move k only (n is not known to it)",
+            ));
+        }
+        Ok(Allowance {
+            text: expr.to_string(),
+            expr,
+        })
+    }
+
+    /// The canonical text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// f(k), clamped to 0..=u64::MAX (null is 0).
+    pub fn at(&self, k: u64) -> u64 {
+        match self.expr.eval(0, i128::from(k)) {
+            crate::expr::eval::Val::Int(x) => x.clamp(0, u64::MAX as i128) as u64,
+            _ => 0,
+        }
+    }
 }
 
 /// Most heaps of a least-winning-move table (4·10^8 u32: 1.6 GB).
@@ -29,24 +99,40 @@ pub const MAX_STATE_HEAP: u64 = 20_000;
 
 impl TakeAway {
     /// Fibonacci Nim.
-    pub const FIBONACCI: TakeAway = TakeAway { p: 2, q: 1 };
+    pub const FIBONACCI: TakeAway = TakeAway::Ratio { p: 2, q: 1 };
+
+    /// Take-Away(p/q).
+    pub fn ratio(p: u64, q: u64) -> TakeAway {
+        TakeAway::Ratio { p, q }
+    }
 
     /// The spec, as `heaplab` prints it.
-    pub fn spec(self) -> String {
-        match (self.p, self.q) {
-            (2, 1) => "fibonacci-nim".into(),
-            (p, 1) => format!("takeaway{{{p}}}"),
-            (p, q) => format!("takeaway{{{p}/{q}}}"),
+    pub fn spec(&self) -> String {
+        match self {
+            TakeAway::Ratio { p: 2, q: 1 } => "fibonacci-nim".into(),
+            TakeAway::Ratio { p, q: 1 } => format!("takeaway{{{p}}}"),
+            TakeAway::Ratio { p, q } => format!("takeaway{{{p}/{q}}}"),
+            TakeAway::Rule(f) => format!("takeaway{{{}}}", f.text()),
         }
     }
 
-    /// The allowance after a move that took j: ⌊r·j⌋.
-    pub fn allowance(self, j: u64) -> u64 {
-        (j as u128 * self.p as u128 / self.q as u128).min(u64::MAX as u128) as u64
+    /// The allowance after a move that took j: f(j).
+    pub fn allowance(&self, j: u64) -> u64 {
+        match self {
+            TakeAway::Ratio { p, q } => {
+                (j as u128 * *p as u128 / *q as u128).min(u64::MAX as u128) as u64
+            }
+            TakeAway::Rule(f) => f.at(j),
+        }
     }
 
-    /// The options of state (n, m): (n − j, ⌊r·j⌋) for 1 ≤ j ≤ min(m, n).
-    pub fn options(self, n: u64, m: u64) -> impl Iterator<Item = (u64, u64)> {
+    /// The allowances f(0..=n), as a table (a rule is evaluated once per amount).
+    fn allowances(&self, n: u64) -> Vec<u64> {
+        (0..=n).map(|j| self.allowance(j)).collect()
+    }
+
+    /// The options of state (n, m): (n − j, f(j)) for 1 ≤ j ≤ min(m, n).
+    pub fn options(&self, n: u64, m: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
         (1..=m.min(n)).map(move |j| (n - j, self.allowance(j)))
     }
 }
@@ -59,7 +145,7 @@ impl TakeAway {
 /// # Errors
 /// [`BeyondError::TooLarge`] beyond [`MAX_HEAPS`]; [`BeyondError::Cancelled`].
 pub fn least_winning_moves(
-    game: TakeAway,
+    game: &TakeAway,
     n: u64,
     obs: &dyn Observer,
 ) -> Result<Vec<u32>, BeyondError> {
@@ -70,10 +156,17 @@ pub fn least_winning_moves(
         )));
     }
     let mut w = vec![u32::MAX; n as usize + 1];
+    // f(j) for the amounts tried so far (a least winning move is small: about log n)
+    let mut allow: Vec<u64> = vec![];
     for h in 1..=n as usize {
         let mut j = 1usize;
         // j = h always wins (it empties the heap)
-        while j < h && (w[h - j] as u64) <= game.allowance(j as u64) {
+        while j < h && {
+            if j >= allow.len() {
+                allow.extend((allow.len()..=j).map(|i| game.allowance(i as u64)));
+            }
+            (w[h - j] as u64) <= allow[j]
+        } {
             j += 1;
         }
         w[h] = j as u32;
@@ -117,7 +210,7 @@ pub fn is_fibonacci(n: u64) -> bool {
 /// # Errors
 /// [`BeyondError::TooLarge`] beyond [`MAX_STATE_HEAP`]; [`BeyondError::Cancelled`].
 pub fn state_grundy(
-    game: TakeAway,
+    game: &TakeAway,
     n: u64,
     obs: &dyn Observer,
 ) -> Result<Vec<Vec<u32>>, BeyondError> {
@@ -127,6 +220,7 @@ pub fn state_grundy(
             game.spec()
         )));
     }
+    let allow = game.allowances(n);
     let mut g: Vec<Vec<u32>> = Vec::with_capacity(n as usize + 1);
     let mut count = vec![0u32; n as usize + 2];
     for h in 0..=n as usize {
@@ -134,7 +228,7 @@ pub fn state_grundy(
         let mut mex = 0usize;
         for j in 1..=h {
             let to = h - j;
-            let v = g[to][(game.allowance(j as u64) as usize).min(to)] as usize;
+            let v = g[to][(allow[j] as usize).min(to)] as usize;
             count[v] += 1;
             while count[mex] > 0 {
                 mex += 1;
@@ -144,7 +238,7 @@ pub fn state_grundy(
         // clear the counts for the next heap
         for j in 1..=h {
             let to = h - j;
-            count[g[to][(game.allowance(j as u64) as usize).min(to)] as usize] = 0;
+            count[g[to][(allow[j] as usize).min(to)] as usize] = 0;
         }
         g.push(row);
         if h % 256 == 0 {
@@ -157,9 +251,9 @@ pub fn state_grundy(
 }
 
 /// The Grundy value of state (n, m) by the definition (recursive, memoised; small n).
-pub fn state_grundy_by_definition(game: TakeAway, n: u64, m: u64) -> u32 {
+pub fn state_grundy_by_definition(game: &TakeAway, n: u64, m: u64) -> u32 {
     fn go(
-        game: TakeAway,
+        game: &TakeAway,
         n: u64,
         m: u64,
         memo: &mut std::collections::HashMap<(u64, u64), u32>,

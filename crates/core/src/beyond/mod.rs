@@ -223,21 +223,38 @@ pub(crate) fn fibonacci_nim(_: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, S
 
 /// `takeaway{r}` or `takeaway{p/q}`.
 pub(crate) fn takeaway(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecError> {
-    c.expect('{', "to open the ratio r of takeaway{r}")?;
-    let p = c.number()?;
-    c.ws();
-    let q = if c.peek() == Some('/') {
-        c.i += 1;
-        c.number()?
-    } else {
-        1
+    c.expect(
+        '{',
+        "to open takeaway{r} (a ratio p/q, or f over the previous move k)",
+    )?;
+    let from = c.i;
+    let Some(len) = c.chars[from..].iter().position(|&ch| ch == '}') else {
+        return Err(c.err_at(from, "unclosed takeaway{ (expected '}')"));
     };
-    c.expect('}', "to close takeaway{r}")?;
-    if p == 0 || q == 0 || p > 1 << 20 || q > 1 << 20 {
-        return Err(c.err("takeaway{p/q}: p and q are positive and at most 1048576"));
-    }
-    let g = gcd(p, q);
-    Ok(BeyondGame::Memory(TakeAway { p: p / g, q: q / g }))
+    let inner: String = c.chars[from..from + len].iter().collect();
+    let ratio = |t: &str| t.trim().parse::<u64>().ok();
+    let pq = match inner.split_once('/') {
+        Some((p, q)) if !q.starts_with('/') => ratio(p).zip(ratio(q)),
+        Some(_) => None,
+        None => ratio(&inner).map(|p| (p, 1)),
+    };
+    let game = match pq {
+        Some((p, q)) => {
+            if p == 0 || q == 0 || p > 1 << 20 || q > 1 << 20 {
+                return Err(c.err_at(
+                    from,
+                    "takeaway{p/q}: p and q are positive and at most 1048576",
+                ));
+            }
+            let g = gcd(p, q);
+            TakeAway::ratio(p / g, q / g)
+        }
+        None => TakeAway::Rule(
+            memory::Allowance::parse(&inner).map_err(|e| c.err_at(from + e.pos - 1, &e.message))?,
+        ),
+    };
+    c.i = from + len + 1;
+    Ok(BeyondGame::Memory(game))
 }
 
 fn gcd(a: u64, b: u64) -> u64 {
@@ -370,7 +387,7 @@ pub fn for_each_rows<E: From<BeyondError>>(
             each(Rows::Starts { k0: 1, heaps: &fib })
         }
         BeyondGame::Memory(t) => {
-            let w = memory::least_winning_moves(*t, max, obs)?;
+            let w = memory::least_winning_moves(t, max, obs)?;
             let p: Vec<u64> = (1..=max).filter(|&h| w[h as usize] as u64 == h).collect();
             each(Rows::Starts { k0: 1, heaps: &p })
         }
@@ -445,7 +462,7 @@ pub fn grundy_at(game: &BeyondGame, pos: &[u64]) -> Result<u64, BeyondError> {
                     "{game} in a sum: heaps up to {SUM_MEMORY_HEAP} (values by state)"
                 )));
             }
-            Ok(memory::state_grundy(*t, x, &crate::Silent)?[x as usize][y as usize] as u64)
+            Ok(memory::state_grundy(t, x, &crate::Silent)?[x as usize][y as usize] as u64)
         }
         BeyondGame::Loopy(_) => unreachable!("refused by state()"),
     }
@@ -475,7 +492,7 @@ pub fn option_with_value(
         }
         BeyondGame::Memory(t) => {
             grundy_at(game, pos)?;
-            let g = memory::state_grundy(*t, x, &crate::Silent)?;
+            let g = memory::state_grundy(t, x, &crate::Silent)?;
             Ok(t.options(x, y)
                 .zip(1u64..)
                 .find(|&((h, m), _)| g[h as usize][m.min(h) as usize] as u64 == target)
@@ -599,7 +616,7 @@ pub fn decide(
                 )
             } else {
                 (
-                    memory::least_winning_moves(*t, n, obs)?[n as usize] as u64,
+                    memory::least_winning_moves(t, n, obs)?[n as usize] as u64,
                     format!(
                         "least winning moves w(h) for heaps to {n}: (h, m) wins exactly when w(h) <= m"
                     ),

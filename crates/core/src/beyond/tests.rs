@@ -210,13 +210,13 @@ fn cgsuite_published_values() {
             ],
         ),
         (
-            TakeAway { p: 3, q: 1 },
+            TakeAway::ratio(3, 1),
             [
                 0, 2, 2, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
             ],
         ),
     ] {
-        let g = state_grundy(game, 10, &Silent).unwrap();
+        let g = state_grundy(&game, 10, &Silent).unwrap();
         let got: Vec<u32> = (0..=20u64)
             .map(|k| g[10][game.allowance(k).min(10) as usize])
             .collect();
@@ -230,7 +230,7 @@ fn cgsuite_published_values() {
 #[test]
 fn fibonacci_nim_to_a_million() {
     let n = 1_000_000u64;
-    let w = least_winning_moves(TakeAway::FIBONACCI, n, &Silent).unwrap();
+    let w = least_winning_moves(&TakeAway::FIBONACCI, n, &Silent).unwrap();
     let p: Vec<u64> = (1..=n).filter(|&h| w[h as usize] as u64 == h).collect();
     let mut fib = vec![1u64, 2];
     while fib[fib.len() - 1] + fib[fib.len() - 2] <= n {
@@ -247,17 +247,17 @@ fn fibonacci_nim_to_a_million() {
 fn take_away_values_by_state_are_the_definition() {
     for game in [
         TakeAway::FIBONACCI,
-        TakeAway { p: 3, q: 1 },
-        TakeAway { p: 3, q: 2 },
-        TakeAway { p: 1, q: 1 },
+        TakeAway::ratio(3, 1),
+        TakeAway::ratio(3, 2),
+        TakeAway::ratio(1, 1),
     ] {
-        let g = state_grundy(game, 60, &Silent).unwrap();
-        let w = least_winning_moves(game, 60, &Silent).unwrap();
+        let g = state_grundy(&game, 60, &Silent).unwrap();
+        let w = least_winning_moves(&game, 60, &Silent).unwrap();
         for n in 0..=60u64 {
             for m in 0..=n {
                 assert_eq!(
                     g[n as usize][m as usize],
-                    state_grundy_by_definition(game, n, m)
+                    state_grundy_by_definition(&game, n, m)
                 );
                 // won exactly when the least winning move is allowed
                 assert_eq!(g[n as usize][m as usize] != 0, (w[n as usize] as u64) <= m);
@@ -495,4 +495,84 @@ fn two_heap_rules_of_your_own() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("at most"), "{e}");
+}
+
+/// Schwenk's take-away games with an allowance function of your own: `takeaway{2 * k}`
+/// is Fibonacci Nim, `takeaway{k}` is Take-Away(1) (P-positions the powers of 2: a move
+/// may never take more than the previous one, so the first player takes the lowest bit),
+/// and any f's values by state equal the definition.
+#[test]
+fn take_away_with_an_allowance_of_your_own() {
+    let memory = |spec: &str| match BeyondGame::parse(spec).unwrap() {
+        BeyondGame::Memory(t) => t,
+        other => panic!("{other} is not a move-memory game"),
+    };
+    let n = 5000u64;
+    assert_eq!(
+        least_winning_moves(&memory("takeaway{2 * k}"), n, &Silent).unwrap(),
+        least_winning_moves(&TakeAway::FIBONACCI, n, &Silent).unwrap()
+    );
+    let w = least_winning_moves(&memory("takeaway{k}"), n, &Silent).unwrap();
+    for h in 1..=n {
+        assert_eq!(w[h as usize] as u64, h & h.wrapping_neg(), "heap {h}");
+    }
+    for spec in [
+        "takeaway{2 * k + 1}",
+        "takeaway{k * k}",
+        "takeaway{isqrt(k) + 1}",
+        "takeaway{k - 2}",
+    ] {
+        let game = memory(spec);
+        assert_eq!(game.spec(), spec);
+        let g = state_grundy(&game, 40, &Silent).unwrap();
+        let w = least_winning_moves(&game, 40, &Silent).unwrap();
+        for h in 0..=40u64 {
+            for m in 0..=h {
+                assert_eq!(
+                    g[h as usize][m as usize],
+                    state_grundy_by_definition(&game, h, m),
+                    "{spec} ({h}, {m})"
+                );
+                assert_eq!(g[h as usize][m as usize] != 0, (w[h as usize] as u64) <= m);
+            }
+        }
+    }
+    // Schwenk (1970): for f non-decreasing with f(k) >= k, the losing start heaps are
+    // H_1 = 1, H_{j+1} = H_j + H_m with m the least index where f(H_m) >= H_j
+    for spec in [
+        "takeaway{2 * k + 1}",
+        "takeaway{k * k}",
+        "takeaway{3 * k}",
+        "takeaway{k + 1}",
+        "takeaway{k + isqrt(k)}",
+    ] {
+        let game = memory(spec);
+        let n = 1_000_000u64;
+        let w = least_winning_moves(&game, n, &Silent).unwrap();
+        let starts: Vec<u64> = (1..=n).filter(|&h| w[h as usize] as u64 == h).collect();
+        let mut h = vec![1u64];
+        loop {
+            let last = *h.last().unwrap();
+            let m = h.iter().find(|&&x| game.allowance(x) >= last).unwrap();
+            if last + m > n {
+                break;
+            }
+            h.push(last + m);
+        }
+        assert_eq!(starts, h, "{spec}");
+    }
+    for (bad, says) in [
+        ("takeaway{n + k}", "previous move k only"),
+        ("takeaway{k > 2}", "not a comparison"),
+        ("takeaway{j}", "unknown name `j`"),
+        ("takeaway{0}", "positive"),
+        ("takeaway{3/0}", "positive"),
+    ] {
+        let e = BeyondGame::parse(bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    assert_eq!(
+        BeyondGame::parse("takeaway{4/2}").unwrap().to_string(),
+        "fibonacci-nim"
+    );
 }

@@ -117,6 +117,17 @@ impl Expr {
         }
     }
 
+    /// Whether `n` occurs in it.
+    pub(crate) fn uses_n(&self) -> bool {
+        match self {
+            Expr::N => true,
+            Expr::Int(_) | Expr::Bool(_) | Expr::K | Expr::Name(_) => false,
+            Expr::Neg(e) | Expr::Not(e) => e.uses_n(),
+            Expr::Bin(_, a, b) => a.uses_n() || b.uses_n(),
+            Expr::Call(_, args) => args.iter().any(Expr::uses_n),
+        }
+    }
+
     /// Whether `k` occurs in it.
     pub(crate) fn uses_k(&self) -> bool {
         match self {

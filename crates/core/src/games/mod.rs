@@ -416,13 +416,14 @@ pub static FAMILIES: &[Family] = &[
     Family::new("fibonacci-nim", "", "fibonacci-nim", "one heap with memory: take at most twice the previous move", "move memory")
         .beyond(crate::beyond::fibonacci_nim)
         .row(
-            "`fibonacci-nim`, `takeaway{3}`, `takeaway{3/2}`",
+            "`fibonacci-nim`, `takeaway{3}`, `takeaway{3/2}`, `takeaway{2 * k + 1}`",
             "one heap with move memory: the first move takes 1..n − 1, every later move at \
              most r times the previous one (`fibonacci-nim` = `takeaway{2}`, Whinihan 1963: \
-             P-positions are the Fibonacci numbers; Schwenk 1970; CGSuite's `TakeAway(r)`). \
-             Positions (heap, previous move) as CGSuite writes them",
+             P-positions are the Fibonacci numbers; CGSuite's `TakeAway(r)`), or at most f(k) \
+             after a move of k for f over k of your own (Schwenk 1970). Positions (heap, \
+             previous move) as CGSuite writes them",
         ),
-    Family::new("takeaway", "{..}", "takeaway{3}", "one heap with memory: take at most r times the previous move", "move memory")
+    Family::new("takeaway", "{..}", "takeaway{3}", "one heap with memory: take at most r times (or f of) the previous move", "move memory")
         .beyond(crate::beyond::takeaway),
     Family::new("put-or-take", "{..}", "put-or-take{squares}", "loopy: put or take the largest square (or triangular) <= n", "loopy")
         .beyond(crate::beyond::put_or_take)
