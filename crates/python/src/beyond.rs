@@ -8,6 +8,7 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use heaplab_core::beyond::loopy::{loopy_outcomes, Loopy};
 use heaplab_core::beyond::memory::state_grundy;
 use heaplab_core::beyond::pairs::grundy_rect;
+use heaplab_core::beyond::sum::MixedSumError;
 use heaplab_core::beyond::{decide, for_each_rows, BeyondError, Rows};
 use heaplab_core::BeyondGame;
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
@@ -23,6 +24,16 @@ impl From<BeyondError> for Raised {
             BeyondError::Cancelled => PyKeyboardInterrupt::new_err(msg),
             BeyondError::Unsettled(_) => HeaplabError::new_err(msg),
         })
+    }
+}
+
+impl From<MixedSumError> for Raised {
+    fn from(e: MixedSumError) -> Raised {
+        match e {
+            MixedSumError::Term(m) => Raised(PyValueError::new_err(m)),
+            MixedSumError::Beyond(e) => e.into(),
+            MixedSumError::Engine(e) => e.into(),
+        }
     }
 }
 

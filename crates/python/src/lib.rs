@@ -695,6 +695,11 @@ fn games() -> PyResult<String> {
 /// Who wins a sum written `SPEC:HEAP + SPEC:HEAP …`: JSON.
 #[pyfunction]
 fn who_sum(py: Python<'_>, text: &str) -> PyResult<String> {
+    if heaplab_core::beyond::sum::is_mixed_sum(text) {
+        return to_json(&run(py, None, |w| {
+            heaplab_core::beyond::sum::decide_mixed_sum(text, &budget(), w)
+        })?);
+    }
     let sum = Sum::parse(text).map_err(|e| PyValueError::new_err(e.to_string()))?;
     match &sum.heaps[..] {
         [(game, n)] => to_json(&run(py, None, |w| decide(game, *n, &budget(), w))?),

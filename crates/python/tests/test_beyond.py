@@ -51,3 +51,23 @@ def test_bad_input_raises_one_line_errors():
         heaplab.Game("wythoff").analyze(10)
     with pytest.raises(ValueError, match="at most"):
         heaplab.Game("wythoff").grundy(10**6)
+
+
+def test_sums_mixing_games_beyond_one_heap_and_rules_of_your_own():
+    d = heaplab.who("wythoff:3,5 + fibonacci-nim:10 + squares:7")
+    assert isinstance(d, heaplab.MixedSum)
+    assert [t.grundy for t in d.terms] == [0, 5, 0] and d.grundy == 5 and d.win
+    assert d.move_term == 1 and d.winning_move == "term 2 (fibonacci-nim): to 8,2"
+    # (4, 7) is a P-position of Wythoff's game and 3 + 3 of Nim is 0: a loss
+    assert heaplab.who("wythoff:4,7 + nim:3 + nim:3").win is False
+    with pytest.raises(ValueError, match="no Grundy value"):
+        heaplab.who("wythoff:3,5 + put-or-take{squares}:3")
+    with pytest.raises(ValueError, match="not a heap size"):
+        heaplab.who("wythoff:3,x + nim:1")
+    # a two-heap rule of your own restating two-heap Nim, and a take-away allowance f(k)
+    g = heaplab.Game("pair{x = 0 OR y = 0}").grundy(15)
+    assert (g == np.bitwise_xor.outer(np.arange(16), np.arange(16))).all()
+    t = heaplab.Game("takeaway{2 * k + 1}").losers(100)
+    assert t.column("n").to_pylist() == [1, 2, 3, 4, 6, 9, 13, 19, 28, 47, 75]
+    with pytest.raises(ValueError, match="unknown name `n`"):
+        heaplab.Game("pair{n = 1}")

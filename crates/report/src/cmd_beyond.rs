@@ -11,6 +11,7 @@ use heaplab_analysis::{beyond_frames, beyond_schema, check_beyond, guess_beyond,
 use heaplab_core::beyond::loopy::Loopy;
 use heaplab_core::beyond::memory::state_grundy;
 use heaplab_core::beyond::pairs::grundy_rect;
+use heaplab_core::beyond::sum::{decide_mixed_sum, is_mixed_sum};
 use heaplab_core::beyond::{for_each_rows, Rows};
 use heaplab_core::{parse_count, BeyondGame};
 use polars::prelude::*;
@@ -190,15 +191,7 @@ pub fn detect() -> Option<std::result::Result<BeyondCli, ExitCode>> {
     let beyond = match game {
         Some(g) => BeyondGame::is_beyond(&g),
         // a sum with a term of a game beyond one heap
-        None => {
-            sub == "who"
-                && args.iter().any(|a| {
-                    split_top_level(a).iter().any(|t| {
-                        t.rsplit_once(':')
-                            .is_some_and(|(spec, _)| BeyondGame::is_beyond(spec))
-                    })
-                })
-        }
+        None => sub == "who" && args.iter().any(|a| is_mixed_sum(a)),
     };
     if !beyond {
         return None;
@@ -681,130 +674,33 @@ fn memory_for_cells(g: &BeyondGame, cells: u128) -> Result<()> {
     Ok(())
 }
 
-/// `who 'wythoff:3,5 + fibonacci-nim:10 + squares:7'`: a sum of normal play mixing games
-/// beyond one heap (two heaps a,b; move memory n or n,k) with one-heap games. The beyond
-/// terms' Grundy values stand as one Nim heap of their XOR in the one-heap sum
-/// ([`heaplab_core::decide_sum`]); a winning move there becomes a move in a beyond term to
-/// the value the XOR asks for ([`heaplab_core::beyond::option_with_value`]).
+/// `who` on a sum of normal play mixing games beyond one heap with one-heap games: the
+/// core's one decision ([`heaplab_core::beyond::sum::decide_mixed_sum`]), printed.
 fn who_sum(words: &[String], as_json: bool) -> Result<ExitCode> {
-    use heaplab_core::beyond::{grundy_at, option_with_value};
-    use heaplab_core::{decide_sum, Sum};
     let text = words.join(" ");
-    let mut beyond: Vec<(usize, BeyondGame, Vec<u64>, u64)> = vec![];
-    let mut heaps: Vec<(usize, String)> = vec![];
-    let terms = split_top_level(&text);
-    for (i, term) in terms.iter().enumerate() {
-        let Some((spec, pos)) = term.rsplit_once(':') else {
-            bail!("term {} (`{}`): write SPEC:POSITION", i + 1, term.trim());
-        };
-        if BeyondGame::is_beyond(spec) {
-            let g = BeyondGame::parse(spec.trim()).map_err(|e| anyhow!("term {}: {e}", i + 1))?;
-            let p = pos
-                .trim()
-                .trim_start_matches('(')
-                .trim_end_matches(')')
-                .split(',')
-                .map(|x| {
-                    count_arg(x.trim())
-                        .map_err(|e| anyhow!("term {} (`{}`): {e}", i + 1, term.trim()))
-                })
-                .collect::<Result<Vec<u64>>>()?;
-            let v = grundy_at(&g, &p).map_err(|e| anyhow!("term {}: {e}", i + 1))?;
-            beyond.push((i, g, p, v));
-        } else {
-            heaps.push((i, term.trim().to_string()));
-        }
-    }
-    let xb = beyond.iter().fold(0u64, |x, b| x ^ b.3);
-    let mut parts: Vec<String> = heaps.iter().map(|h| h.1.clone()).collect();
-    parts.push(format!("nim:{xb}"));
-    let sum = Sum::parse(&parts.join(" + ")).map_err(|e| anyhow!("{e}"))?;
-    let d = decide_sum(&sum, &crate::machine::budget(), &heaplab_core::Silent)?;
-    let total = d.grundy.unwrap_or(0);
-    // the winning move: in a one-heap term, or (the Nim heap) in a beyond term
-    let mut mv: Option<String> = None;
-    if let Some(m) = &d.winning_move {
-        if m.heap < heaps.len() {
-            let (i, _) = &heaps[m.heap];
-            let left: Vec<String> = m.step.leaves.iter().map(u64::to_string).collect();
-            mv = Some(format!(
-                "term {} ({}): leave {}",
-                i + 1,
-                heaps[m.heap].1,
-                if left.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    left.join(" + ")
-                }
-            ));
-        } else if let Some((i, g, p, v)) = beyond.iter().find(|b| b.3 ^ total < b.3) {
-            if let Some(to) = option_with_value(g, p, v ^ total)? {
-                let to: Vec<String> = to.iter().map(u64::to_string).collect();
-                mv = Some(format!("term {} ({g}): to {}", i + 1, to.join(",")));
-            }
-        }
-    }
-    let values: Vec<serde_json::Value> = terms
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let v = beyond.iter().find(|b| b.0 == i).map(|b| b.3).or_else(|| {
-                heaps
-                    .iter()
-                    .position(|h| h.0 == i)
-                    .and_then(|k| d.heaps.get(k))
-                    .and_then(|h| h.grundy)
-            });
-            json!({"term": t.trim(), "grundy": v})
-        })
-        .collect();
+    let d = decide_mixed_sum(&text, &crate::machine::budget(), &heaplab_core::Silent)?;
     if as_json {
-        print_json(&json!({
-            "sum": text,
-            "terms": values,
-            "grundy": total,
-            "win": d.win,
-            "winning_move": mv,
-        }));
+        print_json(&serde_json::to_value(&d)?);
     } else {
         println!(
-            "{}: {} (Grundy value {total})",
-            text.trim(),
+            "{}: {} (Grundy value {})",
+            d.sum,
             if d.win {
                 "win (N-position)"
             } else {
                 "lose (P-position)"
-            }
+            },
+            d.grundy
         );
-        for v in &values {
-            println!(
-                "  {}: Grundy value {}",
-                v["term"].as_str().unwrap_or(""),
-                v["grundy"]
-            );
+        for t in &d.terms {
+            match t.grundy {
+                Some(v) => println!("  {}: Grundy value {v}", t.term),
+                None => println!("  {}: Grundy value unknown", t.term),
+            }
         }
-        if let Some(m) = mv {
+        if let Some(m) = &d.winning_move {
             println!("  winning move: {m}");
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `text` cut at every `+` outside braces, brackets and parentheses (`{2+}!.0:10 + nim:1`).
-fn split_top_level(text: &str) -> Vec<&str> {
-    let mut out = vec![];
-    let (mut depth, mut from) = (0i32, 0usize);
-    for (i, ch) in text.char_indices() {
-        match ch {
-            '{' | '(' | '[' => depth += 1,
-            '}' | ')' | ']' => depth -= 1,
-            '+' if depth == 0 => {
-                out.push(&text[from..i]);
-                from = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&text[from..]);
-    out
 }

@@ -9,6 +9,7 @@
 //! | [`beatty`] | exact Beatty pairs of a-Wythoff (Fraenkel 1982) |
 //! | [`pairs`] | two-heap games: Grundy squares and rows, P-pairs, one position |
 //! | [`rule`] | `pair{PRED}`: two-heap rules of your own over a, b, x, y |
+//! | [`sum`] | sums of normal play mixing these games with one-heap games |
 //! | [`memory`] | Take-Away(r) and Fibonacci Nim: least winning moves, values by state |
 //! | [`loopy`] | put-or-take games and add-or-divide: retrograde analysis with draws |
 
@@ -17,6 +18,7 @@ pub mod loopy;
 pub mod memory;
 pub mod pairs;
 pub mod rule;
+pub mod sum;
 #[cfg(test)]
 mod tests;
 

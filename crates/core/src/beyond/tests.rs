@@ -576,3 +576,56 @@ fn take_away_with_an_allowance_of_your_own() {
         "fibonacci-nim"
     );
 }
+
+/// Mixed sums: the XOR of the terms' values, and a winning move that leaves a sum of value
+/// 0 (checked by deciding the sum it leaves).
+#[test]
+fn mixed_sums_decide_by_the_xor_with_a_move_that_checks() {
+    use super::sum::{decide_mixed_sum, is_mixed_sum, split_terms};
+    let budget = crate::Budget::unlimited();
+    let d = decide_mixed_sum(
+        "wythoff:3,5 + fibonacci-nim:10 + squares:7",
+        &budget,
+        &Silent,
+    )
+    .unwrap();
+    assert_eq!(
+        d.terms.iter().map(|t| t.grundy).collect::<Vec<_>>(),
+        [Some(0), Some(5), Some(0)]
+    );
+    assert_eq!(
+        d.winning_move.as_deref(),
+        Some("term 2 (fibonacci-nim): to 8,2")
+    );
+    // after the move: fibonacci-nim at heap 8 with allowance 2·2 = 4 (CGSuite's (8, 2))
+    let after = decide_mixed_sum(
+        "wythoff:3,5 + fibonacci-nim:8,2 + squares:7",
+        &budget,
+        &Silent,
+    )
+    .unwrap();
+    assert!(!after.win && after.grundy == 0);
+    for (a, b, n) in [(1u64, 2u64, 3u64), (2, 2, 0), (5, 9, 6), (10, 4, 7)] {
+        let text = format!("wythoff:{a},{b} + nim:{n} + pair{{x = 0 OR y = 0}}:{b},{n}");
+        let d = decide_mixed_sum(&text, &budget, &Silent).unwrap();
+        let w = super::grundy_at(&pair_game("wythoff"), &[a, b]).unwrap();
+        assert_eq!(d.grundy, w ^ n ^ (b ^ n), "{text}");
+        assert_eq!(d.win, d.grundy != 0);
+    }
+    assert_eq!(split_terms("{2+}!.0:10 + nim:1").len(), 2);
+    assert!(is_mixed_sum("nim:1 + wythoff:1,2") && !is_mixed_sum("nim:1 + squares:2"));
+    for (bad, says) in [
+        ("wythoff:1 + nim:2", "two heaps"),
+        ("wythoff:1,2 + nim", "SPEC:POSITION"),
+        ("add-or-divide:4 + nim:1", "no Grundy value"),
+    ] {
+        let e = decide_mixed_sum(bad, &budget, &Silent)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
+
+fn pair_game(spec: &str) -> BeyondGame {
+    BeyondGame::parse(spec).unwrap()
+}

@@ -64,6 +64,8 @@ __all__ = [
     "HeapValue",
     "SumMove",
     "SumDecision",
+    "MixedTerm",
+    "MixedSum",
     "Count",
     "Periodicity",
     "Candidate",
@@ -184,6 +186,28 @@ class SumDecision:
     grundy: Optional[int]
     win: bool
     winning_move: Optional[SumMove]
+
+
+@dataclass(frozen=True)
+class MixedTerm:
+    """One term of a sum with games beyond one heap: the term as written and its value."""
+
+    term: str
+    grundy: Optional[int]
+
+
+@dataclass(frozen=True)
+class MixedSum:
+    """Who wins a sum of normal play mixing games beyond one heap (``wythoff:3,5``,
+    ``fibonacci-nim:10``) with one-heap games: each term's value, their XOR, the outcome,
+    one winning move as text and its term (0-based)."""
+
+    sum: str
+    terms: list
+    grundy: int
+    win: bool
+    winning_move: Optional[str]
+    move_term: Optional[int]
 
 
 @dataclass(frozen=True)
@@ -812,13 +836,24 @@ def games() -> list:
     return [Family(**f) for f in json.loads(_heaplab.games())]
 
 
-def who(sum_text: str) -> Union[Decision, SumDecision]:
+def who(sum_text: str) -> Union[Decision, SumDecision, MixedSum]:
     """Who wins a sum written ``"SPEC:HEAP + SPEC:HEAP ..."``, e.g.
     ``who("squares:5 + 0.77:12 + sub{1,2}:7")``: each heap's Grundy value, their XOR, the
-    outcome and one winning move (a one-heap sum gives the heap's :class:`Decision`)."""
+    outcome and one winning move (a one-heap sum gives the heap's :class:`Decision`). Terms
+    of games beyond one heap take their position (``wythoff:3,5``, ``fibonacci-nim:10`` or
+    ``fibonacci-nim:10,3``): such a sum gives a :class:`MixedSum`."""
     if not isinstance(sum_text, str):
         raise TypeError(f"a sum is a str, not {type(sum_text).__name__}")
     d = json.loads(_heaplab.who_sum(sum_text))
+    if "terms" in d:
+        return MixedSum(
+            d["sum"],
+            [MixedTerm(t["term"], t["grundy"]) for t in d["terms"]],
+            d["grundy"],
+            d["win"],
+            d["winning_move"],
+            d["move_term"],
+        )
     if d.get("play") == "misere":
         return _misere_sum(d)
     return _sum_decision(d) if "heaps" in d else _decision(d)
