@@ -182,35 +182,40 @@ impl Game {
     /// the spec has characters a file name drops (`4!.0`, `rule{k <= n // 2}`), a prefix
     /// and a 32-bit FNV-1a hash of the canonical spec, so two specs get two names.
     pub fn slug(&self) -> String {
-        let mut out = String::new();
-        for c in self.to_string().chars() {
-            let c = if c.is_ascii_alphanumeric() || c == '.' {
-                c
-            } else {
-                '-'
-            };
-            if c == '-' && (out.is_empty() || out.ends_with('-')) {
-                continue;
-            }
-            out.push(c);
-        }
-        let out = out.trim_end_matches('-').to_string();
-        // only letters, digits, points and the separators `{ } , | ( ) -` can be dropped
-        // without two specs meeting (`4!.0` and `4?.0`, `rule{k < n}` and `rule{k <= n}`)
-        let spec = self.to_string();
-        let plain = spec
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || ".{},|()-".contains(c));
-        if plain && out.len() <= SLUG_MAX {
-            return out;
-        }
-        // a prefix and a hash of the whole canonical spec
-        let hash = spec.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        });
-        let keep = out.len().min(SLUG_MAX - 9);
-        format!("{}-{:08x}", out[..keep].trim_end_matches('-'), hash as u32)
+        slug_of(&self.to_string())
     }
+}
+
+/// A file-name-safe form of a canonical spec (see [`Game::slug`]; also the slug of games
+/// beyond one heap).
+pub fn slug_of(spec: &str) -> String {
+    let mut out = String::new();
+    for c in spec.chars() {
+        let c = if c.is_ascii_alphanumeric() || c == '.' {
+            c
+        } else {
+            '-'
+        };
+        if c == '-' && (out.is_empty() || out.ends_with('-')) {
+            continue;
+        }
+        out.push(c);
+    }
+    let out = out.trim_end_matches('-').to_string();
+    // only letters, digits, points and the separators `{ } , | ( ) -` can be dropped
+    // without two specs meeting (`4!.0` and `4?.0`, `rule{k < n}` and `rule{k <= n}`)
+    let plain = spec
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || ".{},|()-".contains(c));
+    if plain && out.len() <= SLUG_MAX {
+        return out;
+    }
+    // a prefix and a hash of the whole canonical spec
+    let hash = spec.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let keep = out.len().min(SLUG_MAX - 9);
+    format!("{}-{:08x}", out[..keep].trim_end_matches('-'), hash as u32)
 }
 
 /// Longest [`Game::slug`] (bytes): folder names such as `reports/<slug>-<N>` stay well

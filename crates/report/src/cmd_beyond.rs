@@ -3,33 +3,20 @@
 //! [`heaplab_analysis::check_beyond`]). `main` sends a command here when its `--game`
 //! names such a game; the arguments are those below.
 
-use crate::output::{print_json, resolve_format, secs, Format, RowWriter};
+use crate::beyond_out::{count_arg, draw, game_arg, table_frame, write_rows};
+use crate::output::{print_json, secs};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Parser, Subcommand};
-use heaplab_analysis::{beyond_frames, beyond_schema, check_beyond, guess_beyond, rows_frame};
+use heaplab_analysis::{beyond_frames, beyond_schema, check_beyond, guess_beyond};
 use heaplab_core::beyond::loopy::Loopy;
-use heaplab_core::beyond::memory::state_grundy;
-use heaplab_core::beyond::pairs::grundy_rect;
 use heaplab_core::beyond::sum::{decide_mixed_sum, is_mixed_sum};
-use heaplab_core::beyond::{for_each_rows, Rows};
-use heaplab_core::{parse_count, BeyondGame};
+use heaplab_core::BeyondGame;
 use polars::prelude::*;
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// Something that takes frames to write.
-type Put<'a> = &'a mut dyn FnMut(DataFrame) -> Result<()>;
-
-fn game_arg(s: &str) -> Result<BeyondGame, String> {
-    BeyondGame::parse(s).map_err(|e| e.to_string())
-}
-
-fn count_arg(s: &str) -> Result<u64, String> {
-    parse_count(s).map_err(|e| e.to_string())
-}
 
 /// The commands that take a game beyond one heap.
 #[derive(Parser, Debug)]
@@ -72,6 +59,11 @@ enum BeyondCmd {
     /// A Beatty form for the P-pairs of a two-heap game, checked on every row.
     #[command(after_help = "Example:\n  heaplab guess --game 'wythoff{3}' --max 1e6")]
     Guess(GuessArgs),
+    /// One folder: the table, the P-positions, plots and a summary.
+    #[command(
+        after_help = "Examples:\n  heaplab report --game wythoff --max 1000\n  heaplab report --game fibonacci-nim --max 1e6 -o fib\n  heaplab report --game 'put-or-take{squares}' --max 1177"
+    )]
+    Report(crate::cmd_beyond_report::BeyondReportArgs),
 }
 
 #[derive(Args, Debug)]
@@ -177,7 +169,7 @@ struct GuessArgs {
 pub fn detect() -> Option<std::result::Result<BeyondCli, ExitCode>> {
     let args: Vec<String> = std::env::args().collect();
     let sub = args[1..].iter().find(|a| !a.starts_with('-'))?;
-    if !["who", "losers", "table", "plot", "check", "guess"].contains(&sub.as_str()) {
+    if !["who", "losers", "table", "plot", "check", "guess", "report"].contains(&sub.as_str()) {
         return None;
     }
     let mut game = None;
@@ -227,6 +219,7 @@ pub fn run(cli: BeyondCli) -> Result<ExitCode> {
         BeyondCmd::Losers(a) => a.count || a.output.is_none(),
         BeyondCmd::Table(a) => a.output.is_none(),
         BeyondCmd::Plot(_) => false,
+        BeyondCmd::Report(a) => a.json,
     };
     if on_stdout {
         crate::files::check_stdout()?;
@@ -238,6 +231,7 @@ pub fn run(cli: BeyondCli) -> Result<ExitCode> {
         BeyondCmd::Plot(a) => plot(a),
         BeyondCmd::Check(a) => check(a),
         BeyondCmd::Guess(a) => guess(a),
+        BeyondCmd::Report(a) => crate::cmd_beyond_report::run(a),
     }
 }
 
@@ -303,45 +297,6 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes frames to `-o` (atomically) or stdout as CSV/Parquet.
-fn write_rows(
-    output: Option<&Path>,
-    schema: &Schema,
-    fill: &mut dyn FnMut(Put<'_>) -> Result<()>,
-) -> Result<u64> {
-    let format = resolve_format(None, output)?;
-    if format == Format::Bfile {
-        bail!("write .csv or .parquet here");
-    }
-    let mut rows = 0u64;
-    match output {
-        Some(p) if !crate::files::is_stdout(p) => {
-            let file = crate::files::AtomicFile::create(p)?;
-            // unbuffered: the batched writer buffers each batch and every write error reaches us
-            let mut w = RowWriter::new(file.file()?, format, schema, true)?;
-            fill(&mut |df| {
-                rows += df.height() as u64;
-                w.write(&df)
-            })?;
-            w.finish()?;
-            file.commit()?;
-        }
-        _ => {
-            if format == Format::Parquet {
-                crate::output::refuse_binary_terminal()?;
-            }
-            let out = std::io::stdout();
-            let mut w = RowWriter::new(out, format, schema, true)?;
-            fill(&mut |df| {
-                rows += df.height() as u64;
-                w.write(&df)
-            })?;
-            w.finish()?;
-        }
-    }
-    Ok(rows)
-}
-
 fn losers(a: ListArgs) -> Result<ExitCode> {
     let g = &a.game;
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
@@ -387,58 +342,11 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
 fn table(a: TableArgs) -> Result<ExitCode> {
     let g = &a.game;
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
-    if a.row.is_some() && !matches!(g, BeyondGame::Pair(_)) {
-        bail!("--row is for two-heap games");
-    }
-    if let BeyondGame::Pair(_) = g {
-        let side = a.max as u128 + 1;
-        memory_for_cells(
-            g,
-            side.saturating_mul(a.row.map_or(side, |r| r as u128 + 1)),
-        )?;
-    }
-    let df = match g {
-        BeyondGame::Pair(p) => {
-            if let Some(r) = a.row {
-                let t = grundy_rect(p, r.saturating_add(1), a.max.saturating_add(1), &progress)?;
-                let b: Vec<u64> = (0..=a.max).collect();
-                let v: Vec<u32> = t.row(r).to_vec();
-                df!("a" => vec![r; b.len()], "b" => b, "grundy" => v)?
-            } else {
-                let side = a.max.saturating_add(1);
-                let t = grundy_rect(p, side, side, &progress)?;
-                // sides are at most 20,000: u32 coordinates
-                let ca: Vec<u32> = (0..side * side).map(|i| (i / side) as u32).collect();
-                let cb: Vec<u32> = (0..side * side).map(|i| (i % side) as u32).collect();
-                df!("a" => ca, "b" => cb, "grundy" => t.values)?
-            }
-        }
-        BeyondGame::Memory(t) => {
-            let v = state_grundy(t, a.max, &progress)?;
-            let (mut n, mut m, mut gv) = (vec![], vec![], vec![]);
-            for (h, row) in v.iter().enumerate() {
-                for (al, x) in row.iter().enumerate() {
-                    n.push(h as u64);
-                    m.push(al as u64);
-                    gv.push(*x);
-                }
-            }
-            df!("heap" => n, "allowance" => m, "grundy" => gv)?
-        }
-        BeyondGame::Loopy(_) => {
-            // one analysis: its rows, and the window's argument on stderr
-            let mut all: Option<DataFrame> = None;
-            for_each_rows(g, a.max, false, &progress, &mut |rows: Rows<'_>| {
-                if let Rows::Outcomes { statement, .. } = &rows {
-                    eprintln!("{g}: {statement}");
-                }
-                all = Some(rows_frame(rows)?);
-                Ok::<(), heaplab_analysis::Error>(())
-            })?;
-            all.unwrap_or_default()
-        }
-    };
+    let (df, statement) = table_frame(g, a.max, a.row, &progress)?;
     progress.finish();
+    if let Some(s) = statement {
+        eprintln!("{s}");
+    }
     let schema = df.schema().as_ref().clone();
     let rows = write_rows(a.output.as_deref(), &schema, &mut |put| put(df.clone()))?;
     if let Some(p) = &a.output {
@@ -453,77 +361,7 @@ fn plot(a: PlotArgs) -> Result<ExitCode> {
         bail!("plot writes a .png: `{}`", a.output.display());
     }
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
-    let spec =
-        |t: &str, x: &str, y: &str| crate::plot::ChartSpec::new(t, x, y).sized(Some((900, 900)));
-    let written = match (g, a.kind.as_str()) {
-        (BeyondGame::Pair(p), "grundy") => {
-            if a.max > 4000 {
-                bail!(
-                    "a heat map of the square to {}: at most 4000 (a pixel a cell)",
-                    a.max
-                );
-            }
-            let t = grundy_rect(p, a.max + 1, a.max + 1, &progress)?;
-            let side = a.max + 1;
-            crate::plot::square_png(
-                &a.output,
-                &spec(
-                    &format!("{g}: Grundy values of (a, b), P-positions black"),
-                    "b",
-                    "a",
-                ),
-                side,
-                side,
-                &|r, c| t.get(r, c),
-            )?
-        }
-        (BeyondGame::Pair(_), _) => {
-            if a.max > 100_000_000 {
-                bail!(
-                    "a plot of the P-pairs to {}: at most 10^8 (about 10^8 points)",
-                    a.max
-                );
-            }
-            let mut pts: Vec<(u64, u64)> = vec![];
-            beyond_frames(g, a.max, true, &progress, &mut |df| {
-                let ca = df.column("a")?.u64()?.clone();
-                let cb = df.column("b")?.u64()?.clone();
-                // (x, y) = (b, a), as in the heat map
-                for (x, y) in ca.into_no_null_iter().zip(cb.into_no_null_iter()) {
-                    pts.push((y, x));
-                    pts.push((x, y));
-                }
-                Ok(())
-            })?;
-            crate::plot::points_png(
-                &a.output,
-                &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
-                &pts,
-                a.max,
-            )?
-        }
-        (BeyondGame::Memory(_), "pairs") => bail!("{g}: --kind pairs is for two-heap games"),
-        (BeyondGame::Memory(t), _) => {
-            if a.max > 4000 {
-                bail!("a heat map of values by state to {}: at most 4000", a.max);
-            }
-            let v = state_grundy(t, a.max, &progress)?;
-            crate::plot::square_png(
-                &a.output,
-                &spec(
-                    &format!("{g}: Grundy value of (heap, allowance), P black"),
-                    "allowance",
-                    "heap",
-                ),
-                a.max + 1,
-                a.max + 1,
-                &|h, m| v[h as usize][(m as usize).min(h as usize)],
-            )?
-        }
-        (BeyondGame::Loopy(_), _) => {
-            bail!("{g}: no plot for loopy games (use table: win, loss, draw)")
-        }
-    };
+    let written = draw(g, &a.kind, a.max, &a.output, &progress)?;
     progress.finish();
     eprintln!("wrote {}", written.display());
     Ok(ExitCode::SUCCESS)
@@ -655,21 +493,6 @@ fn too_many_rows(g: &BeyondGame, max: u64) -> Result<()> {
                 );
             }
         }
-    }
-    Ok(())
-}
-
-/// Refuses a Grundy table whose memory (about 32 bytes a cell with its output frame) is
-/// beyond what this machine has free.
-fn memory_for_cells(g: &BeyondGame, cells: u128) -> Result<()> {
-    let need = cells.saturating_mul(32);
-    let free = crate::machine::available_memory() as u128 / 10 * 8;
-    if need > free {
-        bail!(
-            "{g}: {cells} cells need about {} MB, more than the {} MB free here",
-            need >> 20,
-            free >> 20
-        );
     }
     Ok(())
 }

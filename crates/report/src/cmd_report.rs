@@ -4,18 +4,18 @@
 use crate::cli::ReportArgs;
 use crate::output::{print_json, secs, write_table, Format, LoserRows};
 use crate::plots::draw_all;
-use crate::report_dir::{check_replaceable, index_html, install, summary_md, CSV_TABLE_MAX};
-use anyhow::{bail, Context, Result};
+use crate::report_dir::{index_html, report_dest, summary_md, write_folder, CSV_TABLE_MAX};
+use anyhow::{Context, Result};
 use heaplab_analysis::{analyze, check_analysis, AnalysisData};
 use heaplab_core::{Budget, Sequence, Silent};
 use serde_json::json;
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// Runs `f` as the report step `name` (timed, with a spinner; its errors name the step).
-fn step<T>(
+pub(crate) fn step<T>(
     timings: &mut Vec<(String, f64)>,
     name: &str,
     f: impl FnOnce() -> Result<T>,
@@ -32,63 +32,37 @@ fn step<T>(
 pub fn run(a: ReportArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (game, max) = (a.gm.played()?, a.gm.max);
-    // a link to a folder (or a dangling one) stands for the folder it names; a trailing
-    // `/` is dropped
-    let dest = a
-        .output
-        .as_ref()
-        .map(|p| crate::files::resolve_links(&p.components().collect::<PathBuf>()))
-        .unwrap_or_else(|| PathBuf::from("reports").join(format!("{}-{}", game.slug(), max)));
-    if dest.exists() && !dest.is_dir() {
-        bail!("`{}` exists and is not a folder", dest.display());
-    }
+    let dest = report_dest(a.output.as_deref(), &format!("{}-{}", game.slug(), max));
     check_analysis(&game, max, Sequence::Grundy, &crate::machine::budget())?;
-    check_replaceable(&dest)?;
-    let parent = crate::files::folder_of(&dest);
-    // Folders made for the report go again if it fails or is interrupted.
-    let made = crate::cleanup::make_dirs(&parent)
-        .with_context(|| format!("cannot create `{}`", parent.display()))?;
-    let tmp = tempfile::Builder::new()
-        .prefix(&format!(
-            ".{}.",
-            crate::files::temp_stem(
-                &dest
-                    .file_name()
-                    .map_or("report".into(), |n| n.to_string_lossy())
-            )
-        ))
-        .tempdir_in(&parent)
-        .with_context(|| format!("cannot write in `{}`", parent.display()))?;
-    let dir = tmp.path().to_path_buf();
-    let _pending = crate::cleanup::Pending::new(dir.clone());
-
-    let mut timings = vec![];
-    // Grundy values, P-positions and the analysis in one pass over the game.
-    let an = step(&mut timings, "Grundy values and analysis", || {
-        Ok(analyze(
-            &game,
-            max,
-            Sequence::Grundy,
-            &Budget::unlimited(),
-            &Silent,
-        )?)
+    let (an, files) = write_folder(&dest, |dir| {
+        let mut timings = vec![];
+        // Grundy values, P-positions and the analysis in one pass over the game.
+        let an = step(&mut timings, "Grundy values and analysis", || {
+            Ok(analyze(
+                &game,
+                max,
+                Sequence::Grundy,
+                &Budget::unlimited(),
+                &Silent,
+            )?)
+        })?;
+        let mut files = write_tables(&an, dir, &mut timings)?;
+        let plots = step(&mut timings, "plots", || draw_all(&game, &an, dir))?;
+        files.extend(plots.drawn.iter().map(|p| p.0.clone()));
+        let page = index_html(
+            &format!("{game}, 0 ≤ n ≤ {max}"),
+            &an.analysis.text(),
+            &timings,
+            &plots,
+            &files,
+        );
+        std::fs::write(dir.join("index.html"), page)?;
+        let md = summary_md(&game, max, &an.analysis, &timings, secs(t0), &files, &plots);
+        std::fs::write(dir.join("summary.md"), md)?;
+        files.push("summary.md".into());
+        files.push("index.html".into());
+        Ok((an, files))
     })?;
-    let mut files = write_tables(&an, &dir, &mut timings)?;
-    let plots = step(&mut timings, "plots", || draw_all(&game, &an, &dir))?;
-    files.extend(plots.drawn.iter().map(|p| p.0.clone()));
-    let page = index_html(&game, max, &an.analysis.text(), &timings, &plots, &files);
-    std::fs::write(dir.join("index.html"), page)?;
-    let md = summary_md(&game, max, &an.analysis, &timings, secs(t0), &files, &plots);
-    std::fs::write(dir.join("summary.md"), md)?;
-    files.push("summary.md".into());
-    files.push("index.html".into());
-
-    let tmp_path = tmp.path().to_path_buf();
-    let done: Vec<&Path> = std::iter::once(tmp_path.as_path())
-        .chain(made.top())
-        .collect();
-    crate::cleanup::finishing(&done, || install(tmp, &dest))?;
-    made.keep();
     print_summary(&a, &game, max, &an, &files, &dest, secs(t0))?;
     Ok(ExitCode::SUCCESS)
 }

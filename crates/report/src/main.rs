@@ -6,10 +6,12 @@
 //! arguments are in `cli`, each command in its `cmd_*` module, and the work in the
 //! libraries `heaplab-core` and `heaplab-analysis`.
 
+mod beyond_out;
 mod cleanup;
 mod cli;
 mod cmd_analyze;
 mod cmd_beyond;
+mod cmd_beyond_report;
 mod cmd_census;
 mod cmd_census_games;
 mod cmd_check;

@@ -18,6 +18,8 @@ fn is_report_file(name: &str) -> bool {
         "table.parquet",
         "table.csv",
         "losers.csv",
+        "square.png",
+        "pairs.png",
         "summary.md",
         "index.html",
     ]
@@ -95,6 +97,50 @@ pub fn install(tmp: tempfile::TempDir, dest: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The folder a report goes to: `-o DIR` (a link to a folder, or a dangling one, stands
+/// for the folder it names; a trailing `/` is dropped), else `reports/<default>`.
+pub fn report_dest(output: Option<&Path>, default: &str) -> std::path::PathBuf {
+    output
+        .map(|p| crate::files::resolve_links(&p.components().collect::<std::path::PathBuf>()))
+        .unwrap_or_else(|| std::path::PathBuf::from("reports").join(default))
+}
+
+/// Builds a report folder: `fill` writes the files into a temporary folder beside `dest`
+/// (made with any missing parent folders, all removed again if `fill` fails or the run is
+/// interrupted), which then replaces `dest` whole ([`install`]). `dest` must be replaceable
+/// ([`check_replaceable`]), checked before any work.
+///
+/// # Errors
+/// `dest` not replaceable or a file; a folder that cannot be made; `fill`'s error.
+pub fn write_folder<T>(dest: &Path, fill: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
+    if dest.exists() && !dest.is_dir() {
+        bail!("`{}` exists and is not a folder", dest.display());
+    }
+    check_replaceable(dest)?;
+    let parent = crate::files::folder_of(dest);
+    // Folders made for the report go again if it fails or is interrupted.
+    let made = crate::cleanup::make_dirs(&parent)
+        .with_context(|| format!("cannot create `{}`", parent.display()))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(
+            ".{}.",
+            crate::files::temp_stem(
+                &dest
+                    .file_name()
+                    .map_or("report".into(), |n| n.to_string_lossy())
+            )
+        ))
+        .tempdir_in(&parent)
+        .with_context(|| format!("cannot write in `{}`", parent.display()))?;
+    let dir = tmp.path().to_path_buf();
+    let _pending = crate::cleanup::Pending::new(dir.clone());
+    let out = fill(&dir)?;
+    let done: Vec<&Path> = std::iter::once(dir.as_path()).chain(made.top()).collect();
+    crate::cleanup::finishing(&done, || install(tmp, dest))?;
+    made.keep();
+    Ok(out)
+}
+
 /// The report's summary page in Markdown: the numbers, the analysis, the timings and the
 /// files (with the plots left out and why).
 pub fn summary_md(
@@ -159,15 +205,14 @@ fn escape(s: &str) -> String {
 
 /// The report as a page: summary, the plots by relative path, links to the data files.
 pub fn index_html(
-    game: &heaplab_core::Game,
-    max: u64,
+    title: &str,
     analysis: &str,
     timings: &[(String, f64)],
     plots: &Plots,
     files: &[String],
 ) -> String {
     let skipped = &plots.skipped;
-    let title = escape(&format!("{game}, 0 ≤ n ≤ {max}"));
+    let title = escape(title);
     let mut h = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>heaplab: {title}</title>\n\
          <style>body{{font-family:sans-serif;max-width:1250px;margin:2em auto}}img{{max-width:100%;border:1px solid #ddd}}pre{{background:#f6f6f6;padding:1em;white-space:pre-wrap;overflow-wrap:anywhere}}figcaption{{margin:.3em 0 1.5em;color:#333}}</style>\n\

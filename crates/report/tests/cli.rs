@@ -2989,3 +2989,161 @@ fn class_census_members_are_one_row_per_game() {
     );
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Games beyond one heap from the command line: who (one position and a mixed sum),
+/// losers, table, check, guess and report, with values from the definitions and OEIS, and
+/// bad input refused in one line with exit 2.
+#[test]
+fn games_beyond_one_heap_from_the_command_line() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let v = json(
+        p,
+        &[
+            "who",
+            "--game",
+            "wythoff",
+            "1000000000000000000",
+            "999999999999999999",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        (v["win"].clone(), v["winning_move_to"].clone()),
+        (json!(true), json!("(2, 1)"))
+    );
+    let v = json(
+        p,
+        &[
+            "who",
+            "--json",
+            "wythoff:3,5 + fibonacci-nim:10 + squares:7",
+        ],
+    );
+    assert_eq!(v["grundy"], 5);
+    assert_eq!(v["winning_move"], "term 2 (fibonacci-nim): to 8,2");
+    // a two-heap rule restating Wythoff's game has Wythoff's P-positions
+    ok(
+        p,
+        &[
+            "losers",
+            "--game",
+            "pair{x = 0 OR y = 0 OR x = y}",
+            "--max",
+            "100",
+            "-o",
+            "r.csv",
+        ],
+    );
+    ok(
+        p,
+        &["losers", "--game", "wythoff", "--max", "100", "-o", "w.csv"],
+    );
+    let (r, w) = (read_csv(&p.join("r.csv")), read_csv(&p.join("w.csv")));
+    assert_eq!(u64s(&r, "a"), u64s(&w, "a"));
+    assert_eq!(u64s(&r, "b"), u64s(&w, "b"));
+    // Schwenk's take-away with f(k) = k: the losing start heaps are the powers of 2
+    ok(
+        p,
+        &[
+            "losers",
+            "--game",
+            "takeaway{k}",
+            "--max",
+            "1000",
+            "-o",
+            "t.csv",
+        ],
+    );
+    let t = read_csv(&p.join("t.csv"));
+    assert_eq!(
+        u64s(&t, "n"),
+        (0..10).map(|i| Some(1u64 << i)).collect::<Vec<_>>()
+    );
+    let v = json(
+        p,
+        &["guess", "--game", "wythoff", "--max", "10000", "--json"],
+    );
+    assert_eq!(v["holds"], true);
+    // the reports: files, the Beatty form, loopy outcomes (OEIS A005240: 34 losses to 1177)
+    let v = json(
+        p,
+        &["report", "--game", "wythoff", "--max", "300", "--json"],
+    );
+    assert_eq!(v["p_positions"], 115);
+    let dir = p.join("reports/wythoff-300");
+    for f in [
+        "table.parquet",
+        "losers.csv",
+        "square.png",
+        "pairs.png",
+        "summary.md",
+        "index.html",
+    ] {
+        assert!(dir.join(f).exists(), "{f} missing");
+    }
+    assert_eq!(read_parquet(&dir.join("table.parquet")).height(), 301 * 301);
+    let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(
+        md.contains("Beatty form: a = floor_phi(k) AND b = floor_phi2(k)"),
+        "{md}"
+    );
+    let v = json(
+        p,
+        &[
+            "report",
+            "--game",
+            "put-or-take{squares}",
+            "--max",
+            "1177",
+            "-o",
+            "pt",
+            "--json",
+        ],
+    );
+    assert_eq!(v["p_positions"], 34);
+    assert!(
+        v["summary"].to_string().contains("draw: 44 positions"),
+        "{v}"
+    );
+    // a second report replaces the first; a folder of other files is refused
+    ok(
+        p,
+        &[
+            "report",
+            "--game",
+            "fibonacci-nim",
+            "--max",
+            "1000",
+            "-o",
+            "pt",
+        ],
+    );
+    std::fs::create_dir(p.join("mine")).unwrap();
+    std::fs::write(p.join("mine/notes.txt"), "x").unwrap();
+    for args in [
+        &["report", "--game", "wythoff", "--max", "10", "-o", "mine"][..],
+        &["who", "--game", "pair{n = 1}", "1", "2"],
+        &["who", "--game", "takeaway{n}", "5"],
+        &["who", "wythoff:3,5 + put-or-take{squares}:3"],
+        &[
+            "table",
+            "--game",
+            "pair{x = a}",
+            "--max",
+            "1000",
+            "-o",
+            "x.csv",
+        ],
+    ] {
+        let o = heaplab(p, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+    assert!(!p.join("x.csv").exists());
+    assert_eq!(
+        std::fs::read_to_string(p.join("mine/notes.txt")).unwrap(),
+        "x"
+    );
+}

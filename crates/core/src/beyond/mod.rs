@@ -118,6 +118,11 @@ impl BeyondGame {
         beyond_family(&word.to_ascii_lowercase()).is_some()
     }
 
+    /// A file-name-safe form of the spec (as [`crate::Game::slug`]).
+    pub fn slug(&self) -> String {
+        crate::game::slug_of(&self.to_string())
+    }
+
     /// `two heaps`, `move memory` or `loopy`: the structure the registry names.
     pub fn structure(&self) -> &'static str {
         match self {

@@ -1,0 +1,243 @@
+//! What the commands on games beyond one heap write: rows to a file or stdout, the table of
+//! `table` and the plots of `plot` — shared by those commands ([`crate::cmd_beyond`]) and
+//! their report ([`crate::cmd_beyond_report`]).
+
+use crate::output::{resolve_format, Format, RowWriter};
+use crate::progress::Progress;
+use anyhow::{bail, Result};
+use heaplab_analysis::{beyond_frames, rows_frame};
+use heaplab_core::beyond::memory::state_grundy;
+use heaplab_core::beyond::pairs::grundy_rect;
+use heaplab_core::beyond::{for_each_rows, Rows};
+use heaplab_core::BeyondGame;
+use polars::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// A `--game` argument naming a game beyond one heap.
+pub(crate) fn game_arg(s: &str) -> Result<BeyondGame, String> {
+    BeyondGame::parse(s).map_err(|e| e.to_string())
+}
+
+/// A count argument (`1e6`, `10^6`, `1_000`).
+pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
+    heaplab_core::parse_count(s).map_err(|e| e.to_string())
+}
+
+/// Something that takes frames to write.
+pub(crate) type Put<'a> = &'a mut dyn FnMut(DataFrame) -> Result<()>;
+
+/// Writes frames to `-o` (atomically) or stdout as CSV/Parquet.
+pub(crate) fn write_rows(
+    output: Option<&Path>,
+    schema: &Schema,
+    fill: &mut dyn FnMut(Put<'_>) -> Result<()>,
+) -> Result<u64> {
+    let format = resolve_format(None, output)?;
+    if format == Format::Bfile {
+        bail!("write .csv or .parquet here");
+    }
+    let mut rows = 0u64;
+    match output {
+        Some(p) if !crate::files::is_stdout(p) => {
+            let file = crate::files::AtomicFile::create(p)?;
+            // unbuffered: the batched writer buffers each batch and every write error reaches us
+            let mut w = RowWriter::new(file.file()?, format, schema, true)?;
+            fill(&mut |df| {
+                rows += df.height() as u64;
+                w.write(&df)
+            })?;
+            w.finish()?;
+            file.commit()?;
+        }
+        _ => {
+            if format == Format::Parquet {
+                crate::output::refuse_binary_terminal()?;
+            }
+            let out = std::io::stdout();
+            let mut w = RowWriter::new(out, format, schema, true)?;
+            fill(&mut |df| {
+                rows += df.height() as u64;
+                w.write(&df)
+            })?;
+            w.finish()?;
+        }
+    }
+    Ok(rows)
+}
+
+/// The table of `table` (and of a report): the Grundy square [0, N]² or rows 0..=R of a
+/// two-heap game, values by (heap, allowance) of a move-memory game, or a loopy game's
+/// outcomes with the window's statement.
+pub(crate) fn table_frame(
+    g: &BeyondGame,
+    max: u64,
+    row: Option<u64>,
+    progress: &Progress,
+) -> Result<(DataFrame, Option<String>)> {
+    if row.is_some() && !matches!(g, BeyondGame::Pair(_)) {
+        bail!("--row is for two-heap games");
+    }
+    if let BeyondGame::Pair(_) = g {
+        let side = max as u128 + 1;
+        memory_for_cells(g, side.saturating_mul(row.map_or(side, |r| r as u128 + 1)))?;
+    }
+    let mut statement = None;
+    let df = match g {
+        BeyondGame::Pair(p) => {
+            if let Some(r) = row {
+                let t = grundy_rect(p, r.saturating_add(1), max.saturating_add(1), progress)?;
+                let b: Vec<u64> = (0..=max).collect();
+                let v: Vec<u32> = t.row(r).to_vec();
+                df!("a" => vec![r; b.len()], "b" => b, "grundy" => v)?
+            } else {
+                let side = max.saturating_add(1);
+                let t = grundy_rect(p, side, side, progress)?;
+                // sides are at most 20,000: u32 coordinates
+                let ca: Vec<u32> = (0..side * side).map(|i| (i / side) as u32).collect();
+                let cb: Vec<u32> = (0..side * side).map(|i| (i % side) as u32).collect();
+                df!("a" => ca, "b" => cb, "grundy" => t.values)?
+            }
+        }
+        BeyondGame::Memory(t) => {
+            let v = state_grundy(t, max, progress)?;
+            let (mut n, mut m, mut gv) = (vec![], vec![], vec![]);
+            for (h, row) in v.iter().enumerate() {
+                for (al, x) in row.iter().enumerate() {
+                    n.push(h as u64);
+                    m.push(al as u64);
+                    gv.push(*x);
+                }
+            }
+            df!("heap" => n, "allowance" => m, "grundy" => gv)?
+        }
+        BeyondGame::Loopy(_) => {
+            // one analysis: its rows, and the window's argument on stderr
+            let mut all: Option<DataFrame> = None;
+            for_each_rows(g, max, false, progress, &mut |rows: Rows<'_>| {
+                if let Rows::Outcomes { statement: s, .. } = &rows {
+                    statement = Some(format!("{g}: {s}"));
+                }
+                all = Some(rows_frame(rows)?);
+                Ok::<(), heaplab_analysis::Error>(())
+            })?;
+            all.unwrap_or_default()
+        }
+    };
+    Ok((df, statement))
+}
+
+/// Draws `kind` (`grundy`: the heat map of the square or of values by state; `pairs`: the
+/// P-positions) of `g` to `max` into the PNG `output`.
+pub(crate) fn draw(
+    g: &BeyondGame,
+    kind: &str,
+    max: u64,
+    output: &Path,
+    progress: &Progress,
+) -> Result<PathBuf> {
+    let spec =
+        |t: &str, x: &str, y: &str| crate::plot::ChartSpec::new(t, x, y).sized(Some((900, 900)));
+    let written = match (g, kind) {
+        (BeyondGame::Pair(p), "grundy") => {
+            if max > 4000 {
+                bail!(
+                    "a heat map of the square to {}: at most 4000 (a pixel a cell)",
+                    max
+                );
+            }
+            let t = grundy_rect(p, max + 1, max + 1, progress)?;
+            let side = max + 1;
+            crate::plot::square_png(
+                output,
+                &spec(
+                    &format!("{g}: Grundy values of (a, b), P-positions black"),
+                    "b",
+                    "a",
+                ),
+                side,
+                side,
+                &|r, c| t.get(r, c),
+            )?
+        }
+        (BeyondGame::Pair(p), _) if p.beatty().is_none() => {
+            // every P-position of the square, as it is (no mirror: the game may not be
+            // symmetric)
+            let side = max.saturating_add(1);
+            memory_for_cells(g, side as u128 * side as u128)?;
+            let t = grundy_rect(p, side, side, progress)?;
+            let pts: Vec<(u64, u64)> = (0..side)
+                .flat_map(|x| (0..side).map(move |y| (x, y)))
+                .filter(|&(x, y)| t.get(x, y) == 0)
+                .map(|(x, y)| (y, x))
+                .collect();
+            crate::plot::points_png(
+                output,
+                &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
+                &pts,
+                max,
+            )?
+        }
+        (BeyondGame::Pair(_), _) => {
+            if max > 100_000_000 {
+                bail!(
+                    "a plot of the P-pairs to {}: at most 10^8 (about 10^8 points)",
+                    max
+                );
+            }
+            let mut pts: Vec<(u64, u64)> = vec![];
+            beyond_frames(g, max, true, progress, &mut |df| {
+                let ca = df.column("a")?.u64()?.clone();
+                let cb = df.column("b")?.u64()?.clone();
+                // (x, y) = (b, a), as in the heat map
+                for (x, y) in ca.into_no_null_iter().zip(cb.into_no_null_iter()) {
+                    pts.push((y, x));
+                    pts.push((x, y));
+                }
+                Ok(())
+            })?;
+            crate::plot::points_png(
+                output,
+                &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
+                &pts,
+                max,
+            )?
+        }
+        (BeyondGame::Memory(_), "pairs") => bail!("{g}: --kind pairs is for two-heap games"),
+        (BeyondGame::Memory(t), _) => {
+            if max > 4000 {
+                bail!("a heat map of values by state to {}: at most 4000", max);
+            }
+            let v = state_grundy(t, max, progress)?;
+            crate::plot::square_png(
+                output,
+                &spec(
+                    &format!("{g}: Grundy value of (heap, allowance), P black"),
+                    "allowance",
+                    "heap",
+                ),
+                max + 1,
+                max + 1,
+                &|h, m| v[h as usize][(m as usize).min(h as usize)],
+            )?
+        }
+        (BeyondGame::Loopy(_), _) => {
+            bail!("{g}: no plot for loopy games (use table: win, loss, draw)")
+        }
+    };
+    Ok(written)
+}
+
+/// Refuses a Grundy table whose memory (about 32 bytes a cell with its output frame) is
+/// beyond what this machine has free.
+pub(crate) fn memory_for_cells(g: &BeyondGame, cells: u128) -> Result<()> {
+    let need = cells.saturating_mul(32);
+    let free = crate::machine::available_memory() as u128 / 10 * 8;
+    if need > free {
+        bail!(
+            "{g}: {cells} cells need about {} MB, more than the {} MB free here",
+            need >> 20,
+            free >> 20
+        );
+    }
+    Ok(())
+}
