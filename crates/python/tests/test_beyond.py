@@ -57,7 +57,7 @@ def test_sums_mixing_games_beyond_one_heap_and_rules_of_your_own():
     d = heaplab.who("wythoff:3,5 + fibonacci-nim:10 + squares:7")
     assert isinstance(d, heaplab.MixedSum)
     assert [t.grundy for t in d.terms] == [0, 5, 0] and d.grundy == 5 and d.win
-    assert d.move_term == 1 and d.winning_move == "term 2 (fibonacci-nim): to 8,2"
+    assert d.move_term == 2 and d.winning_move == "term 2 (fibonacci-nim): to 8,2"
     # (4, 7) is a P-position of Wythoff's game and 3 + 3 of Nim is 0: a loss
     assert heaplab.who("wythoff:4,7 + nim:3 + nim:3").win is False
     with pytest.raises(ValueError, match="no Grundy value"):

@@ -60,7 +60,13 @@ impl Allowance {
             pos: 1,
             message: message.into(),
         };
-        let expr = crate::expr::parse::parse(text, crate::expr::parse::Dialect::RULE)?;
+        let expr = crate::expr::parse::parse(text, crate::expr::parse::Dialect::RULE).map_err(
+            |mut e| {
+                // (the names f knows: k, not a rule's n)
+                e.message = e.message.replace("a rule knows n, k,", "f knows k,");
+                e
+            },
+        )?;
         if expr.ty() != Ty::Int {
             return Err(at_start(
                 "takeaway{f}: f is the number of tokens the next move may take after a move of \

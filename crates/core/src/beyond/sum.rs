@@ -50,7 +50,7 @@ pub struct MixedSum {
     /// One winning move, as text: `term 2 (fibonacci-nim): to 8,2` or
     /// `term 3 (squares:7): leave 3`.
     pub winning_move: Option<String>,
-    /// The winning move's term, 0-based.
+    /// The winning move's term, counted from 1 as the text says (`term 2`).
     pub move_term: Option<usize>,
 }
 
@@ -144,12 +144,12 @@ pub fn decide_mixed_sum(
                     left.join(" + ")
                 }
             ));
-            move_term = Some(*i);
+            move_term = Some(*i + 1);
         } else if let Some((i, g, p, v)) = beyond.iter().find(|b| b.3 ^ total < b.3) {
             if let Some(to) = option_with_value(g, p, v ^ total)? {
                 let to: Vec<String> = to.iter().map(u64::to_string).collect();
                 winning_move = Some(format!("term {} ({g}): to {}", i + 1, to.join(",")));
-                move_term = Some(*i);
+                move_term = Some(*i + 1);
             }
         }
     }

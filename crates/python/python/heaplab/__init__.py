@@ -200,7 +200,7 @@ class MixedTerm:
 class MixedSum:
     """Who wins a sum of normal play mixing games beyond one heap (``wythoff:3,5``,
     ``fibonacci-nim:10``) with one-heap games: each term's value, their XOR, the outcome,
-    one winning move as text and its term (0-based)."""
+    one winning move as text and its term (counted from 1, as the text says: ``term 2``)."""
 
     sum: str
     terms: list
