@@ -241,3 +241,50 @@ pub(crate) fn memory_for_cells(g: &BeyondGame, cells: u128) -> Result<()> {
     }
     Ok(())
 }
+
+/// Rows a listing or check may stream before it is refused up front (about an hour at the
+/// 40 million rows a second measured here).
+const MAX_ROWS: u128 = 100_000_000_000;
+
+/// Refuses a two-heap listing or check of more than [`MAX_ROWS`] pairs before any work.
+pub(crate) fn too_many_rows(g: &BeyondGame, max: u64) -> Result<()> {
+    if let BeyondGame::Pair(p) = g {
+        if let Some(b) = p.beatty() {
+            // about max / β pairs, β = α + a > a
+            let rows = max as u128 / (b.a as u128 + 1);
+            if rows > MAX_ROWS {
+                bail!(
+                    "{g} to {max}: about {rows} pairs, more than the {MAX_ROWS} a run streams in \
+                     about an hour here (`losers --count` counts them at once)"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses, before any work, a listing of P-pairs to a file (`path`) whose CSV would not
+/// fit in the free space of its file system (Beatty games, whose pair count is exact: a
+/// row is its three numbers and their separators). Other games' listings come from tables
+/// that bound them.
+pub(crate) fn rows_fit_on_disk(g: &BeyondGame, max: u64, path: &Path) -> Result<()> {
+    if let BeyondGame::Pair(p) = g {
+        if let Some(b) = p.beatty() {
+            let rows = b.count_upto(max) as u128;
+            let digits = |x: u128| x.max(1).ilog10() as u128 + 1;
+            let bytes = rows * (digits(rows) + 2 * digits(max as u128) + 3);
+            if let Some(free) = crate::machine::free_space(path) {
+                if bytes > free as u128 {
+                    bail!(
+                        "{g} to {max}: {rows} pairs take about {} MB as CSV, more than the {} MB \
+                         free at `{}`",
+                        bytes >> 20,
+                        free >> 20,
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -3,7 +3,9 @@
 //! [`heaplab_analysis::check_beyond`]). `main` sends a command here when its `--game`
 //! names such a game; the arguments are those below.
 
-use crate::beyond_out::{count_arg, draw, game_arg, table_frame, write_rows};
+use crate::beyond_out::{
+    count_arg, draw, game_arg, rows_fit_on_disk, table_frame, too_many_rows, write_rows,
+};
 use crate::output::{print_json, secs};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
@@ -240,12 +242,6 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
     let Some(g) = &a.game else {
         return who_sum(&a.position, a.json);
     };
-    if a.position.len() > 2 {
-        bail!(
-            "{g}: a position is one or two numbers, not {}",
-            a.position.len()
-        );
-    }
     let position = a
         .position
         .iter()
@@ -320,6 +316,9 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
         progress.finish();
         println!("{rows}");
         return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(p) = &a.output {
+        rows_fit_on_disk(g, a.max, p)?;
     }
     let rows = write_rows(a.output.as_deref(), &schema, &mut |put| {
         let mut err: Option<anyhow::Error> = None;
@@ -474,27 +473,6 @@ fn frame_rows(df: &DataFrame) -> Vec<serde_json::Value> {
             serde_json::Value::Object(o)
         })
         .collect()
-}
-
-/// Rows a listing or check may stream before it is refused up front (about an hour at the
-/// 40 million rows a second measured here).
-const MAX_ROWS: u128 = 100_000_000_000;
-
-/// Refuses a two-heap listing or check of more than [`MAX_ROWS`] pairs before any work.
-fn too_many_rows(g: &BeyondGame, max: u64) -> Result<()> {
-    if let BeyondGame::Pair(p) = g {
-        if let Some(b) = p.beatty() {
-            // about max / β pairs, β = α + a > a
-            let rows = max as u128 / (b.a as u128 + 1);
-            if rows > MAX_ROWS {
-                bail!(
-                    "{g} to {max}: about {rows} pairs, more than the {MAX_ROWS} a run streams in \
-                     about an hour here (`losers --count` counts them at once)"
-                );
-            }
-        }
-    }
-    Ok(())
 }
 
 /// `who` on a sum of normal play mixing games beyond one heap with one-heap games: the

@@ -3,7 +3,7 @@
 //! ([`crate::report_dir::write_folder`]). The table, plots and rows are those of `table`,
 //! `plot` and `losers` ([`crate::cmd_beyond`]).
 
-use crate::beyond_out::{draw, table_frame, write_rows};
+use crate::beyond_out::{draw, rows_fit_on_disk, table_frame, too_many_rows, write_rows};
 use crate::cmd_report::step;
 use crate::output::{print_json, secs};
 use crate::plots::Plots;
@@ -45,6 +45,8 @@ pub fn run(a: BeyondReportArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let (g, max) = (&a.game, a.max);
     let dest = report_dest(a.output.as_deref(), &format!("{}-{max}", g.slug()));
+    too_many_rows(g, max)?;
+    rows_fit_on_disk(g, max, &dest)?;
     let (facts, files) = write_folder(&dest, |dir| fill(g, max, dir, t0))?;
     if a.json {
         let paths: Vec<String> = files

@@ -62,7 +62,7 @@ pub fn budget_for(dest: &Path) -> Budget {
 
 /// Bytes free for us in the file system holding `p`; None for a device or pipe, or when
 /// that cannot be read.
-fn free_space(p: &Path) -> Option<u64> {
+pub fn free_space(p: &Path) -> Option<u64> {
     if crate::files::is_special(p) {
         return None;
     }

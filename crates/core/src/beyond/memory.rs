@@ -89,11 +89,20 @@ impl Allowance {
         &self.text
     }
 
-    /// f(k), clamped to 0..=u64::MAX (null is 0).
-    pub fn at(&self, k: u64) -> u64 {
+    /// f(k): a value below 0 is 0 (no move), one beyond 2^64 − 1 is 2^64 − 1 (any move).
+    ///
+    /// # Errors
+    /// [`BeyondError::Unsupported`] when f(k) is null (a division by 0, a function of a
+    /// negative number, a value beyond ±2^127 on the way): no allowance is guessed.
+    pub fn at(&self, k: u64) -> Result<u64, BeyondError> {
         match self.expr.eval(0, i128::from(k)) {
-            crate::expr::eval::Val::Int(x) => x.clamp(0, u64::MAX as i128) as u64,
-            _ => 0,
+            crate::expr::eval::Val::Int(x) => Ok(x.clamp(0, u64::MAX as i128) as u64),
+            _ => Err(BeyondError::Unsupported(format!(
+                "takeaway{{{}}}: f(k) has no value at k = {k} (a division by 0, a function of a \
+                 negative number, or a number beyond ±2^127 on the way): write f so it is a \
+                 number for every k",
+                self.text
+            ))),
         }
     }
 }
@@ -123,23 +132,31 @@ impl TakeAway {
     }
 
     /// The allowance after a move that took j: f(j).
-    pub fn allowance(&self, j: u64) -> u64 {
+    ///
+    /// # Errors
+    /// As [`Allowance::at`] (a ratio always has one).
+    pub fn allowance(&self, j: u64) -> Result<u64, BeyondError> {
         match self {
             TakeAway::Ratio { p, q } => {
-                (j as u128 * *p as u128 / *q as u128).min(u64::MAX as u128) as u64
+                Ok((j as u128 * *p as u128 / *q as u128).min(u64::MAX as u128) as u64)
             }
             TakeAway::Rule(f) => f.at(j),
         }
     }
 
     /// The allowances f(0..=n), as a table (a rule is evaluated once per amount).
-    fn allowances(&self, n: u64) -> Vec<u64> {
+    fn allowances(&self, n: u64) -> Result<Vec<u64>, BeyondError> {
         (0..=n).map(|j| self.allowance(j)).collect()
     }
 
     /// The options of state (n, m): (n − j, f(j)) for 1 ≤ j ≤ min(m, n).
-    pub fn options(&self, n: u64, m: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
-        (1..=m.min(n)).map(move |j| (n - j, self.allowance(j)))
+    ///
+    /// # Errors
+    /// As [`TakeAway::allowance`].
+    pub fn options(&self, n: u64, m: u64) -> Result<Vec<(u64, u64)>, BeyondError> {
+        (1..=m.min(n))
+            .map(|j| Ok((n - j, self.allowance(j)?)))
+            .collect()
     }
 }
 
@@ -168,8 +185,8 @@ pub fn least_winning_moves(
         let mut j = 1usize;
         // j = h always wins (it empties the heap)
         while j < h && {
-            if j >= allow.len() {
-                allow.extend((allow.len()..=j).map(|i| game.allowance(i as u64)));
+            while j >= allow.len() {
+                allow.push(game.allowance(allow.len() as u64)?);
             }
             (w[h - j] as u64) <= allow[j]
         } {
@@ -226,7 +243,7 @@ pub fn state_grundy(
             game.spec()
         )));
     }
-    let allow = game.allowances(n);
+    let allow = game.allowances(n)?;
     let mut g: Vec<Vec<u32>> = Vec::with_capacity(n as usize + 1);
     let mut count = vec![0u32; n as usize + 2];
     for h in 0..=n as usize {
@@ -257,21 +274,25 @@ pub fn state_grundy(
 }
 
 /// The Grundy value of state (n, m) by the definition (recursive, memoised; small n).
-pub fn state_grundy_by_definition(game: &TakeAway, n: u64, m: u64) -> u32 {
+///
+/// # Errors
+/// As [`TakeAway::allowance`].
+pub fn state_grundy_by_definition(game: &TakeAway, n: u64, m: u64) -> Result<u32, BeyondError> {
     fn go(
         game: &TakeAway,
         n: u64,
         m: u64,
         memo: &mut std::collections::HashMap<(u64, u64), u32>,
-    ) -> u32 {
+    ) -> Result<u32, BeyondError> {
         let m = m.min(n);
         if let Some(&v) = memo.get(&(n, m)) {
-            return v;
+            return Ok(v);
         }
         let mut vals: Vec<u32> = game
-            .options(n, m)
+            .options(n, m)?
+            .into_iter()
             .map(|(x, k)| go(game, x, k, memo))
-            .collect();
+            .collect::<Result<_, _>>()?;
         vals.sort_unstable();
         vals.dedup();
         let v = vals
@@ -280,7 +301,7 @@ pub fn state_grundy_by_definition(game: &TakeAway, n: u64, m: u64) -> u32 {
             .find(|(i, v)| **v != *i as u32)
             .map_or(vals.len(), |(i, _)| i) as u32;
         memo.insert((n, m), v);
-        v
+        Ok(v)
     }
     go(game, n, m, &mut Default::default())
 }

@@ -256,9 +256,23 @@ pub(crate) fn takeaway(c: &mut Cursor<'_>, _: &str) -> Result<BeyondGame, SpecEr
             let g = gcd(p, q);
             TakeAway::ratio(p / g, q / g)
         }
-        None => TakeAway::Rule(
-            memory::Allowance::parse(&inner).map_err(|e| c.err_at(from + e.pos - 1, &e.message))?,
-        ),
+        None => {
+            let f = memory::Allowance::parse(&inner)
+                .map_err(|e| c.err_at(from + e.pos - 1, &e.message))?;
+            // r·k written out is Take-Away(r): its closed forms (Fibonacci Nim's) apply
+            let t = f.text();
+            let r = if t == "k" {
+                Some(1)
+            } else {
+                t.strip_suffix(" * k")
+                    .or_else(|| t.strip_prefix("k * "))
+                    .and_then(|x| x.parse::<u64>().ok())
+            };
+            match r {
+                Some(r) if (1..=1 << 20).contains(&r) => TakeAway::ratio(r, 1),
+                _ => TakeAway::Rule(f),
+            }
+        }
     };
     c.i = from + len + 1;
     Ok(BeyondGame::Memory(game))
@@ -426,7 +440,7 @@ fn state(game: &BeyondGame, pos: &[u64]) -> Result<(u64, u64), BeyondError> {
     match (game, pos) {
         (BeyondGame::Pair(_), &[a, b]) => Ok((a, b)),
         (BeyondGame::Memory(_), &[n]) => Ok((n, n.saturating_sub(1))),
-        (BeyondGame::Memory(t), &[n, k]) => Ok((n, t.allowance(k).min(n))),
+        (BeyondGame::Memory(t), &[n, k]) => Ok((n, t.allowance(k)?.min(n))),
         (BeyondGame::Loopy(_), _) => Err(BeyondError::Unsupported(format!(
             "{game} is loopy: it has no Grundy value, so it cannot join a sum of normal play"
         ))),
@@ -500,7 +514,8 @@ pub fn option_with_value(
         BeyondGame::Memory(t) => {
             grundy_at(game, pos)?;
             let g = memory::state_grundy(t, x, &crate::Silent)?;
-            Ok(t.options(x, y)
+            Ok(t.options(x, y)?
+                .into_iter()
                 .zip(1u64..)
                 .find(|&((h, m), _)| g[h as usize][m.min(h) as usize] as u64 == target)
                 .map(|((h, _), j)| vec![h, j]))
@@ -610,7 +625,7 @@ pub fn decide(
         BeyondGame::Memory(t) => {
             let (n, allowance, start) = match *pos {
                 [n] => (n, n.saturating_sub(1), true),
-                [n, k] => (n, t.allowance(k).min(n), false),
+                [n, k] => (n, t.allowance(k)?.min(n), false),
                 _ => return Err(shape("a start heap n, or (heap, previous move)")),
             };
             let (least, how) = if n == 0 {
@@ -630,6 +645,7 @@ pub fn decide(
                 )
             };
             let win = least <= allowance;
+            let next = if win { t.allowance(least)? } else { 0 };
             Ok(BeyondDecision {
                 outcome: if win {
                     loopy::Loopy::Win
@@ -642,7 +658,7 @@ pub fn decide(
                     format!(
                         "to heap {} after taking {least} (the next move may take up to {})",
                         n - least,
-                        t.allowance(least)
+                        next
                     )
                 }),
                 method: format!(

@@ -61,7 +61,8 @@ pub fn split_terms(text: &str) -> Vec<&str> {
     for (i, ch) in text.char_indices() {
         match ch {
             '{' | '(' | '[' => depth += 1,
-            '}' | ')' | ']' => depth -= 1,
+            // (an unmatched closer is left to the term's own reader to refuse)
+            '}' | ')' | ']' => depth = (depth - 1).max(0),
             '+' if depth == 0 => {
                 out.push(&text[from..i]);
                 from = i + 1;
@@ -110,10 +111,15 @@ pub fn decide_mixed_sum(
             continue;
         }
         let g = BeyondGame::parse(spec.trim()).map_err(|e| bad(e.to_string()))?;
+        // `3,5` or `(3,5)`: one pair of parentheses at most
+        let pos = pos.trim();
+        let pos = match pos.strip_prefix('(') {
+            Some(inner) => inner
+                .strip_suffix(')')
+                .ok_or_else(|| bad("unclosed `(` in the position".into()))?,
+            None => pos,
+        };
         let p = pos
-            .trim()
-            .trim_start_matches('(')
-            .trim_end_matches(')')
             .split(',')
             .map(|x| {
                 crate::num::parse_count(x.trim())

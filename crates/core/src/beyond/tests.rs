@@ -218,10 +218,13 @@ fn cgsuite_published_values() {
     ] {
         let g = state_grundy(&game, 10, &Silent).unwrap();
         let got: Vec<u32> = (0..=20u64)
-            .map(|k| g[10][game.allowance(k).min(10) as usize])
+            .map(|k| g[10][game.allowance(k).unwrap().min(10) as usize])
             .collect();
         assert_eq!(got, want, "{}", game.spec());
-        assert_eq!(game.options(10, game.allowance(10)).count(), 10);
+        assert_eq!(
+            game.options(10, game.allowance(10).unwrap()).unwrap().len(),
+            10
+        );
     }
 }
 
@@ -257,7 +260,7 @@ fn take_away_values_by_state_are_the_definition() {
             for m in 0..=n {
                 assert_eq!(
                     g[n as usize][m as usize],
-                    state_grundy_by_definition(&game, n, m)
+                    state_grundy_by_definition(&game, n, m).unwrap()
                 );
                 // won exactly when the least winning move is allowed
                 assert_eq!(g[n as usize][m as usize] != 0, (w[n as usize] as u64) <= m);
@@ -530,7 +533,7 @@ fn take_away_with_an_allowance_of_your_own() {
             for m in 0..=h {
                 assert_eq!(
                     g[h as usize][m as usize],
-                    state_grundy_by_definition(&game, h, m),
+                    state_grundy_by_definition(&game, h, m).unwrap(),
                     "{spec} ({h}, {m})"
                 );
                 assert_eq!(g[h as usize][m as usize] != 0, (w[h as usize] as u64) <= m);
@@ -553,7 +556,10 @@ fn take_away_with_an_allowance_of_your_own() {
         let mut h = vec![1u64];
         loop {
             let last = *h.last().unwrap();
-            let m = h.iter().find(|&&x| game.allowance(x) >= last).unwrap();
+            let m = h
+                .iter()
+                .find(|&&x| game.allowance(x).unwrap() >= last)
+                .unwrap();
             if last + m > n {
                 break;
             }
@@ -575,6 +581,30 @@ fn take_away_with_an_allowance_of_your_own() {
         BeyondGame::parse("takeaway{4/2}").unwrap().to_string(),
         "fibonacci-nim"
     );
+    // r·k written out is Take-Away(r)
+    assert_eq!(
+        BeyondGame::parse("takeaway{2 * k}").unwrap().to_string(),
+        "fibonacci-nim"
+    );
+    assert_eq!(
+        BeyondGame::parse("takeaway{k*3}").unwrap().to_string(),
+        "takeaway{3}"
+    );
+    // an allowance with no value (overflow beyond 2^127, a division by 0) is refused,
+    // never read as "no move"
+    let huge = memory("takeaway{k * k * k * k * k * k * k * k * k * k}");
+    let e = least_winning_moves(&huge, 8000, &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no value at k = "), "{e}");
+    let e = super::decide(&BeyondGame::Memory(huge), &[5, 8000], &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no value at k = 8000"), "{e}");
+    assert!(least_winning_moves(&memory("takeaway{k // (k - 1)}"), 10, &Silent).is_err());
+    // CGSuite's previous move of 0 allows no move: (10, 0) is lost (GameHeapTest)
+    let d = super::decide(&BeyondGame::Memory(TakeAway::FIBONACCI), &[10, 0], &Silent).unwrap();
+    assert_eq!(d.win(), Some(false));
 }
 
 /// Mixed sums: the XOR of the terms' values, and a winning move that leaves a sum of value
@@ -618,6 +648,8 @@ fn mixed_sums_decide_by_the_xor_with_a_move_that_checks() {
         ("wythoff:1 + nim:2", "two heaps"),
         ("wythoff:1,2 + nim", "SPEC:POSITION"),
         ("add-or-divide:4 + nim:1", "no Grundy value"),
+        ("wythoff:3,5) + nim:1", "not a heap size"),
+        ("wythoff:(3,5", "unclosed `(`"),
     ] {
         let e = decide_mixed_sum(bad, &budget, &Silent)
             .unwrap_err()
