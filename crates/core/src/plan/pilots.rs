@@ -383,7 +383,8 @@ struct Pilot {
 
 /// Estimated seconds for the Grundy values of a take-and-break game over 0..=max, from
 /// pilot runs of the engine itself at 1024, 2048, … positions until one takes 0.25 s (or
-/// the next would pass a second, or 2^20 is reached): the last run's time, extrapolated as n^α. The exponent is the smaller of
+/// the next would pass a second, or 2^20 or max/8 is reached, so that the pilot stays a
+/// small share of the run): the last run's time, extrapolated as n^α. The exponent is the smaller of
 /// the growth of the last two runs' times and what the engine's structure says — a
 /// position costs O(#rare positions) with a mask and O(n) without one (the plain scan),
 /// and one more factor n^β where the values grow like n^β (the rows of value bits grow
@@ -401,7 +402,10 @@ pub(crate) fn sparse_seconds(key: &str, br: &Breaker, max: u64) -> f64 {
         return pairs * 1e-9;
     }
     static PILOTS: Pilots<Pilot> = std::sync::Mutex::new(Vec::new());
-    let p = pilot_once(&PILOTS, key, || sparse_pilot(br));
+    // the pilot stays a small share of the run it estimates: to N/8 at most (the table
+    // itself is no more than 8 times the pilot's largest run, whose time the pilot
+    // extrapolates with the exponent it measured)
+    let p = pilot_once(&PILOTS, key, || sparse_pilot(br, (max / 8).max(1 << 11)));
     let ratio = max as f64 / p.n as f64;
     if p.periodic {
         p.secs + max as f64 * 2e-9
@@ -415,8 +419,8 @@ pub(crate) fn sparse_seconds(key: &str, br: &Breaker, max: u64) -> f64 {
 /// Tables of take-and-break games up to this N are estimated without a pilot run.
 const SPARSE_NO_PILOT: u64 = 1 << 14;
 
-/// The pilot runs of [`sparse_seconds`].
-fn sparse_pilot(br: &Breaker) -> Pilot {
+/// The pilot runs of [`sparse_seconds`], on tables of 1024, 2048, … positions up to `cap`.
+fn sparse_pilot(br: &Breaker, cap: u64) -> Pilot {
     // (n, seconds, rare positions, largest value, mask in use)
     let mut prev: Option<(u64, f64, u64, u32, bool)> = None;
     let mut n = 1024u64;
@@ -438,7 +442,7 @@ fn sparse_pilot(br: &Breaker) -> Pilot {
         // the next run would take about secs² / (the previous run's): stop before it
         // passes a second
         let next = prev.map_or(0.0, |p| secs * secs / p.1);
-        if secs >= 0.25 || next > 1.0 || n >= 1 << 20 {
+        if secs >= 0.25 || next > 1.0 || n >= 1 << 20 || n * 2 > cap {
             let alpha = prev.map_or(1.0, |(pn, ps, pr, pv, _)| {
                 let grow = |a: f64, b: f64| {
                     ((b.max(1.0) / a.max(1.0)).ln() / (n as f64 / pn as f64).ln()).clamp(0.0, 1.0)
