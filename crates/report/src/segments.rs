@@ -56,12 +56,14 @@ pub fn snapshot_path(dir: &Path, k: u32) -> PathBuf {
     dir.join(format!("freq-2^{k}.txt"))
 }
 
-/// Writes the value frequencies of `table` over 0 <= n <= 2^k to `dir` (atomically): a
-/// comment line, then `value frequency` for every value that occurs, increasing.
-fn write_snapshot(dir: &Path, game: &Game, table: &GrundyTable, k: u32) -> Result<PathBuf> {
+/// Writes the value frequencies of `table` over the heaps 1..=2^k to `dir` (atomically),
+/// as record tables publish them (e.g. the sparse-space solver's `results/CODE/2^k` files,
+/// github rogalski-wmii-uni-lodz-pl/octal): one line `value frequency` for every value from
+/// 0 to the largest, zero counts included, and nothing else.
+fn write_snapshot(dir: &Path, table: &GrundyTable, k: u32) -> Result<PathBuf> {
     let top = 1u64 << k;
     let mut freq: Vec<u64> = Vec::new();
-    for n in 0..=top {
+    for n in 1..=top {
         let v = table.get(n) as usize;
         if v >= freq.len() {
             freq.resize(v + 1, 0);
@@ -72,19 +74,11 @@ fn write_snapshot(dir: &Path, game: &Game, table: &GrundyTable, k: u32) -> Resul
     let file = AtomicFile::create(&path)?;
     {
         let mut w = BufWriter::new(file.file()?);
-        writeln!(
-            w,
-            "# Grundy value frequencies of {game} over 0 <= n <= 2^{k} = {top} (heaplab {})",
-            env!("CARGO_PKG_VERSION")
-        )
-        .and_then(|_| {
-            freq.iter()
-                .enumerate()
-                .filter(|(_, &f)| f > 0)
-                .try_for_each(|(v, f)| writeln!(w, "{v} {f}"))
-        })
-        .and_then(|_| w.flush())
-        .with_context(|| format!("cannot write `{}`", path.display()))?;
+        freq.iter()
+            .enumerate()
+            .try_for_each(|(v, f)| writeln!(w, "{v} {f}"))
+            .and_then(|_| w.flush())
+            .with_context(|| format!("cannot write `{}`", path.display()))?;
     }
     file.commit()
 }
@@ -119,7 +113,7 @@ impl grundy::Segments for Hooks<'_> {
     }
     fn passed(&mut self, table: &GrundyTable, k: u32) -> std::result::Result<(), String> {
         if let Some(dir) = self.s.snapshots {
-            let p = write_snapshot(dir, self.s.game, table, k).map_err(|e| format!("{e:#}"))?;
+            let p = write_snapshot(dir, table, k).map_err(|e| format!("{e:#}"))?;
             self.snaps.push(p);
         }
         Ok(())
