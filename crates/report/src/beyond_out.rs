@@ -288,3 +288,25 @@ pub(crate) fn rows_fit_on_disk(g: &BeyondGame, max: u64, path: &Path) -> Result<
     }
     Ok(())
 }
+
+/// Streams the P-positions of `g` to `max` (the rows of `losers`) to `output` or stdout;
+/// the rows written.
+pub(crate) fn write_losers(
+    g: &BeyondGame,
+    max: u64,
+    output: Option<&Path>,
+    progress: &Progress,
+) -> Result<u64> {
+    let schema = heaplab_analysis::beyond_schema(g, true);
+    write_rows(output, &schema, &mut |put| {
+        let mut err: Option<anyhow::Error> = None;
+        beyond_frames(g, max, true, progress, &mut |df| {
+            if let Err(e) = put(df) {
+                err = Some(e);
+                return Err(heaplab_analysis::Error::Polars("write failed".into()));
+            }
+            Ok(())
+        })
+        .map_err(|e| err.take().unwrap_or_else(|| anyhow::anyhow!(e)))
+    })
+}

@@ -4,13 +4,14 @@
 //! names such a game; the arguments are those below.
 
 use crate::beyond_out::{
-    count_arg, draw, game_arg, rows_fit_on_disk, table_frame, too_many_rows, write_rows,
+    count_arg, draw, game_arg, rows_fit_on_disk, table_frame, too_many_rows, write_losers,
+    write_rows,
 };
 use crate::output::{print_json, secs};
 use crate::progress::Progress;
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Parser, Subcommand};
-use heaplab_analysis::{beyond_frames, beyond_schema, check_beyond, guess_beyond};
+use heaplab_analysis::{beyond_frames, check_beyond, guess_beyond};
 use heaplab_core::beyond::loopy::Loopy;
 use heaplab_core::beyond::sum::{decide_mixed_sum, is_mixed_sum};
 use heaplab_core::BeyondGame;
@@ -296,7 +297,6 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
 fn losers(a: ListArgs) -> Result<ExitCode> {
     let g = &a.game;
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
-    let schema = beyond_schema(g, true);
     if a.count && a.output.is_some() {
         bail!("--count prints how many there are: leave out -o (or --count)");
     }
@@ -320,17 +320,7 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
     if let Some(p) = &a.output {
         rows_fit_on_disk(g, a.max, p)?;
     }
-    let rows = write_rows(a.output.as_deref(), &schema, &mut |put| {
-        let mut err: Option<anyhow::Error> = None;
-        beyond_frames(g, a.max, true, &progress, &mut |df| {
-            if let Err(e) = put(df) {
-                err = Some(e);
-                return Err(heaplab_analysis::Error::Polars("write failed".into()));
-            }
-            Ok(())
-        })
-        .map_err(|e| err.take().unwrap_or_else(|| anyhow!(e)))
-    })?;
+    let rows = write_losers(g, a.max, a.output.as_deref(), &progress)?;
     progress.finish();
     if let Some(p) = &a.output {
         eprintln!("wrote {} ({rows} rows)", p.display());

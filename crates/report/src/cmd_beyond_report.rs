@@ -3,14 +3,16 @@
 //! ([`crate::report_dir::write_folder`]). The table, plots and rows are those of `table`,
 //! `plot` and `losers` ([`crate::cmd_beyond`]).
 
-use crate::beyond_out::{draw, rows_fit_on_disk, table_frame, too_many_rows, write_rows};
+use crate::beyond_out::{
+    draw, rows_fit_on_disk, table_frame, too_many_rows, write_losers, write_rows,
+};
 use crate::cmd_report::step;
 use crate::output::{print_json, secs};
 use crate::plots::Plots;
 use crate::progress::Progress;
-use crate::report_dir::{index_html, report_dest, write_folder};
-use anyhow::{anyhow, Result};
-use heaplab_analysis::{beyond_frames, beyond_schema, check_beyond, guess_beyond};
+use crate::report_dir::{index_html, paths_in, report_dest, write_folder};
+use anyhow::Result;
+use heaplab_analysis::{check_beyond, guess_beyond};
 use heaplab_core::BeyondGame;
 use polars::prelude::*;
 use serde_json::json;
@@ -49,10 +51,7 @@ pub fn run(a: BeyondReportArgs) -> Result<ExitCode> {
     rows_fit_on_disk(g, max, &dest)?;
     let (facts, files) = write_folder(&dest, |dir| fill(g, max, dir, t0))?;
     if a.json {
-        let paths: Vec<String> = files
-            .iter()
-            .map(|f| dest.join(f).display().to_string())
-            .collect();
+        let paths = paths_in(&dest, &files);
         print_json(&json!({
             "game": g.to_string(),
             "structure": g.structure(),
@@ -133,18 +132,7 @@ fn fill(g: &BeyondGame, max: u64, dir: &Path, t0: Instant) -> Result<(Facts, Vec
     }
     // the P-positions
     let losers = step(&mut timings, "losers.csv", || {
-        let schema = beyond_schema(g, true);
-        write_rows(Some(&dir.join("losers.csv")), &schema, &mut |put| {
-            let mut err: Option<anyhow::Error> = None;
-            beyond_frames(g, max, true, &progress, &mut |df| {
-                if let Err(e) = put(df) {
-                    err = Some(e);
-                    return Err(heaplab_analysis::Error::Polars("write failed".into()));
-                }
-                Ok(())
-            })
-            .map_err(|e| err.take().unwrap_or_else(|| anyhow!(e)))
-        })
+        write_losers(g, max, Some(&dir.join("losers.csv")), &progress)
     })?;
     files.push("losers.csv".into());
     lines.push(format!(

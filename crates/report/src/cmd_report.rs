@@ -4,7 +4,9 @@
 use crate::cli::ReportArgs;
 use crate::output::{print_json, secs, write_table, Format, LoserRows};
 use crate::plots::draw_all;
-use crate::report_dir::{index_html, report_dest, summary_md, write_folder, CSV_TABLE_MAX};
+use crate::report_dir::{
+    index_html, paths_in, report_dest, summary_md, write_folder, CSV_TABLE_MAX,
+};
 use anyhow::{Context, Result};
 use heaplab_analysis::{analyze, check_analysis, AnalysisData};
 use heaplab_core::{Budget, Sequence, Silent};
@@ -82,10 +84,7 @@ fn print_summary(
         an.analysis.grundy.as_ref().map_or(0, |g| g.max),
     );
     if a.json {
-        let paths: Vec<String> = files
-            .iter()
-            .map(|f| dest.join(f).display().to_string())
-            .collect();
+        let paths = paths_in(dest, files);
         print_json(&json!({
             "game": game.to_string(),
             "max": max,

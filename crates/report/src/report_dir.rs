@@ -105,6 +105,14 @@ pub fn report_dest(output: Option<&Path>, default: &str) -> std::path::PathBuf {
         .unwrap_or_else(|| std::path::PathBuf::from("reports").join(default))
 }
 
+/// The report's files as paths under `dest`, for the JSON summary.
+pub fn paths_in(dest: &Path, files: &[String]) -> Vec<String> {
+    files
+        .iter()
+        .map(|f| dest.join(f).display().to_string())
+        .collect()
+}
+
 /// Builds a report folder: `fill` writes the files into a temporary folder beside `dest`
 /// (made with any missing parent folders, all removed again if `fill` fails or the run is
 /// interrupted), which then replaces `dest` whole ([`install`]). `dest` must be replaceable
