@@ -4,6 +4,10 @@
 #   - take-and-break codes 0.014 0.034 0.161 0.167 0.172 .6 .16 .56 .354 to 2^20 and 2^24
 #     against `ogsolve -m rc2 -n N CODE` (crate ogsolve from crates.io, installed into
 #     ~/.cache/heaplab/tools when missing; single-threaded, heaplab uses every core);
+#   - the same codes 0.014 0.034 0.161 0.167 0.172 against the public sparse-space record
+#     solver (github rogalski-wmii-uni-lodz-pl/octal, `cargo build --release`, run as
+#     `octal CODE N 0`; issue 35) when RECORD names its binary (this machine has no access
+#     to GitHub: build it from a copy), rows marked `(record)`;
 #   - Grundy's game to 2^20 and 2^24: ogsolve takes octal codes only, so heaplab alone;
 #   - subtract-a-square to N = 1e7 against ../shared/baselines/sas_dp.c (`grundy` mode);
 #   - subtract-a-prime (a dense set) by the layer engine against the blocked mex at 1e6 and
@@ -71,11 +75,15 @@ row() {
     b=$(best "${bs[@]}")
     ratio=$(python3 -c "print(f'{$best_h/$b:.2f}')")
   fi
-  printf '%-12s %-9s %10s %10s %9s %7s   runs: %s | %s\n' "$game" "$n" "$b" "$best_h" \
+  printf '%-12s %-9s %10s %10s %9s %7s   runs: %s | %s\n' "${LABEL:-$game}" "$n" "$b" "$best_h" \
     "$((mem / 1024))MB" "$ratio" "${bs[*]:-}" "${hs[*]}"
 }
 sas_dp() { "$work/sas_dp" "$1" grundy | sed -n 's/.*time=\([0-9.]*\)s.*/\1/p'; }
 ogsolve() { { /usr/bin/time -f '%e' "$tools/bin/ogsolve" -m rc2 -n "$2" "$1" > /dev/null; } 2>&1 | tail -1; }
+record() {
+  (cd "$work" && /usr/bin/time -o "$work/rtime" -f '%e' "$RECORD" "$1" "$2" 0 > /dev/null 2>&1)
+  cat "$work/rtime"
+}
 
 printf '%-12s %-9s %10s %10s %9s %7s   %s\n' game N baseline_s heaplab_s heap_mem "h/b" "runs (baseline | heaplab)"
 for n in "${sizes[@]}"; do
@@ -83,6 +91,10 @@ for n in "${sizes[@]}"; do
     case $code in
       grundy-game) row "$code" "$n" ;;
       *) row "$code" "$n" ogsolve "$code" "$n" ;;
+    esac
+    case $code in
+      0.014|0.034|0.161|0.167|0.172)
+        if [ -n "${RECORD:-}" ]; then LABEL="$code(record)" row "$code" "$n" record "$code" "$n"; fi ;;
     esac
   done
 done
