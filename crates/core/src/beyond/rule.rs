@@ -11,9 +11,9 @@
 //! bounds these games to small squares ([`MAX_EVALS`], [`MAX_LOOKUPS`]).
 
 use super::BeyondError;
-use crate::expr::ast::{Expr, Ty};
+use crate::expr::ast::Expr;
 use crate::expr::eval::{Env, Val};
-use crate::expr::parse::{parse, Dialect};
+use crate::expr::parse::{parse_predicate, Dialect};
 use crate::expr::ParseError;
 use crate::observe::Observer;
 use rayon::prelude::*;
@@ -70,21 +70,12 @@ impl PairRule {
     /// (`n` and `k` are one-heap names here), a missing operand, a predicate that is not
     /// true/false, an empty text.
     pub fn parse(text: &str) -> Result<PairRule, ParseError> {
-        let at_start = |message: &str| ParseError {
-            pos: 1,
-            message: message.into(),
-        };
-        if text.trim().is_empty() {
-            return Err(at_start(
-                "empty rule: write a predicate over a, b, x, y, e.g. x = 0 OR y = 0 OR x = y",
-            ));
-        }
-        let expr = parse(text, Dialect::PAIR)?;
-        if expr.ty() != Ty::Bool {
-            return Err(at_start(
-                "a two-heap rule is true or false for each move: compare, e.g. x = y",
-            ));
-        }
+        let expr = parse_predicate(
+            text,
+            Dialect::PAIR,
+            "empty rule: write a predicate over a, b, x, y, e.g. x = 0 OR y = 0 OR x = y",
+            "a two-heap rule is true or false for each move: compare, e.g. x = y",
+        )?;
         Ok(PairRule {
             text: expr.to_string(),
             positional: expr.mentions("a") || expr.mentions("b"),

@@ -106,37 +106,31 @@ impl Expr {
         }
     }
 
+    /// Whether some variable node (`n`, `k` or a name) for which `hit` holds occurs in it:
+    /// the one walk behind [`Expr::mentions`], [`Expr::uses_n`] and [`Expr::uses_k`].
+    fn has_var(&self, hit: &dyn Fn(&Expr) -> bool) -> bool {
+        match self {
+            Expr::N | Expr::K | Expr::Name(_) => hit(self),
+            Expr::Int(_) | Expr::Bool(_) => false,
+            Expr::Neg(e) | Expr::Not(e) => e.has_var(hit),
+            Expr::Bin(_, a, b) => a.has_var(hit) || b.has_var(hit),
+            Expr::Call(_, args) => args.iter().any(|e| e.has_var(hit)),
+        }
+    }
+
     /// Whether the name `name` (an [`Expr::Name`]) occurs in it.
     pub(crate) fn mentions(&self, name: &str) -> bool {
-        match self {
-            Expr::Name(s) => s == name,
-            Expr::Int(_) | Expr::Bool(_) | Expr::N | Expr::K => false,
-            Expr::Neg(e) | Expr::Not(e) => e.mentions(name),
-            Expr::Bin(_, a, b) => a.mentions(name) || b.mentions(name),
-            Expr::Call(_, args) => args.iter().any(|e| e.mentions(name)),
-        }
+        self.has_var(&|e| matches!(e, Expr::Name(s) if s == name))
     }
 
     /// Whether `n` occurs in it.
     pub(crate) fn uses_n(&self) -> bool {
-        match self {
-            Expr::N => true,
-            Expr::Int(_) | Expr::Bool(_) | Expr::K | Expr::Name(_) => false,
-            Expr::Neg(e) | Expr::Not(e) => e.uses_n(),
-            Expr::Bin(_, a, b) => a.uses_n() || b.uses_n(),
-            Expr::Call(_, args) => args.iter().any(Expr::uses_n),
-        }
+        self.has_var(&|e| *e == Expr::N)
     }
 
     /// Whether `k` occurs in it.
     pub(crate) fn uses_k(&self) -> bool {
-        match self {
-            Expr::K => true,
-            Expr::Int(_) | Expr::Bool(_) | Expr::N | Expr::Name(_) => false,
-            Expr::Neg(e) | Expr::Not(e) => e.uses_k(),
-            Expr::Bin(_, a, b) => a.uses_k() || b.uses_k(),
-            Expr::Call(_, args) => args.iter().any(Expr::uses_k),
-        }
+        self.has_var(&|e| *e == Expr::K)
     }
 }
 

@@ -70,6 +70,31 @@ impl Dialect {
     };
 }
 
+/// Reads a move predicate (`rule{…}`, `pair{…}`) in `dialect`: a true/false expression;
+/// `empty` is the message for a blank text, `not_bool` the one for a number.
+///
+/// # Errors
+/// [`ParseError`] with the 1-based position of the problem (1 for the two messages).
+pub(crate) fn parse_predicate(
+    text: &str,
+    dialect: Dialect,
+    empty: &str,
+    not_bool: &str,
+) -> Result<Expr, ParseError> {
+    let at_start = |message: &str| ParseError {
+        pos: 1,
+        message: message.into(),
+    };
+    if text.trim().is_empty() {
+        return Err(at_start(empty));
+    }
+    let expr = parse(text, dialect)?;
+    if expr.ty() != Ty::Bool {
+        return Err(at_start(not_bool));
+    }
+    Ok(expr)
+}
+
 /// Reads `text` in `dialect`: the expression, or the first problem and its position.
 ///
 /// # Errors

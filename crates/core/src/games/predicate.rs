@@ -15,10 +15,10 @@
 //! (and their mirror images) whose E does not depend on k: `rule{k <= isqrt(n)}` tries
 //! √n amounts per heap, not n.
 
-use crate::expr::ast::{Expr, Op, Ty};
+use crate::expr::ast::{Expr, Op};
 use crate::expr::eval::{Col, Val, BATCH};
 use crate::expr::growth::Growth;
-use crate::expr::parse::{parse, Dialect};
+use crate::expr::parse::{parse_predicate, Dialect};
 use crate::moves::bound::Bound;
 use crate::moves::interval::{Reach, ReachBound};
 use crate::moves::{interval_or_finite, Moves};
@@ -66,21 +66,12 @@ impl MovePredicate {
     /// missing operand or parenthesis, `/` (write `//`), a wrong number of arguments, a
     /// predicate that is not true/false.
     pub fn parse(text: &str) -> Result<MovePredicate, PredicateError> {
-        let at_start = |message: &str| PredicateError {
-            pos: 1,
-            message: message.into(),
-        };
-        if text.trim().is_empty() {
-            return Err(at_start(
-                "empty rule: write a predicate over n and k, e.g. k <= isqrt(n)",
-            ));
-        }
-        let expr = parse(text, Dialect::RULE)?;
-        if expr.ty() != Ty::Bool {
-            return Err(at_start(
-                "a rule is true or false for each move: compare, e.g. k <= isqrt(n)",
-            ));
-        }
+        let expr = parse_predicate(
+            text,
+            Dialect::RULE,
+            "empty rule: write a predicate over n and k, e.g. k <= isqrt(n)",
+            "a rule is true or false for each move: compare, e.g. k <= isqrt(n)",
+        )?;
         let mut bounds = vec![];
         bounds_of(&expr, &mut bounds);
         Ok(MovePredicate {
