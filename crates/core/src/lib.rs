@@ -47,6 +47,7 @@ mod num;
 mod observe;
 mod period;
 mod plan;
+pub mod record;
 mod resume;
 mod rule;
 pub mod saved;

@@ -170,6 +170,12 @@ pub enum Cmd {
         after_help = "Examples:\n  heaplab table --game 'sub{1,2,3}' --max 1e6 --grundy -o data/t.parquet\n  heaplab table --game squares --max 100 | head\n  heaplab table --game 'sub{1,3,4}' --max 20 --remoteness --birthday --play misere"
     )]
     Table(TableArgs),
+    /// Grundy values of a take-and-break code or Grundy's game to record heights in bounded
+    /// memory: value-frequency snapshots at every 2^k, the rare positions, the largest value.
+    #[command(
+        after_help = "Examples:\n  heaplab record --game 0.167 --max 2^30 --snapshots runs/0.167 --checkpoint runs/0.167.ckpt\n  heaplab record --game grundy-game --max 2^24 --json"
+    )]
+    Record(RecordArgs),
     /// The P-positions (losers) 0..=N with index and gap, streamed as CSV, Parquet or b-file.
     #[command(
         after_help = "Examples:\n  heaplab losers --game squares --max 1e9 -o data/sq.txt\n  heaplab losers --game squares --max 1e10 -o data/sq.txt --checkpoint data/sq.ckpt\n  heaplab losers --game 'sub{1,2,3}' --max 1e18 --count"
@@ -313,6 +319,40 @@ pub struct TableArgs {
     /// 2^k from 2^10 to --max, as the run passes it.
     #[arg(long, value_name = "DIR")]
     pub snapshots: Option<PathBuf>,
+}
+
+/// `heaplab record`.
+#[derive(Args, Debug)]
+pub struct RecordArgs {
+    /// A take-and-break code (e.g. `0.167`) or `grundy-game`, in normal play.
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
+    pub game: Game,
+    /// The last heap N (heaps 0..=N); accepts 2^33, 1e9, 1000000.
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+    /// Values kept at the start (the prefix K; the window of recent values is about as
+    /// long). Every rare position and every witness must lie below K, or the run stops
+    /// and says so; memory is about 16·K bytes.
+    #[arg(long, default_value = "2^24", value_parser = count_arg, allow_hyphen_values = true)]
+    pub keep: u64,
+    /// Write the value frequencies over heaps 1..=2^k to DIR/freq-2^k.txt for every 2^k
+    /// from 2^10 to N as the run passes it, and the rare positions to DIR/rare.txt at the end.
+    #[arg(long, value_name = "DIR")]
+    pub snapshots: Option<PathBuf>,
+    /// Save the run's state to FILE every few minutes; rerunning the same command (here or
+    /// on another machine with the same checkpoint key) resumes from it.
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Most seconds between checkpoints (the first after 10 s, then doubling up to this).
+    #[arg(long, default_value_t = 300.0, value_parser = seconds_arg, allow_hyphen_values = true)]
+    pub checkpoint_every: f64,
+    /// Also write every value as an OEIS b-file (`n g(n)` lines) to FILE, as the run goes
+    /// (refused when the disk will not hold it, and with --checkpoint).
+    #[arg(long, value_name = "FILE")]
+    pub values: Option<PathBuf>,
+    /// Print one JSON summary on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `heaplab losers`.

@@ -21,6 +21,7 @@ mod cmd_games;
 mod cmd_guess;
 mod cmd_losers;
 mod cmd_plot;
+mod cmd_record;
 mod cmd_report;
 mod cmd_stone;
 mod cmd_sweep;
@@ -63,6 +64,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Cmd::Stone(_)
         | Cmd::StoneCheck(_) => true,
         Cmd::Table(a) => a.json,
+        Cmd::Record(a) => a.json,
         Cmd::Losers(a) => a.json || (a.count && a.output.is_none()),
         Cmd::Sweep(a) => a.json || a.output.is_none(),
         Cmd::Census(a) => a.json || a.list || a.output.is_none(),
@@ -93,6 +95,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     match cli.cmd {
         Cmd::Table(a) => cmd_table::run(a),
+        Cmd::Record(a) => cmd_record::run(a),
         Cmd::Losers(a) => cmd_losers::run(a),
         Cmd::Report(a) => cmd_report::run(a),
         Cmd::Who(a) => cmd_who::run(a),

@@ -70,6 +70,12 @@ fn write_snapshot(dir: &Path, table: &GrundyTable, k: u32) -> Result<PathBuf> {
         }
         freq[v] += 1;
     }
+    write_frequencies(dir, k, &freq)
+}
+
+/// Writes `freq` (`freq[v]` heaps among 1..=2^k have value v) as the snapshot of 2^k in
+/// `dir`, atomically, in the record tables' format (see [`write_snapshot`]).
+pub fn write_frequencies(dir: &Path, k: u32, freq: &[u64]) -> Result<PathBuf> {
     let path = snapshot_path(dir, k);
     let file = AtomicFile::create(&path)?;
     {

@@ -1057,3 +1057,153 @@ fn snapshots_equal_the_published_record_tables() {
         assert_eq!(got, want, "{code} at 2^{k}");
     }
 }
+
+/// `heaplab record` keeps a prefix of 2^14 values (and a window as long) and its snapshots
+/// still equal the published record tables (fixtures above: 0.167 and 0.161 at 2^16 and
+/// 2^20); its rare positions and largest value are those of the whole table.
+#[test]
+fn record_runs_in_a_small_prefix_equal_the_published_record_tables() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    for (code, rare, largest, w16, w20) in [
+        (
+            "0.167",
+            59,
+            56,
+            include_str!("fixtures/record/0.167-2^16.txt"),
+            include_str!("fixtures/record/0.167-2^20.txt"),
+        ),
+        (
+            "0.161",
+            488,
+            141,
+            include_str!("fixtures/record/0.161-2^16.txt"),
+            include_str!("fixtures/record/0.161-2^20.txt"),
+        ),
+    ] {
+        let dir = format!("r-{code}");
+        let o = heaplab(
+            p,
+            &[
+                "record",
+                "--game",
+                code,
+                "--max",
+                "2^20",
+                "--keep",
+                "2^15",
+                "--snapshots",
+                &dir,
+                "--json",
+                "-q",
+            ],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(j["rare_count"], rare, "{code}");
+        assert_eq!(j["largest_value"], largest, "{code}");
+        let snap = |k: u32| std::fs::read_to_string(p.join(&dir).join(format!("freq-2^{k}.txt")));
+        assert_eq!(snap(16).unwrap(), w16, "{code} at 2^16");
+        assert_eq!(snap(20).unwrap(), w20, "{code} at 2^20");
+        let rare_file = std::fs::read_to_string(p.join(&dir).join("rare.txt")).unwrap();
+        assert_eq!(rare_file.lines().count(), rare as usize);
+    }
+    // not a record game, a prefix too small, a witness beyond the prefix
+    refused(
+        &heaplab(p, &["record", "--game", "squares", "--max", "2^20"]),
+        "take-and-break",
+    );
+    refused(
+        &heaplab(
+            p,
+            &[
+                "record", "--game", "0.167", "--max", "2^20", "--keep", "100",
+            ],
+        ),
+        "--keep 100 is below 4096",
+    );
+}
+
+/// A record run killed (SIGKILL) after its first checkpoints resumes to the same snapshots
+/// and rare positions as an uninterrupted run.
+#[cfg(unix)]
+#[test]
+fn a_killed_record_run_resumes_to_identical_snapshots() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let key = p.join("k.key");
+    let args = |dir: &str, cp: &str| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "record", "--game", "0.167", "--max", "2^23", "--keep", "2^14",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend([
+            "--snapshots".into(),
+            dir.into(),
+            "--json".into(),
+            "-q".into(),
+        ]);
+        if !cp.is_empty() {
+            v.extend([
+                "--checkpoint".into(),
+                cp.into(),
+                "--checkpoint-every".into(),
+                "0".into(),
+            ]);
+        }
+        v
+    };
+    let run = |a: &[String]| {
+        let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+        heaplab_keyed(p, &a, &key)
+    };
+    let whole = run(&args("whole", ""));
+    assert!(
+        whole.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+    // killed once a checkpoint exists
+    let a = args("cut", "r.ckpt");
+    let mut child = Command::new(BIN)
+        .args(&a)
+        .current_dir(p)
+        .env("HEAPLAB_CHECKPOINT_KEY", &key)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while !p.join("r.ckpt").exists() && t0.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    child.kill().unwrap();
+    let killed = child.wait().unwrap();
+    assert!(
+        !killed.success(),
+        "the run ended before it was killed: make it longer"
+    );
+    assert!(p.join("r.ckpt").exists());
+    let again = run(&a);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert!(j["resumed_at"].as_u64().unwrap() > 0, "{j}");
+    let w: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    assert_eq!(j["rare"], w["rare"]);
+    assert_eq!(j["frequencies"], w["frequencies"]);
+    for k in 10..=23 {
+        let f = format!("freq-2^{k}.txt");
+        let a = std::fs::read(p.join("whole").join(&f)).unwrap();
+        let b = std::fs::read(p.join("cut").join(&f)).unwrap();
+        assert_eq!(a, b, "{f}");
+    }
+    assert!(
+        !p.join("r.ckpt").exists(),
+        "a finished run removes its checkpoint"
+    );
+}

@@ -112,7 +112,7 @@ impl ThreeHeaps {
 }
 
 /// A classification of positions into rare and common.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Mask {
     /// The value bits looked at.
     pub bits: u32,
@@ -131,7 +131,7 @@ impl Mask {
     }
     /// Is the position rare?
     #[inline]
-    fn is_rare(self, x: u64, v: u32) -> bool {
+    pub(crate) fn is_rare(self, x: u64, v: u32) -> bool {
         self.class(x, v) == self.rare
     }
     /// Value class (parity under the mask) of a two-heap option of a split of s whose two
@@ -210,7 +210,7 @@ pub struct OctalStats {
 }
 
 /// Positions computed by the plain scan before a mask is chosen.
-const PREFIX: u64 = 3000;
+pub(crate) const PREFIX: u64 = 3000;
 
 /// Grundy values 0..=max of a take-and-break rule.
 ///
@@ -328,7 +328,24 @@ fn take_break_grundy_with(
                     pos: &mut rare,
                     val: &mut rare_v,
                 };
-                blocks.run(br, &mut g, m, &mut rl, &mut maxv, n, to, &mut st, watch)?;
+                g.resize(to as usize + 1, 0);
+                let tab = Table {
+                    ptr: g.as_mut_ptr(),
+                    len: g.len(),
+                };
+                let cut = blocks.run(
+                    br,
+                    tab,
+                    u64::MAX,
+                    m,
+                    &mut rl,
+                    &mut maxv,
+                    n,
+                    to,
+                    &mut st,
+                    watch,
+                )?;
+                debug_assert!(cut.is_none(), "no limit, no cut");
             }
             None => {
                 for x in n..=to {
@@ -410,7 +427,7 @@ fn take_break_grundy_with(
 }
 
 /// The sparse-space method needs two-heap splits and no three-heap ones.
-fn sparse_applies(br: &Breaker) -> bool {
+pub(crate) fn sparse_applies(br: &Breaker) -> bool {
     !br.has_three() && br.digits.iter().any(|d| d.two)
 }
 
@@ -478,7 +495,7 @@ fn choose_mask(g: &[u32], from: usize, domain_rare: Option<u32>) -> Option<(Mask
 /// Marking is a plain store (no read-modify-write, so successive marks never wait on each
 /// other); a new position only bumps `gen`.
 #[derive(Default)]
-struct Stamps {
+pub(crate) struct Stamps {
     at: Vec<u32>,
     gen: u32,
 }
@@ -575,6 +592,7 @@ fn sparse_value(
     rare_v: &[u32],
     mask: Mask,
     n: u64,
+    limit: u64,
     st: &mut Stamps,
 ) -> u32 {
     st.start(cap);
@@ -619,7 +637,8 @@ fn sparse_value(
     // options) in chunks, and the list of missing values is checked between chunks.
     // Chunks grow from 16 pairs (many sweeps end early) to 512.
     let mut chunk: u64 = 16;
-    let longest = splits.iter().map(|x| x.1).max().unwrap_or(0);
+    let full = splits.iter().map(|x| x.1).max().unwrap_or(0);
+    let longest = full.min(limit - 1);
     let mut a0 = 1;
     while a0 <= longest && !missing.is_empty() {
         let a1 = (a0 + chunk).min(longest + 1);
@@ -630,13 +649,22 @@ fn sparse_value(
         missing.retain(|&v| !st.has(v));
         a0 = a1;
     }
-    missing.first().copied().unwrap_or(c)
+    match missing.first() {
+        // (parts from `limit` on were not read: the answer is not known)
+        Some(_) if longest < full => CUT,
+        Some(&v) => v,
+        None => c,
+    }
 }
 
+/// What the value functions answer when the sweep for a witness would have to read parts
+/// from the caller's `limit` on (values the record mode no longer keeps): not a value.
+pub(crate) const CUT: u32 = u32::MAX;
+
 /// The rare positions (increasing) and their values.
-struct RareList<'a> {
-    pos: &'a mut Vec<u64>,
-    val: &'a mut Vec<u32>,
+pub(crate) struct RareList<'a> {
+    pub(crate) pos: &'a mut Vec<u64>,
+    pub(crate) val: &'a mut Vec<u32>,
 }
 
 /// Positions per block of the block engine.
@@ -664,7 +692,7 @@ const BLOCK_CAP: u32 = 1 << 16;
 /// (`rayon::join`): the pairs with a small or recent rare part, the mex, and the rest of the
 /// sweep when it is still needed. `reach` follows how far the sweeps of the last block went.
 #[derive(Default)]
-struct Blocks {
+pub(crate) struct Blocks {
     /// Bit rows of the block being finished and of the next one.
     rows: Vec<u64>,
     next: Vec<u64>,
@@ -1023,9 +1051,9 @@ fn row_words(maxv: u32) -> usize {
 /// [n0, n0 + lanes) and read everything below, while the next block's bulk reads below n0
 /// through a shared slice. The two never touch the same element mutably.
 #[derive(Clone, Copy)]
-struct Table {
-    ptr: *mut u32,
-    len: usize,
+pub(crate) struct Table {
+    pub(crate) ptr: *mut u32,
+    pub(crate) len: usize,
 }
 
 // SAFETY: the table is only used as described above (disjoint writes, reads of decided
@@ -1061,10 +1089,15 @@ impl Table {
 impl Blocks {
     /// Values of positions from..=to (g holds 0..from) with mask `m`.
     #[allow(clippy::too_many_arguments)]
-    fn run(
+    ///
+    /// `tab` holds at least to + 1 values (0..from decided). Sweeps read parts below `limit`
+    /// only (u64::MAX: every part); the first position whose value would need a part from
+    /// `limit` on is returned, undecided, and the run ends before it.
+    pub(crate) fn run(
         &mut self,
         br: &Breaker,
-        g: &mut Vec<u32>,
+        tab: Table,
+        limit: u64,
         m: Mask,
         rare: &mut RareList,
         maxv: &mut u32,
@@ -1072,18 +1105,17 @@ impl Blocks {
         to: u64,
         st: &mut Stamps,
         watch: &mut Watch,
-    ) -> Result<(), Stopped> {
+    ) -> Result<Option<u64>, Stopped> {
+        assert!(
+            tab.len as u64 > to && limit > SMALL,
+            "a table to `to`, a limit past SMALL"
+        );
         let twos = two_heap_digits(br);
         let twos_ref = &twos[..];
         // Every lane's splits must exceed the bulk's rare parts: those stay below n0 - take.
         let tmax = twos.iter().map(|d| d.0).max().unwrap_or(0);
         let mut x = from;
         let mut pending: Option<Bulk> = None;
-        g.resize(to as usize + 1, 0);
-        let tab = Table {
-            ptr: g.as_mut_ptr(),
-            len: g.len(),
-        };
         let helpers = self.helpers.unwrap_or_else(helpers_here);
         let threads = helpers + 1;
         // One set of rows per worker of the crew; its shares of a bulk OR into it.
@@ -1100,7 +1132,11 @@ impl Blocks {
                     // One position by itself (early heaps, huge values, the last lanes).
                     // SAFETY: nothing else uses the table here.
                     let gx = unsafe { tab.prefix(x) };
-                    let v = sparse_value(br, gx, cap_of(*maxv), rare.pos, rare.val, m, x, st);
+                    let v =
+                        sparse_value(br, gx, cap_of(*maxv), rare.pos, rare.val, m, x, limit, st);
+                    if v == CUT {
+                        return Ok(Some(x));
+                    }
                     tab.set(x, v);
                     *maxv = (*maxv).max(v);
                     if m.is_rare(x, v) {
@@ -1111,7 +1147,7 @@ impl Blocks {
                     x += 1;
                     continue;
                 }
-                let reach = self.reach(row_words(*maxv));
+                let reach = self.reach(row_words(*maxv)).min(limit);
                 let bk = match pending.take() {
                     Some(b) => b,
                     None => {
@@ -1167,6 +1203,7 @@ impl Blocks {
                         maxv,
                         st,
                         &mut self.ends,
+                        limit,
                     )
                 };
                 let fresh = match next {
@@ -1182,9 +1219,13 @@ impl Blocks {
                     }
                     None => finish(),
                 };
+                let (fresh, cut) = fresh;
                 for (p, v) in fresh {
                     rare.pos.push(p);
                     rare.val.push(v);
+                }
+                if cut.is_some() {
+                    return Ok(cut);
                 }
                 if next.is_some() {
                     std::mem::swap(&mut self.rows, &mut self.next);
@@ -1192,7 +1233,7 @@ impl Blocks {
                 pending = next;
                 x = nx;
             }
-            Ok(())
+            Ok(None)
         })
     }
 
@@ -1241,7 +1282,8 @@ fn finish_block(
     maxv: &mut u32,
     st: &mut Stamps,
     ends: &mut Vec<u64>,
-) -> Vec<(u64, u32)> {
+    limit: u64,
+) -> (Vec<(u64, u32)>, Option<u64>) {
     let w = bk.words;
     let gv = |y: u64| tab.get(y);
     // Rare parts the bulk left out, increasing: below SMALL, from `known` on, and the new
@@ -1286,7 +1328,10 @@ fn finish_block(
             }
             // SAFETY: positions below n are decided; the bulk only reads.
             let g = unsafe { tab.prefix(n) };
-            let v = sparse_value(br, g, capn, &all, &vals, m, n, st);
+            let v = sparse_value(br, g, capn, &all, &vals, m, n, limit, st);
+            if v == CUT {
+                return (extra.split_off(first_fresh), Some(n));
+            }
             tab.set(n, v);
             *maxv = (*maxv).max(v);
             if m.is_rare(n, v) {
@@ -1306,6 +1351,7 @@ fn finish_block(
                 cap: capn,
                 extra: &extra,
                 odd: &odd,
+                limit,
             };
             // (own words for the values below cap: the rows have room for twice as many)
             let (v, end) = match capn {
@@ -1313,6 +1359,9 @@ fn finish_block(
                 65..=128 => lane.value::<2>(n),
                 _ => lane.value::<4>(n),
             };
+            if v == CUT {
+                return (extra.split_off(first_fresh), Some(n));
+            }
             ends.push(end);
             tab.set(n, v);
             *maxv = (*maxv).max(v);
@@ -1351,7 +1400,8 @@ fn finish_block(
         let mut end = 0;
         if !missing.is_empty() {
             // Sweep the pairs the bulk did not make: a < SMALL, then a >= reach.
-            let longest = splits.iter().map(|x| x.1).max().unwrap_or(0);
+            let full = splits.iter().map(|x| x.1).max().unwrap_or(0);
+            let longest = full.min(limit - 1);
             let mut chunk: u64 = 16;
             let mut a0 = 1;
             while a0 <= longest && !missing.is_empty() {
@@ -1373,6 +1423,9 @@ fn finish_block(
             // how far the pairs were swept: a jump to `reach` past the longest split
             // sweeps nothing (ends feed the next reach, which must not grow without end)
             end = a0.min(longest + 1);
+            if !missing.is_empty() && longest < full {
+                return (extra.split_off(first_fresh), Some(n));
+            }
         }
         ends.push(end);
         let v = missing.first().copied().unwrap_or(c);
@@ -1382,7 +1435,7 @@ fn finish_block(
             extra.push((n, v));
         }
     }
-    extra.split_off(first_fresh)
+    (extra.split_off(first_fresh), None)
 }
 
 /// One lane of a block with narrow rows (values below 64·W, W <= [`VECTOR_WORDS`]): its
@@ -1402,6 +1455,8 @@ struct Lane<'a> {
     extra: &'a [(u64, u32)],
     /// [`class_words`] of the words 0..VECTOR_WORDS.
     odd: &'a [u64; VECTOR_WORDS],
+    /// Sweeps read parts below this only ([`CUT`] when a witness lies beyond).
+    limit: u64,
 }
 
 /// Sets bit v of the W words `own` (v < 64·W) with no memory access: each word takes the
@@ -1498,7 +1553,8 @@ impl Lane<'_> {
         }
         // Sweep the pairs the bulk did not make (a < SMALL, then a >= reach), checking
         // between chunks of pairs whether every missing value has turned up.
-        let longest = splits.iter().map(|x| x.1).max().unwrap_or(0);
+        let full = splits.iter().map(|x| x.1).max().unwrap_or(0);
+        let longest = full.min(self.limit - 1);
         // SAFETY: positions below n are decided; the bulk only reads the table.
         let g = unsafe { self.tab.prefix(n) };
         let mut chunk: u64 = 16;
@@ -1553,6 +1609,9 @@ impl Lane<'_> {
             a0 = a1;
         }
         let end = a0.min(longest + 1);
+        if any != 0 && longest < full {
+            return (CUT, end);
+        }
         for (j, &x) in missing.iter().enumerate() {
             if x != 0 {
                 return (64 * j as u32 + x.trailing_zeros(), end);

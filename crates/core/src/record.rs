@@ -1,0 +1,574 @@
+//! Record runs: Grundy values of a take-and-break code (or Grundy's game) to heights far
+//! beyond a whole table in memory, keeping a prefix and a window (`heaplab record`).
+//!
+//! # The rule, and why it is sound
+//!
+//! The sparse-space method (Winning Ways ch. 4; A. Flammenkamp, "Sparse- and
+//! common-positions of Sprague–Grundy values of octal games"; [`crate::engines`]'s
+//! `sparse`) finds g(n) from three kinds of options: those leaving one heap (n − t for the
+//! code's takes t, at most the largest take T below n), the splits with a *rare* part r
+//! (the other part s − r), and, only while abundant values are still missing, the sweep of
+//! splits (a, s − a) from a = 1 upward. A record run keeps
+//!
+//! * the **prefix** g(0..K), K = `keep`, and
+//! * the **window** of the last W = K + T + 4·64 values below the position being decided,
+//!
+//! and gives the pages between them back to the system. Every value read is then kept as
+//! long as (1) every rare position is below K — then s − r >= n − T − K lies in the
+//! window — and (2) every sweep finds its witnesses with parts a < K — then a is in the
+//! prefix and s − a in the window. The engine checks both: a sweep that would read a part
+//! from K on stops the run at that position (the value is never guessed), and a rare
+//! position at K or later stops it when its segment ends (no value of that segment read
+//! anything released: a segment is at most K positions long, so s − r < K). Before the
+//! first page is released the whole table is there, so K first *grows* to cover every rare
+//! position found so far, and the run says so. The mask that classifies positions is the
+//! one the whole-table engine chose by then; it only changes the speed, never a value.
+//!
+//! What a run gives: value-frequency snapshots over heaps 1..=2^k as each 2^k is passed
+//! (the record tables' format: every value from 0 to the largest, zero counts included),
+//! the rare positions with their values, the largest value and where it first occurs, a
+//! period proven by Guy–Smith if one shows in the window, else the periods the window
+//! excludes, and checkpoints ([`encode`]) from which a run on another machine resumes with
+//! identical results.
+
+use crate::engines::mem::Sliding;
+use crate::engines::sparse::{
+    take_break_grundy_from, Blocks, Mask, RareList, Stamps, Table, PREFIX,
+};
+use crate::error::Error;
+use crate::game::Game;
+use crate::moves::breaker::{guy_smith_bound, Breaker};
+use crate::moves::Play;
+use crate::observe::{Observer, Watch};
+use crate::saved::{seal, unseal, Key};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// The prefix a record run keeps unless told otherwise: 2^24 values.
+pub const DEFAULT_KEEP: u64 = 1 << 24;
+/// The least prefix a run may keep.
+pub const MIN_KEEP: u64 = 1 << 12;
+/// Longest segment between the run's bookkeeping (counts, releases, checkpoints).
+const SEGMENT: u64 = 1 << 22;
+/// The first power of two a snapshot is written for.
+pub const SNAP_FROM: u32 = 10;
+
+/// The state of a record run after positions 0..n: what a checkpoint holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordState {
+    /// Positions 0..n are decided.
+    pub n: u64,
+    /// The prefix kept, K.
+    pub keep: u64,
+    /// g(0..min(K, n)).
+    prefix: Vec<u32>,
+    /// First position of `window`.
+    window_from: u64,
+    /// g(window_from..n).
+    window: Vec<u32>,
+    /// The mask classifying rare positions.
+    mask: Mask,
+    /// Rare positions and their values, increasing.
+    rare: Vec<(u64, u32)>,
+    /// How many heaps 1..n have each value.
+    freq: Vec<u64>,
+    /// Where the largest value first occurs.
+    largest_at: u64,
+    /// A period (n0, p) proven before the window was first released.
+    period: Option<(u64, u64)>,
+}
+
+/// What a record run found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordRun {
+    /// The last heap, N.
+    pub max: u64,
+    /// The prefix kept (grown past the asked one when a rare position needed it).
+    pub keep: u64,
+    /// The prefix asked for.
+    pub keep_asked: u64,
+    /// Values in the window.
+    pub window: u64,
+    /// The sparse-space mask (None: the run never needed one: N within the first phase).
+    pub mask: Option<Mask>,
+    /// Rare positions n >= 1 under the mask, with their values.
+    pub rare: Vec<(u64, u32)>,
+    /// How many heaps 1..=N have each value 0..=largest.
+    pub freq: Vec<u64>,
+    /// The largest value among heaps 0..=N.
+    pub largest: u32,
+    /// The least heap with that value.
+    pub largest_at: u64,
+    /// A period (preperiod n0, period p) proven by Guy–Smith (values to 2·n0 + 2p + t).
+    pub period: Option<(u64, u64)>,
+    /// Values at the end looked at for periods, and the least period p they have: no
+    /// period below p starts at or before N + 1 − (values looked at).
+    pub tail: Option<(u64, u64)>,
+    /// Where a resumed run took up its checkpoint.
+    pub resumed_at: Option<u64>,
+    /// The peak memory the run planned for, bytes.
+    pub planned_bytes: u64,
+}
+
+/// What a front end does during a record run.
+pub trait RecordHooks {
+    /// Heaps 1..=2^k are decided; `freq[v]` of them have value v (the last entry nonzero).
+    ///
+    /// # Errors
+    /// Why writing the snapshot failed, in one line: the run stops.
+    fn passed(&mut self, k: u32, freq: &[u64]) -> Result<(), String>;
+    /// A checkpoint is due.
+    ///
+    /// # Errors
+    /// Why saving failed, in one line: the run stops.
+    fn save(&mut self, state: &RecordState) -> Result<(), String>;
+    /// The values of heaps `from..from + values.len()`, in order, each heap once (for a
+    /// front end that writes the whole table as it goes; nothing by default).
+    ///
+    /// # Errors
+    /// Why writing them failed, in one line: the run stops.
+    fn values(&mut self, from: u64, values: &[u32]) -> Result<(), String> {
+        let _ = (from, values);
+        Ok(())
+    }
+}
+
+/// The rule of a record run: a take-and-break game in normal play whose splits leave two
+/// heaps (never three), or why not.
+///
+/// # Errors
+/// [`Error::Unsupported`] naming the reason.
+pub fn record_rule(game: &Game) -> Result<Breaker, Error> {
+    let unsupported = |why: &str| Error::Unsupported {
+        what: format!("record mode {why}; {game} is not (use `heaplab table --grundy`)"),
+    };
+    if game.play() != Play::Normal {
+        return Err(unsupported("is for normal play"));
+    }
+    let br = Breaker::of(game)
+        .ok_or_else(|| unsupported("is for take-and-break codes and Grundy's game"))?;
+    if !crate::engines::sparse::sparse_applies(&br) {
+        return Err(unsupported(
+            "needs moves that split a heap in two (and never in three)",
+        ));
+    }
+    Ok(br)
+}
+
+/// The window a run keeping `keep` values keeps for `br`.
+fn window_of(br: &Breaker, keep: u64) -> u64 {
+    keep + br.last_take() + 4 * 64
+}
+
+/// The peak memory of a record run of `br` to `max` keeping `keep` (bytes): the first
+/// phase's whole table to min(N, 2K) next to its copy, or the prefix, window and one
+/// segment, whichever is larger, plus a margin for the engine's rows and lists.
+pub fn record_memory(br: &Breaker, max: u64, keep: u64) -> u64 {
+    let first = max.min(2 * keep).saturating_add(1);
+    let steady = keep + window_of(br, keep) + SEGMENT.min(keep);
+    let values = (2 * first).max(if max > 2 * keep { steady } else { 0 });
+    values.saturating_mul(4).saturating_add(64 << 20)
+}
+
+/// Bytes of a checkpoint of a run keeping `keep` (at most: two bytes a value when values
+/// stay below 2^14, as checkpoints store them).
+pub fn record_checkpoint_bytes(br: &Breaker, keep: u64) -> u64 {
+    (keep + window_of(br, keep)) * 3 + (1 << 20)
+}
+
+/// Grundy values of `game` to `max` in a record run (see the module documentation),
+/// keeping `keep` values (at least [`MIN_KEEP`]), resuming `saved` when given (a
+/// checkpoint's state, checked by [`decode`]), calling `hooks` as powers of two are passed
+/// and every `every` seconds (the first after 10 s, then at doubling intervals) to save.
+/// `obs` sees positions out of N + 1.
+///
+/// # Errors
+/// [`Error::Unsupported`] for a game the record mode cannot run, or when the run stops
+/// because a witness or a rare position lies beyond what is kept (the message says where
+/// and what to do); [`Error::OutOfMemory`] when the address space cannot be reserved;
+/// [`Error::Callback`] when a hook fails; [`Error::Cancelled`] when `obs` stops it.
+pub fn record_run(
+    game: &Game,
+    max: u64,
+    keep: u64,
+    saved: Option<RecordState>,
+    every: f64,
+    obs: &dyn Observer,
+    hooks: &mut dyn RecordHooks,
+) -> Result<RecordRun, Error> {
+    run_keeping(
+        game,
+        max,
+        keep.max(MIN_KEEP),
+        PREFIX,
+        saved,
+        every,
+        obs,
+        hooks,
+    )
+}
+
+/// [`record_run`] keeping exactly `keep` (tests keep less than [`MIN_KEEP`]), the
+/// whole-table engine scanning `prefix` positions plainly before it picks a mask.
+#[allow(clippy::too_many_arguments)]
+fn run_keeping(
+    game: &Game,
+    max: u64,
+    keep: u64,
+    prefix: u64,
+    saved: Option<RecordState>,
+    every: f64,
+    obs: &dyn Observer,
+    hooks: &mut dyn RecordHooks,
+) -> Result<RecordRun, Error> {
+    let br = record_rule(game)?;
+    let keep_asked = keep.max(256);
+    let callback = |what: String| Error::Callback { what };
+    let mut watch = Watch::start(obs, max.saturating_add(1))?;
+    let planned_bytes = record_memory(&br, max, keep_asked);
+    let mut snapped = SNAP_FROM;
+    let resumed_at = saved.as_ref().map(|s| s.n);
+    let mut state = match saved {
+        Some(s) if s.n > max => {
+            return Err(Error::Unsupported {
+                what: format!(
+                    "the checkpoint is at heap {}, past N = {max}: a record run goes forward \
+                     only",
+                    s.n - 1
+                ),
+            })
+        }
+        Some(s) => {
+            while snapped < 64 && (1u64 << snapped) < s.n {
+                snapped += 1;
+            }
+            s
+        }
+        None => {
+            // First phase: the whole table to min(N, 2K) by the usual engine.
+            let first = max.min(2 * keep_asked);
+            let (g, stats) = take_break_grundy_from(&br, first, prefix, None, &mut watch)?;
+            hooks.values(0, &g).map_err(callback)?;
+            let mut freq: Vec<u64> = Vec::new();
+            let mut largest_at = 0;
+            for (x, &v) in g.iter().enumerate().skip(1) {
+                if v as usize >= freq.len() {
+                    freq.resize(v as usize + 1, 0);
+                    largest_at = x as u64;
+                }
+                freq[v as usize] += 1;
+                if snapped < 64 && x as u64 == 1 << snapped {
+                    hooks.passed(snapped, &freq).map_err(callback)?;
+                    snapped += 1;
+                }
+            }
+            if first == max {
+                let tail = tail_of(&br, &g, 0, stats.period);
+                let mask = stats.mask;
+                let rare = match mask {
+                    Some(m) => rare_of(m, &g),
+                    None => vec![],
+                };
+                return Ok(RecordRun {
+                    max,
+                    keep: keep_asked,
+                    keep_asked,
+                    window: window_of(&br, keep_asked),
+                    mask,
+                    rare,
+                    largest: freq.len().saturating_sub(1) as u32,
+                    freq,
+                    largest_at,
+                    period: tail.0,
+                    tail: tail.1,
+                    resumed_at,
+                    planned_bytes,
+                });
+            }
+            let Some(mask) = stats.mask.or(stats.period.map(|_| Mask {
+                bits: 1,
+                domain: false,
+                rare: 0,
+            })) else {
+                return Err(Error::Unsupported {
+                    what: format!(
+                        "record mode needs sparse values (a mask leaving few rare \
+                         positions), and {game} shows none to heap {first}: its whole table \
+                         is needed (`heaplab table --grundy`)"
+                    ),
+                });
+            };
+            let rare = match stats.mask {
+                Some(_) => rare_of(mask, &g),
+                None => vec![],
+            };
+            // Grow the prefix over every rare position (and a proven period's values)
+            // while the whole table is still here.
+            let mut keep = keep_asked;
+            if let Some(&(r, _)) = rare.last() {
+                keep = keep.max(r + 1);
+            }
+            if let Some((n0, p)) = stats.period {
+                keep = keep.max(n0 + p);
+            }
+            let n = first + 1;
+            let from = n.saturating_sub(window_of(&br, keep)).max(keep.min(n));
+            RecordState {
+                n,
+                keep,
+                prefix: g[..keep.min(n) as usize].to_vec(),
+                window_from: from,
+                window: g[from as usize..].to_vec(),
+                mask,
+                rare,
+                freq,
+                largest_at,
+                period: stats.period,
+            }
+        }
+    };
+    let keep = state.keep;
+    let w = window_of(&br, keep);
+    let mut store = Sliding::new(max as usize + 1).ok_or(Error::OutOfMemory {
+        what: "the record run's address space",
+        bytes: (max + 1) * 4,
+        most: None,
+    })?;
+    store
+        .get_mut(0..state.prefix.len())
+        .copy_from_slice(&state.prefix);
+    let wf = state.window_from as usize;
+    store
+        .get_mut(wf..wf + state.window.len())
+        .copy_from_slice(&state.window);
+    state.prefix = Vec::new();
+    state.window = Vec::new();
+    let mut pos: Vec<u64> = state.rare.iter().map(|r| r.0).collect();
+    let mut val: Vec<u32> = state.rare.iter().map(|r| r.1).collect();
+    let mut maxv = state.freq.len().saturating_sub(1) as u32;
+    let mut blocks = Blocks::default();
+    let mut st = Stamps::default();
+    let mut n = state.n;
+    let mut gap = every.min(10.0);
+    let mut since = Instant::now();
+    let seg = SEGMENT.min(keep);
+    while n <= max {
+        let mut to = max.min(n + seg - 1);
+        if snapped < 64 && (1u64 << snapped) >= n {
+            to = to.min(1 << snapped);
+        }
+        match state.period {
+            Some((n0, p)) => {
+                for x in n..=to {
+                    watch.at(x)?;
+                    let v = store.get(0..keep as usize)[(n0 + (x - n0) % p) as usize];
+                    store.get_mut(x as usize..x as usize + 1)[0] = v;
+                }
+            }
+            None => {
+                let tab = Table {
+                    ptr: store.as_mut_ptr(),
+                    len: store.len(),
+                };
+                let before = pos.len();
+                let mut rl = RareList {
+                    pos: &mut pos,
+                    val: &mut val,
+                };
+                let cut = blocks.run(
+                    &br, tab, keep, state.mask, &mut rl, &mut maxv, n, to, &mut st, &mut watch,
+                )?;
+                if let Some(x) = cut {
+                    return Err(Error::Unsupported {
+                        what: format!(
+                            "record run stopped at heap {x}: a witness for its value lies in \
+                             a part of {keep} or more, beyond the prefix kept; rerun with a \
+                             larger --keep (values to heap {} are right, and the snapshots \
+                             written stand)",
+                            x - 1
+                        ),
+                    });
+                }
+                if let Some(&r) = pos[before..].iter().find(|&&r| r >= keep) {
+                    return Err(Error::Unsupported {
+                        what: format!(
+                            "record run stopped after heap {to}: heap {r} is a new rare \
+                             position, beyond the prefix of {keep} kept; rerun with \
+                             --keep {} or more (the snapshots written stand)",
+                            r + 1
+                        ),
+                    });
+                }
+            }
+        }
+        for (x, &v) in (n..).zip(store.get(n as usize..to as usize + 1)) {
+            if v as usize >= state.freq.len() {
+                state.freq.resize(v as usize + 1, 0);
+                state.largest_at = x;
+            }
+            state.freq[v as usize] += 1;
+        }
+        maxv = maxv.max(state.freq.len().saturating_sub(1) as u32);
+        hooks
+            .values(n, store.get(n as usize..to as usize + 1))
+            .map_err(callback)?;
+        n = to + 1;
+        if snapped < 64 && 1u64 << snapped == to {
+            hooks.passed(snapped, &state.freq).map_err(callback)?;
+            snapped += 1;
+        }
+        // values below n − W (and from K on) are never read again
+        store.release(keep as usize, n.saturating_sub(w) as usize);
+        if n <= max && since.elapsed().as_secs_f64() >= gap {
+            let from = n.saturating_sub(w).max(keep.min(n));
+            state.n = n;
+            state.prefix = store.get(0..keep.min(n) as usize).to_vec();
+            state.window_from = from;
+            state.window = store.get(from as usize..n as usize).to_vec();
+            state.rare = pos.iter().copied().zip(val.iter().copied()).collect();
+            hooks.save(&state).map_err(callback)?;
+            state.prefix = Vec::new();
+            state.window = Vec::new();
+            since = Instant::now();
+            gap = (gap * 2.0).min(every);
+        }
+    }
+    let from = (max + 1).saturating_sub(w).max(keep.min(max + 1));
+    let tail = tail_of(
+        &br,
+        store.get(from as usize..max as usize + 1),
+        from,
+        state.period,
+    );
+    Ok(RecordRun {
+        max,
+        keep,
+        keep_asked,
+        window: w,
+        mask: Some(state.mask),
+        rare: pos.into_iter().zip(val).collect(),
+        largest: state.freq.len().saturating_sub(1) as u32,
+        freq: state.freq,
+        largest_at: state.largest_at,
+        period: tail.0,
+        tail: tail.1,
+        resumed_at,
+        planned_bytes,
+    })
+}
+
+/// Two numbers: (preperiod, period), or (values looked at, their least period).
+type Pair = (u64, u64);
+
+/// Rare positions n >= 1 of `g` under `m`, with their values.
+fn rare_of(m: Mask, g: &[u32]) -> Vec<(u64, u32)> {
+    g.iter()
+        .enumerate()
+        .skip(1)
+        .filter(|&(x, &v)| m.is_rare(x as u64, v))
+        .map(|(x, &v)| (x as u64, v))
+        .collect()
+}
+
+/// The period proven (one known already, or one the last values `g` = g(from..) show and
+/// Guy–Smith proves for an octal rule), and (values looked at, their least period).
+fn tail_of(
+    br: &Breaker,
+    g: &[u32],
+    from: u64,
+    known: Option<(u64, u64)>,
+) -> (Option<Pair>, Option<Pair>) {
+    let Some((n0, p)) = crate::period::tail_period(g, g.len()) else {
+        return (known, None);
+    };
+    let (n0, last) = (from + n0, from + g.len() as u64 - 1);
+    let proven = known.or_else(|| {
+        (br.is_octal() && last >= guy_smith_bound(n0, p, br.last_take())).then_some((n0, p))
+    });
+    (proven, Some((g.len() as u64, p)))
+}
+
+const MAGIC: &[u8; 8] = b"HLRECORD";
+/// Version of the checkpoint layout.
+const FORMAT: u32 = 1;
+
+/// The bytes of a checkpoint of a record run of `game`: `HLRECORD`, the layout version, the
+/// heaplab version, the game's canonical spec, the state (postcard: values as variable-width
+/// integers, two bytes each below 2^14), sealed with `key` ([`crate::saved::Key`]).
+pub fn encode(game: &Game, state: &RecordState, key: &Key) -> Vec<u8> {
+    let mut b = MAGIC.to_vec();
+    b.extend_from_slice(&FORMAT.to_le_bytes());
+    for s in [env!("CARGO_PKG_VERSION").to_string(), game.to_string()] {
+        b.extend_from_slice(&(s.len() as u32).to_le_bytes());
+        b.extend_from_slice(s.as_bytes());
+    }
+    b.extend(postcard::to_stdvec(state).expect("a record state serializes"));
+    seal(b, key)
+}
+
+/// The state in a record checkpoint's `bytes` for `game`, or why it is refused (a phrase
+/// after the checkpoint's name: damaged, another key, another game or heaplab version, or
+/// a state that does not hang together). Its prefix is checked against a fresh computation
+/// of the first 4096 values.
+///
+/// # Errors
+/// The reason, as above.
+pub fn decode(bytes: &[u8], game: &Game, key: &Key) -> Result<RecordState, String> {
+    if bytes.len() >= 8 && !bytes.starts_with(MAGIC) {
+        return Err("is not a heaplab record checkpoint".into());
+    }
+    let body = unseal(bytes, key)?;
+    let mut at = MAGIC.len();
+    let mut take = |k: usize| -> Result<&[u8], String> {
+        let s = body.get(at..at + k).ok_or("is cut short")?;
+        at += k;
+        Ok(s)
+    };
+    if !body.starts_with(MAGIC) {
+        return Err("is not a heaplab record checkpoint".into());
+    }
+    let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
+    let format = u32_of(take(4)?);
+    if format != FORMAT {
+        return Err(format!("has layout version {format}, not {FORMAT}"));
+    }
+    let vlen = u32_of(take(4)?) as usize;
+    let version = String::from_utf8_lossy(take(vlen)?).into_owned();
+    if version != env!("CARGO_PKG_VERSION") {
+        return Err(format!(
+            "was written by heaplab {version}, not {}",
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
+    let glen = u32_of(take(4)?) as usize;
+    let name = String::from_utf8_lossy(take(glen)?).into_owned();
+    if name != game.to_string() {
+        return Err(format!("belongs to game {name}, not {game}"));
+    }
+    let state: RecordState =
+        postcard::from_bytes(&body[at..]).map_err(|_| "is damaged (bad state)".to_string())?;
+    let whole = state.prefix.len() as u64 == state.keep.min(state.n)
+        && state.window_from + state.window.len() as u64 == state.n
+        && state.window_from <= state.n
+        && state.freq.iter().sum::<u64>() + 1 == state.n
+        && state.keep >= 256;
+    if !whole {
+        return Err("is damaged (its parts do not fit together)".into());
+    }
+    let check = state.prefix.len().min(4096) as u64;
+    if check > 0 {
+        let fresh = crate::plan::grundy_table(game, check - 1, &crate::observe::Silent)
+            .map_err(|e| e.to_string())?;
+        if let Some(x) = (0..check).find(|&x| fresh.get(x) != state.prefix[x as usize]) {
+            return Err(format!(
+                "says g({x}) = {} but {game} has g({x}) = {}",
+                state.prefix[x as usize],
+                fresh.get(x)
+            ));
+        }
+    }
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests;

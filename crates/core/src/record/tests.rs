@@ -1,0 +1,166 @@
+use super::*;
+use crate::saved::tests::key;
+
+/// Keeps every snapshot, saved state and value a run hands over.
+#[derive(Default)]
+struct Keep {
+    snaps: Vec<(u32, Vec<u64>)>,
+    saves: Vec<RecordState>,
+    values: Vec<u32>,
+    /// The first heap whose value was handed over.
+    start: Option<u64>,
+}
+
+impl RecordHooks for Keep {
+    fn passed(&mut self, k: u32, freq: &[u64]) -> Result<(), String> {
+        self.snaps.push((k, freq.to_vec()));
+        Ok(())
+    }
+    fn save(&mut self, state: &RecordState) -> Result<(), String> {
+        self.saves.push(state.clone());
+        Ok(())
+    }
+    fn values(&mut self, from: u64, values: &[u32]) -> Result<(), String> {
+        let start = *self.start.get_or_insert(from);
+        assert_eq!(
+            from,
+            start + self.values.len() as u64,
+            "values in order, once"
+        );
+        self.values.extend_from_slice(values);
+        Ok(())
+    }
+}
+
+/// The whole table of `spec` to `max` by the usual engines.
+fn whole(spec: &str, max: u64) -> Vec<u32> {
+    let g = Game::parse(spec).unwrap();
+    crate::plan::grundy_table(&g, max, &crate::Silent)
+        .unwrap()
+        .to_u32_vec()
+}
+
+/// Value frequencies over heaps 1..=top.
+fn freq_of(g: &[u32], top: u64) -> Vec<u64> {
+    let mut f = vec![];
+    for &v in &g[1..=top as usize] {
+        if v as usize >= f.len() {
+            f.resize(v as usize + 1, 0);
+        }
+        f[v as usize] += 1;
+    }
+    f
+}
+
+#[test]
+fn record_runs_equal_the_whole_table_with_a_small_prefix() {
+    // (the record tables' codes whose rare positions and witnesses stay small by 2^18)
+    for spec in ["0.167", "0.161"] {
+        let max = 1 << 18;
+        let g = Game::parse(spec).unwrap();
+        let want = whole(spec, max);
+        let mut k = Keep::default();
+        let run = run_keeping(&g, max, 1 << 14, 200, None, 1e9, &crate::Silent, &mut k)
+            .map_err(|e| format!("{spec}: {e}"))
+            .unwrap();
+        assert_eq!(k.values, want, "{spec}");
+        assert_eq!(run.freq, freq_of(&want, max), "{spec}");
+        for (p, f) in &k.snaps {
+            assert_eq!(f, &freq_of(&want, 1 << p), "{spec} 2^{p}");
+        }
+        assert_eq!(k.snaps.len(), 9, "{spec}: 2^10..2^18");
+        let m = run.mask.unwrap();
+        assert_eq!(run.rare, rare_of(m, &want), "{spec}");
+        let largest = *want.iter().max().unwrap();
+        assert_eq!(run.largest, largest);
+        assert_eq!(want[run.largest_at as usize], largest);
+        assert!(want[..run.largest_at as usize].iter().all(|&v| v < largest));
+        // the prefix was released below the window: this run kept a fraction of the table
+        assert!(run.keep + run.window < max / 2, "{spec}: keep {}", run.keep);
+    }
+}
+
+/// A sweep that would read past the prefix stops the run at that heap, with every value
+/// before it right (0.034 with a prefix of 2^14 needs a witness near 31000 at heap 71722).
+#[test]
+fn a_witness_beyond_the_prefix_stops_the_run_where_it_is_needed() {
+    let g = Game::parse("0.034").unwrap();
+    let max = 1 << 18;
+    let mut k = Keep::default();
+    let e = run_keeping(&g, max, 1 << 14, 200, None, 1e9, &crate::Silent, &mut k).unwrap_err();
+    let e = e.to_string();
+    assert!(
+        e.starts_with("record run stopped at heap 71722: a witness"),
+        "{e}"
+    );
+    assert!(e.contains("rerun with a larger --keep"), "{e}");
+    let want = whole("0.034", 71721);
+    assert_eq!(k.values[..], want[..k.values.len()]);
+    assert!(k.values.len() > 1 << 15);
+    assert_eq!(k.snaps.len(), 7, "2^10..2^16 written");
+}
+
+#[test]
+fn record_runs_resume_from_every_checkpoint_to_identical_results() {
+    let spec = "0.167";
+    let g = Game::parse(spec).unwrap();
+    let max = 1 << 17;
+    let mut k = Keep::default();
+    let run = run_keeping(&g, max, 4096, 200, None, 0.0, &crate::Silent, &mut k).unwrap();
+    assert!(k.saves.len() >= 5, "{}", k.saves.len());
+    for s in &k.saves {
+        let back = decode(&encode(&g, s, &key()), &g, &key()).unwrap();
+        assert_eq!(&back, s);
+        let mut again = Keep::default();
+        let r = run_keeping(
+            &g,
+            max,
+            4096,
+            200,
+            Some(back),
+            1e9,
+            &crate::Silent,
+            &mut again,
+        )
+        .unwrap();
+        assert_eq!(r.resumed_at, Some(s.n));
+        assert_eq!(
+            (r.freq, r.rare, r.largest_at),
+            (run.freq.clone(), run.rare.clone(), run.largest_at)
+        );
+        // the snapshots after the checkpoint, and the values after it
+        let later: Vec<_> = k
+            .snaps
+            .iter()
+            .filter(|x| 1u64 << x.0 >= s.n)
+            .cloned()
+            .collect();
+        assert_eq!(again.snaps, later);
+        assert_eq!(again.values[..], k.values[s.n as usize..]);
+    }
+    // another game's checkpoint, a damaged one
+    let other = Game::parse("0.161").unwrap();
+    let e = decode(&encode(&g, &k.saves[0], &key()), &other, &key()).unwrap_err();
+    assert_eq!(e, "belongs to game 0.167, not 0.161");
+    let mut bad = k.saves[0].clone();
+    bad.freq[0] += 1;
+    let e = decode(&encode(&g, &bad, &key()), &g, &key()).unwrap_err();
+    assert!(e.contains("do not fit together"), "{e}");
+}
+
+#[test]
+fn games_the_record_mode_cannot_run_are_refused() {
+    for (spec, why) in [
+        ("0.6", ""),
+        ("0.8", "split a heap in two"),
+        ("sub{1,2}", "take-and-break"),
+    ] {
+        let g = Game::parse(spec).unwrap();
+        let r = record_rule(&g);
+        if why.is_empty() {
+            continue;
+        }
+        let e = r.unwrap_err().to_string();
+        assert!(e.contains(why), "{spec}: {e}");
+    }
+}
