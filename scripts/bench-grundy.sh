@@ -7,7 +7,8 @@
 #   - the same codes 0.014 0.034 0.161 0.167 0.172 against the public sparse-space record
 #     solver (github rogalski-wmii-uni-lodz-pl/octal, `cargo build --release`, run as
 #     `octal CODE N 0`; issue 35) when RECORD names its binary (this machine has no access
-#     to GitHub: build it from a copy), rows marked `(record)`;
+#     to GitHub: build it from a copy), rows marked `(record)`, where heaplab runs
+#     `heaplab record --snapshots DIR` (the same job: value-frequency snapshots);
 #   - Grundy's game to 2^20 and 2^24: ogsolve takes octal codes only, so heaplab alone;
 #   - subtract-a-square to N = 1e7 against ../shared/baselines/sas_dp.c (`grundy` mode);
 #   - subtract-a-prime (a dense set) by the layer engine against the blocked mex at 1e6 and
@@ -16,11 +17,12 @@
 # Each pair runs REPEAT times (default 3), baseline and heaplab alternating, so both see the
 # same machine; prints every time, the best of each, heaplab's peak memory (best run) and
 # the ratio of the bests heaplab / baseline (issue 23 asks for <= 0.5). Both are wall times
-# of whole processes, as a user runs them: `ogsolve -m rc2 -n N CODE` against
-# `heaplab table --grundy --game CODE --max N -o t.parquet` (its plan, pilot runs, engine
-# and the file written; issue 35). A virtual machine's timings drift by tens of percent.
+# of whole processes, as a user runs them (issue 35): `ogsolve -m rc2 -n N CODE` against
+# `heaplab record --game CODE --max N` (see `heaplab()` below; HEAPLAB=table for
+# `heaplab table --grundy -o t.parquet`). A virtual machine's timings drift by tens of
+# percent.
 #
-# usage: [REPEAT=k] [GAMES="0.167 .6"] scripts/bench-grundy.sh [--quick]
+# usage: [REPEAT=k] [GAMES="0.167 .6"] [SIZES="16777216 67108864"] scripts/bench-grundy.sh [--quick]
 #        (--quick: 2^20 only, no squares)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +33,7 @@ tools="$HOME/.cache/heaplab/tools"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-sizes=(1048576 16777216)
+sizes=(${SIZES:-1048576 16777216})
 quick=0
 [ "${1:-}" = "--quick" ] && { sizes=(1048576); quick=1; }
 games=${GAMES:-"0.014 0.034 0.161 0.167 0.172 .6 .16 .56 .354 grundy-game"}
@@ -51,10 +53,22 @@ layers="$CARGO_TARGET_DIR/release/examples/layers_bench"
 best() { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
 repeat=${REPEAT:-3}
 
-# one heaplab run, the whole command: "seconds peak_kb"
+# one heaplab run, the whole command: "seconds peak_kb". The command doing the baseline's
+# job: `heaplab record --game CODE --max N` (every value computed, a summary printed: what
+# `ogsolve -m rc2` does), with `--snapshots DIR` against the record solver (which writes
+# value-frequency snapshots); HEAPLAB=table times `heaplab table --grundy -o t.parquet`
+# instead (the whole table written).
 heaplab() {
-  /usr/bin/time -o "$work/time" -f '%e %M' \
-    "$cli" table --grundy --game "$1" --max "$2" -o "$work/t.parquet" -q > /dev/null
+  if [ "${HEAPLAB:-record}" = record ]; then
+    rm -rf "$work/snaps"
+    local snaps=()
+    [ -n "${SNAPS:-}" ] && snaps=(--snapshots "$work/snaps")
+    /usr/bin/time -o "$work/time" -f '%e %M' \
+      "$cli" record --game "$1" --max "$2" "${snaps[@]}" -q > /dev/null
+  else
+    /usr/bin/time -o "$work/time" -f '%e %M' \
+      "$cli" table --grundy --game "$1" --max "$2" -o "$work/t.parquet" -q > /dev/null
+  fi
   cat "$work/time"
 }
 
@@ -94,12 +108,14 @@ for n in "${sizes[@]}"; do
     esac
     case $code in
       0.014|0.034|0.161|0.167|0.172)
-        if [ -n "${RECORD:-}" ]; then LABEL="$code(record)" row "$code" "$n" record "$code" "$n"; fi ;;
+        if [ -n "${RECORD:-}" ]; then
+          LABEL="$code(record)" SNAPS=1 row "$code" "$n" record "$code" "$n"
+        fi ;;
     esac
   done
 done
 if [ $quick = 0 ] && [ -x "$work/sas_dp" ] && [ -z "${GAMES:-}" ]; then
-  row squares 10000000 sas_dp 10000001
+  HEAPLAB=table row squares 10000000 sas_dp 10000001
 fi
 if [ $quick = 0 ] && [ -z "${GAMES:-}" ]; then
   echo "dense sets: the layer engine (layer_s) against the blocked mex (blocked_s), one run each"

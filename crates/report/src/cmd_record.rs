@@ -33,9 +33,11 @@ impl RecordHooks for Hooks<'_> {
                 crate::segments::write_frequencies(dir, k, freq).map_err(|e| format!("{e:#}"))?;
             self.snaps.push(p);
         }
-        // the estimate to N from the rate measured so far, once the run has gone 10 s
+        // the estimate to N from the rate measured so far, once the run has gone 10 s (and
+        // past its first phase, whose snapshots all come when it ends)
         let secs = self.t0.elapsed().as_secs_f64();
-        if !self.told && secs >= 10.0 && !crate::progress::quiet() {
+        let measured = 1u64 << k > 2 * self.a.keep;
+        if !self.told && measured && secs >= 10.0 && !crate::progress::quiet() {
             self.told = true;
             let rate = (1u64 << k) as f64 / secs;
             let left = self.a.max.saturating_sub(1 << k) as f64 / rate;
