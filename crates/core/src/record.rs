@@ -76,6 +76,8 @@ pub struct RecordState {
     largest_at: u64,
     /// A period (n0, p) proven before the window was first released.
     period: Option<(u64, u64)>,
+    /// Heaps whose value was found with parts read back from the front end's copy.
+    fallbacks: Vec<u64>,
 }
 
 /// What a record run found.
@@ -106,6 +108,10 @@ pub struct RecordRun {
     pub tail: Option<(u64, u64)>,
     /// Where a resumed run took up its checkpoint.
     pub resumed_at: Option<u64>,
+    /// Heaps whose value needed parts given back, read from the front end's copy (a new
+    /// rare position, or a witness beyond the prefix), since the run (or its first
+    /// checkpoint) began.
+    pub fallbacks: Vec<u64>,
     /// The peak memory the run planned for, bytes.
     pub planned_bytes: u64,
 }
@@ -130,6 +136,21 @@ pub trait RecordHooks {
     fn values(&mut self, from: u64, values: &[u32]) -> Result<(), String> {
         let _ = (from, values);
         Ok(())
+    }
+    /// Whether [`RecordHooks::fetch`] can give values back (the front end keeps a copy of
+    /// what `values` handed over): then the run never stops for a witness or a rare
+    /// position beyond the prefix, it reads those values back instead.
+    fn can_fetch(&self) -> bool {
+        false
+    }
+    /// Fills `out` with the values of heaps `from..from + out.len()`, all handed over by
+    /// `values` earlier; Ok(false) when no copy is kept.
+    ///
+    /// # Errors
+    /// Why reading them failed, in one line: the run stops.
+    fn fetch(&mut self, from: u64, out: &mut [u32]) -> Result<bool, String> {
+        let _ = (from, out);
+        Ok(false)
     }
 }
 
@@ -225,7 +246,8 @@ fn run_keeping(
     hooks: &mut dyn RecordHooks,
 ) -> Result<RecordRun, Error> {
     let br = record_rule(game)?;
-    let keep_asked = keep.max(256);
+    // (no more than the whole table)
+    let keep_asked = keep.min(max.saturating_add(1)).max(256);
     let callback = |what: String| Error::Callback { what };
     let mut watch = Watch::start(obs, max.saturating_add(1))?;
     let planned_bytes = record_memory(&br, max, keep_asked);
@@ -288,6 +310,7 @@ fn run_keeping(
                     tail: tail.1,
                     resumed_at,
                     planned_bytes,
+                    fallbacks: vec![],
                 });
             }
             let Some(mask) = stats.mask.or(stats.period.map(|_| Mask {
@@ -329,6 +352,7 @@ fn run_keeping(
                 freq,
                 largest_at,
                 period: stats.period,
+                fallbacks: vec![],
             }
         }
     };
@@ -353,7 +377,15 @@ fn run_keeping(
     }
     state.prefix = Vec::new();
     state.window = Vec::new();
-    store.release(keep as usize, state.n.saturating_sub(w) as usize);
+    let mut released = state.n.saturating_sub(w).max(keep);
+    store.release(keep as usize, released as usize);
+    let no_copy = |what: String| Error::Unsupported {
+        what: format!(
+            "record run stopped: {what}, beyond the prefix of {keep} values kept, and no copy \
+             of the values given back is at hand; rerun with a larger --keep or with a copy \
+             (the values before it are right, and the snapshots written stand)"
+        ),
+    };
     let mut pos: Vec<u64> = state.rare.iter().map(|r| r.0).collect();
     let mut val: Vec<u32> = state.rare.iter().map(|r| r.1).collect();
     let mut maxv = state.freq.len().saturating_sub(1) as u32;
@@ -377,38 +409,62 @@ fn run_keeping(
                 }
             }
             None => {
-                let tab = Table {
-                    ptr: store.as_mut_ptr(),
-                    len: store.len(),
-                };
-                let before = pos.len();
-                let mut rl = RareList {
-                    pos: &mut pos,
-                    val: &mut val,
-                };
-                let cut = blocks.run(
-                    &br, tab, keep, state.mask, &mut rl, &mut maxv, n, to, &mut st, &mut watch,
-                )?;
-                if let Some(x) = cut {
-                    return Err(Error::Unsupported {
-                        what: format!(
-                            "record run stopped at heap {x}: a witness for its value lies in \
-                             a part of {keep} or more, beyond the prefix kept; rerun with a \
-                             larger --keep (values to heap {} are right, and the snapshots \
-                             written stand)",
-                            x - 1
-                        ),
-                    });
+                let spill = hooks.can_fetch();
+                // rare parts from K on read g(x − take − r): refill those values from the
+                // front end's copy where they were given back
+                let tmax = br.last_take();
+                for &r in pos.iter().filter(|&&r| r >= keep) {
+                    let lo = n.saturating_sub(tmax + r).max(keep);
+                    let hi = (to + 1).saturating_sub(r).min(released);
+                    if lo < hi {
+                        let mut buf = vec![0u32; (hi - lo) as usize];
+                        if !hooks.fetch(lo, &mut buf).map_err(callback)? {
+                            return Err(no_copy(format!("heap {r} is a rare position")));
+                        }
+                        store
+                            .get_mut(lo as usize..hi as usize)
+                            .copy_from_slice(&buf);
+                    }
                 }
-                if let Some(&r) = pos[before..].iter().find(|&&r| r >= keep) {
-                    return Err(Error::Unsupported {
-                        what: format!(
-                            "record run stopped after heap {to}: heap {r} is a new rare \
-                             position, beyond the prefix of {keep} kept; rerun with \
-                             --keep {} or more (the snapshots written stand)",
-                            r + 1
-                        ),
-                    });
+                let mut from = n;
+                while from <= to {
+                    let tab = Table {
+                        ptr: store.as_mut_ptr(),
+                        len: store.len(),
+                    };
+                    let before = pos.len();
+                    let mut rl = RareList {
+                        pos: &mut pos,
+                        val: &mut val,
+                    };
+                    let cut = blocks.run(
+                        &br, tab, keep, state.mask, &mut rl, &mut maxv, from, to, &mut st,
+                        &mut watch,
+                    )?;
+                    if !spill {
+                        if let Some(&r) = pos[before..].iter().find(|&&r| r >= keep) {
+                            return Err(no_copy(format!("heap {r} is a new rare position")));
+                        }
+                    }
+                    let Some(x) = cut else { break };
+                    // The fallback: g(x) from every option, the parts given back read from
+                    // the front end's copy.
+                    let Some(v) =
+                        value_from_copy(&br, &store, keep, released, x, hooks).map_err(callback)?
+                    else {
+                        return Err(no_copy(format!(
+                            "a witness for the value of heap {x} lies in a part of {keep} \
+                             or more"
+                        )));
+                    };
+                    store.get_mut(x as usize..x as usize + 1)[0] = v;
+                    maxv = maxv.max(v);
+                    if state.mask.is_rare(x, v) {
+                        pos.push(x);
+                        val.push(v);
+                    }
+                    state.fallbacks.push(x);
+                    from = x + 1;
                 }
             }
         }
@@ -428,8 +484,9 @@ fn run_keeping(
             hooks.passed(snapped, &state.freq).map_err(callback)?;
             snapped += 1;
         }
-        // values below n − W (and from K on) are never read again
-        store.release(keep as usize, n.saturating_sub(w) as usize);
+        // values below n − W (and from K on) are read again only from the front end's copy
+        released = released.max(n.saturating_sub(w));
+        store.release(keep as usize, released as usize);
         if n <= max && since.elapsed().as_secs_f64() >= gap {
             let from = n.saturating_sub(w).max(keep.min(n));
             state.n = n;
@@ -465,11 +522,95 @@ fn run_keeping(
         tail: tail.1,
         resumed_at,
         planned_bytes,
+        fallbacks: state.fallbacks,
     })
 }
 
 /// Two numbers: (preperiod, period), or (values looked at, their least period).
 type Pair = (u64, u64);
+
+/// Values of heaps `range` into `out`: from `store` where kept (below `keep`, and from
+/// `released` on), from the front end's copy between. Ok(false) when no copy is kept.
+fn read_values(
+    store: &Sliding,
+    keep: u64,
+    released: u64,
+    range: std::ops::Range<u64>,
+    hooks: &mut dyn RecordHooks,
+    out: &mut Vec<u32>,
+) -> Result<bool, String> {
+    out.clear();
+    out.resize((range.end - range.start) as usize, 0);
+    let mut y = range.start;
+    while y < range.end {
+        let (end, kept) = if y < keep {
+            (range.end.min(keep), true)
+        } else if y < released {
+            (range.end.min(released), false)
+        } else {
+            (range.end, true)
+        };
+        let dst = &mut out[(y - range.start) as usize..(end - range.start) as usize];
+        if kept {
+            dst.copy_from_slice(store.get(y as usize..end as usize));
+        } else if !hooks.fetch(y, dst)? {
+            return Ok(false);
+        }
+        y = end;
+    }
+    Ok(true)
+}
+
+/// g(x) from the definition: every option of heap x, parts kept read from `store`, the
+/// others from the front end's copy (a chunk at a time); None when no copy is kept.
+fn value_from_copy(
+    br: &Breaker,
+    store: &Sliding,
+    keep: u64,
+    released: u64,
+    x: u64,
+    hooks: &mut dyn RecordHooks,
+) -> Result<Option<u32>, String> {
+    const CHUNK: u64 = 1 << 20;
+    let mut set = crate::mex::ValueSet::default();
+    let (mut aa, mut bb) = (Vec::new(), Vec::new());
+    for d in &br.digits {
+        // (one-heap options are within the largest take of x: kept in the window)
+        let Some(s) = d.leave_at_most_one(
+            x,
+            |y| store.get(y as usize..y as usize + 1)[0],
+            |v| set.insert(v),
+        ) else {
+            continue;
+        };
+        if !(d.two && s >= 2) {
+            continue;
+        }
+        let top = crate::moves::breaker::pair_top(s, d.unequal);
+        let mut a0 = 1;
+        while a0 <= top {
+            let a1 = (a0 + CHUNK).min(top + 1);
+            // parts a in a0..a1 and b = s − a in s + 1 − a1 ..= s − a0
+            if !read_values(store, keep, released, a0..a1, hooks, &mut aa)?
+                || !read_values(
+                    store,
+                    keep,
+                    released,
+                    s + 1 - a1..s + 1 - a0,
+                    hooks,
+                    &mut bb,
+                )?
+            {
+                return Ok(None);
+            }
+            for (ga, gb) in aa.iter().zip(bb.iter().rev()) {
+                set.insert(ga ^ gb);
+            }
+            a0 = a1;
+        }
+    }
+    Ok(Some(set.mex()))
+}
 
 /// Rare positions n >= 1 of `g` under `m`, with their values.
 fn rare_of(m: Mask, g: &[u32]) -> Vec<(u64, u32)> {

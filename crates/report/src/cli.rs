@@ -330,11 +330,20 @@ pub struct RecordArgs {
     /// The last heap N (heaps 0..=N); accepts 2^33, 1e9, 1000000.
     #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
     pub max: u64,
-    /// Values kept at the start (the prefix K; the window of recent values is about as
-    /// long). Every rare position and every witness must lie below K, or the run stops
-    /// and says so; memory is about 16·K bytes.
+    /// Values kept in memory at the start (the prefix K; the window of recent values is
+    /// about as long): memory is about 16 bytes per kept value plus 64 MiB. A value whose
+    /// witness or rare part lies beyond K is found from the spill file instead.
     #[arg(long, default_value = "2^24", value_parser = count_arg, allow_hyphen_values = true)]
     pub keep: u64,
+    /// Where every value is kept on disk (2 bytes each) for the rare heaps that need values
+    /// no longer in memory (default: CHECKPOINT.spill with --checkpoint, kept for a resume;
+    /// else a temporary file in the current folder). Removed when the run completes.
+    #[arg(long, value_name = "FILE")]
+    pub spill: Option<PathBuf>,
+    /// No spill file: a heap that needs values no longer in memory stops the run (saying
+    /// which, and what to do).
+    #[arg(long, conflicts_with = "spill")]
+    pub no_spill: bool,
     /// Write the value frequencies over heaps 1..=2^k to DIR/freq-2^k.txt for every 2^k
     /// from 2^10 to N as the run passes it, and the rare positions to DIR/rare.txt at the end.
     #[arg(long, value_name = "DIR")]

@@ -15,12 +15,103 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Every value of the run on disk, two bytes each (little-endian), in order: what the
+/// record mode reads back for the rare heaps that need values no longer in memory.
+struct Spill {
+    path: PathBuf,
+    w: BufWriter<std::fs::File>,
+    /// Values written.
+    len: u64,
+}
+
+impl Spill {
+    /// Opens the spill file at `path` for a run at heap `n` (0: a fresh run, the file made
+    /// anew): None when a resumed run finds no file, or one shorter than its n values.
+    fn open(path: &Path, n: u64) -> Result<Option<Spill>> {
+        let file = if n == 0 {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(path)
+        } else {
+            match std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(path)
+            {
+                Ok(f) if f.metadata().map(|m| m.len()).unwrap_or(0) >= 2 * n => Ok(f),
+                _ => return Ok(None),
+            }
+        }
+        .with_context(|| format!("cannot open the spill file `{}`", path.display()))?;
+        file.set_len(2 * n)
+            .with_context(|| format!("cannot cut the spill file `{}`", path.display()))?;
+        let mut w = BufWriter::with_capacity(1 << 20, file);
+        std::io::Seek::seek(&mut w, std::io::SeekFrom::Start(2 * n))?;
+        Ok(Some(Spill {
+            path: path.to_path_buf(),
+            w,
+            len: n,
+        }))
+    }
+
+    fn push(&mut self, from: u64, values: &[u32]) -> std::result::Result<(), String> {
+        if from != self.len {
+            return Err(format!(
+                "the spill file `{}` is out of step",
+                self.path.display()
+            ));
+        }
+        for &v in values {
+            let v = u16::try_from(v).map_err(|_| {
+                format!(
+                    "a value reached {v}: the spill file holds values below 2^16 (use --no-spill)"
+                )
+            })?;
+            self.w.write_all(&v.to_le_bytes()).map_err(|e| {
+                format!("cannot write the spill file `{}`: {e}", self.path.display())
+            })?;
+        }
+        self.len += values.len() as u64;
+        Ok(())
+    }
+
+    fn read(&mut self, from: u64, out: &mut [u32]) -> std::result::Result<(), String> {
+        let why = |e: std::io::Error| {
+            format!("cannot read the spill file `{}`: {e}", self.path.display())
+        };
+        self.w.flush().map_err(why)?;
+        let mut buf = vec![0u8; out.len() * 2];
+        #[cfg(unix)]
+        std::os::unix::fs::FileExt::read_exact_at(self.w.get_ref(), &mut buf, from * 2)
+            .map_err(why)?;
+        #[cfg(not(unix))]
+        {
+            use std::io::{Read, Seek};
+            let mut f = self.w.get_ref().try_clone().map_err(why)?;
+            f.seek(std::io::SeekFrom::Start(from * 2)).map_err(why)?;
+            f.read_exact(&mut buf).map_err(why)?;
+            self.w
+                .get_mut()
+                .seek(std::io::SeekFrom::Start(self.len * 2))
+                .map_err(why)?;
+        }
+        for (o, c) in out.iter_mut().zip(buf.chunks_exact(2)) {
+            *o = u32::from(u16::from_le_bytes([c[0], c[1]]));
+        }
+        Ok(())
+    }
+}
+
 /// What the command line does during a run.
 struct Hooks<'a> {
     a: &'a RecordArgs,
     game: &'a Game,
     snaps: Vec<PathBuf>,
     values: Option<BufWriter<std::fs::File>>,
+    spill: Option<Spill>,
     /// When the run started, and whether the measured rate has been told.
     t0: Instant,
     told: bool,
@@ -63,13 +154,28 @@ impl RecordHooks for Hooks<'_> {
     }
 
     fn values(&mut self, from: u64, values: &[u32]) -> std::result::Result<(), String> {
+        if let Some(s) = &mut self.spill {
+            s.push(from, values)?;
+        }
         let Some(w) = &mut self.values else {
             return Ok(());
         };
+        let name = self.a.values.as_deref().unwrap_or(Path::new("-")).display();
         (from..)
             .zip(values)
             .try_for_each(|(n, v)| writeln!(w, "{n} {v}"))
-            .map_err(|e| format!("cannot write the values file: {e}"))
+            .map_err(|e| format!("cannot write the values file `{name}`: {e}"))
+    }
+
+    fn can_fetch(&self) -> bool {
+        self.spill.is_some()
+    }
+
+    fn fetch(&mut self, from: u64, out: &mut [u32]) -> std::result::Result<bool, String> {
+        match &mut self.spill {
+            Some(s) => s.read(from, out).map(|_| true),
+            None => Ok(false),
+        }
     }
 }
 
@@ -120,9 +226,42 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
             size(have)
         );
     }
+    // the spill file: --spill, else beside the checkpoint, else a temporary one here
+    let spill_path: Option<PathBuf> = match (&a.spill, &a.checkpoint, a.no_spill) {
+        (_, _, true) => None,
+        (Some(p), _, _) => Some(p.clone()),
+        (None, Some(cp), _) => Some(crate::sink::side_path(cp, ".spill")),
+        (None, None, _) => Some(PathBuf::from(format!(
+            ".heaplab-record-{}.spill",
+            std::process::id()
+        ))),
+    };
+    if let Some(dir) = &a.snapshots {
+        let inside = |p: &Path| {
+            crate::files::same_file_key(&crate::files::folder_of(p))
+                == crate::files::same_file_key(dir)
+        };
+        for (flag, p) in [
+            ("--values", a.values.as_deref()),
+            ("--checkpoint", a.checkpoint.as_deref()),
+            (
+                "--spill",
+                spill_path.as_deref().filter(|_| a.spill.is_some()),
+            ),
+        ] {
+            if let Some(p) = p.filter(|p| inside(p)) {
+                bail!(
+                    "{flag} `{}` is in the snapshot folder `{}`; keep it outside",
+                    p.display(),
+                    dir.display()
+                );
+            }
+        }
+    }
     let mut made = None;
     if let Some(dir) = &a.snapshots {
         made = Some(crate::segments::prepare_snapshots(dir)?);
+        AtomicFile::check(&dir.join("rare.txt"))?;
         let need = 64 * 8 * 4096u64;
         if crate::machine::free_space(dir).is_some_and(|f| f < need) {
             bail!(
@@ -184,6 +323,35 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
         }
         None => None,
     };
+    let at = saved.as_ref().map_or(0, |s| s.n);
+    let spill = match &spill_path {
+        Some(p) => {
+            let need = 2 * (a.max + 1);
+            if at == 0 && crate::machine::free_space(p).is_some_and(|f| f < need) {
+                bail!(
+                    "the spill file `{}` needs about {} (2 bytes a value), more than is free there; \
+                     use --spill FILE elsewhere, or --no-spill",
+                    p.display(),
+                    size(need)
+                );
+            }
+            let s = Spill::open(p, at)?;
+            if s.is_none() && !crate::progress::quiet() {
+                eprintln!(
+                    "heaplab: no spill file `{}` with the {at} values before the checkpoint: \
+                     a heap that needs values no longer in memory will stop the run",
+                    p.display()
+                );
+            }
+            s
+        }
+        None => None,
+    };
+    // a temporary spill file goes when the run is interrupted; one beside a checkpoint stays
+    let _spill_guard = spill
+        .as_ref()
+        .filter(|_| a.spill.is_none() && a.checkpoint.is_none())
+        .map(|s| crate::cleanup::Pending::new(s.path.clone()));
     let progress = Progress::new(&format!("record {game} to {}", a.max), a.max + 1);
     let mut hooks = Hooks {
         a: &a,
@@ -193,6 +361,7 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
             .as_ref()
             .map(|f| f.file().map(BufWriter::new))
             .transpose()?,
+        spill,
         t0,
         told: false,
     };
@@ -205,7 +374,15 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
         a.checkpoint_every,
         &progress,
         &mut hooks,
-    )?;
+    );
+    // a temporary spill file goes whatever happened; one beside a checkpoint when done
+    if let Some(s) = hooks.spill.take() {
+        if run.is_ok() || (a.spill.is_none() && a.checkpoint.is_none()) {
+            drop(s.w);
+            let _ = std::fs::remove_file(&s.path);
+        }
+    }
+    let run = run?;
     progress.finish();
     let snaps = std::mem::take(&mut hooks.snaps);
     let mut files: Vec<String> = snaps.iter().map(|p| p.display().to_string()).collect();
@@ -268,6 +445,7 @@ fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs:
             "window": run.window,
             "planned_bytes": run.planned_bytes,
             "resumed_at": run.resumed_at,
+            "fallbacks": run.fallbacks,
             "files": files,
             "seconds": (secs * 1000.0).round() / 1000.0,
         });
@@ -275,7 +453,7 @@ fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs:
         return;
     }
     println!(
-        "{game} to N = {}: largest value {}, first at heap {}; {} rare positions ({}), the last at {}",
+        "{game} to N = {}: largest value {}, first at heap {}; {} rare positions ({}), the last: {}",
         run.max,
         run.largest,
         run.largest_at,
@@ -283,6 +461,19 @@ fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs:
         run.mask.map_or("no mask".into(), |m| m.to_string()),
         run.rare.last().map_or("none".into(), |r| format!("heap {} (value {})", r.0, r.1))
     );
+    if !run.fallbacks.is_empty() {
+        let show: Vec<String> = run.fallbacks.iter().take(10).map(u64::to_string).collect();
+        println!(
+            "{} heaps needed values no longer in memory, read back from the spill file: {}{}",
+            run.fallbacks.len(),
+            show.join(", "),
+            if run.fallbacks.len() > 10 {
+                ", …"
+            } else {
+                ""
+            }
+        );
+    }
     println!("periods: {}", periods(run));
     let grown = if run.keep > run.keep_asked {
         format!(
@@ -301,6 +492,7 @@ fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs:
     );
     match files.len() {
         0 => println!("no files written (--snapshots DIR writes the frequencies)"),
+        1 => println!("wrote {}", files[0]),
         n => println!("wrote {n} files: {} … {}", files[0], files[n - 1]),
     }
 }

@@ -1108,7 +1108,43 @@ fn record_runs_in_a_small_prefix_equal_the_published_record_tables() {
         let rare_file = std::fs::read_to_string(p.join(&dir).join("rare.txt")).unwrap();
         assert_eq!(rare_file.lines().count(), rare as usize);
     }
-    // not a record game, a prefix too small, a witness beyond the prefix
+    // 0.034 with a prefix of 2^12: heaps needing values no longer in memory are read back
+    // from the spill file (which goes when the run completes), and the snapshot still
+    // equals the published one; without the spill file the run stops at the first of them
+    let args = [
+        "record", "--game", "0.034", "--max", "2^16", "--keep", "2^12",
+    ];
+    let o = heaplab(
+        p,
+        &[&args[..], &["--snapshots", "r-034", "--json", "-q"]].concat(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(!j["fallbacks"].as_array().unwrap().is_empty(), "{j}");
+    let got = std::fs::read_to_string(p.join("r-034/freq-2^16.txt")).unwrap();
+    assert_eq!(got, include_str!("fixtures/record/0.034-2^16.txt"));
+    let left: Vec<_> = std::fs::read_dir(p)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".spill"))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "the spill file goes when the run completes"
+    );
+    refused(
+        &heaplab(p, &[&args[..], &["--no-spill"]].concat()),
+        "beyond the prefix",
+    );
+    // outputs inside the snapshot folder are refused before any work
+    refused(
+        &heaplab(
+            p,
+            &[&args[..], &["--snapshots", "sY", "--values", "sY/rare.txt"]].concat(),
+        ),
+        "is in the snapshot folder",
+    );
+    // not a record game, a prefix too small
     refused(
         &heaplab(p, &["record", "--game", "squares", "--max", "2^20"]),
         "take-and-break",
