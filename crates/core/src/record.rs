@@ -40,7 +40,7 @@ use crate::game::Game;
 use crate::moves::breaker::{guy_smith_bound, Breaker};
 use crate::moves::Play;
 use crate::observe::{Observer, Watch};
-use crate::saved::{seal, unseal, Key};
+use crate::saved::{after_header, header, seal, unseal, Key};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -648,12 +648,7 @@ const FORMAT: u32 = 1;
 /// heaplab version, the game's canonical spec, the state (postcard: values as variable-width
 /// integers, two bytes each below 2^14), sealed with `key` ([`crate::saved::Key`]).
 pub fn encode(game: &Game, state: &RecordState, key: &Key) -> Vec<u8> {
-    let mut b = MAGIC.to_vec();
-    b.extend_from_slice(&FORMAT.to_le_bytes());
-    for s in [env!("CARGO_PKG_VERSION").to_string(), game.to_string()] {
-        b.extend_from_slice(&(s.len() as u32).to_le_bytes());
-        b.extend_from_slice(s.as_bytes());
-    }
+    let mut b = header(MAGIC, FORMAT, game);
     b.extend(postcard::to_stdvec(state).expect("a record state serializes"));
     seal(b, key)
 }
@@ -670,35 +665,9 @@ pub fn decode(bytes: &[u8], game: &Game, key: &Key) -> Result<RecordState, Strin
         return Err("is not a heaplab record checkpoint".into());
     }
     let body = unseal(bytes, key)?;
-    let mut at = MAGIC.len();
-    let mut take = |k: usize| -> Result<&[u8], String> {
-        let s = body.get(at..at + k).ok_or("is cut short")?;
-        at += k;
-        Ok(s)
-    };
-    if !body.starts_with(MAGIC) {
-        return Err("is not a heaplab record checkpoint".into());
-    }
-    let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
-    let format = u32_of(take(4)?);
-    if format != FORMAT {
-        return Err(format!("has layout version {format}, not {FORMAT}"));
-    }
-    let vlen = u32_of(take(4)?) as usize;
-    let version = String::from_utf8_lossy(take(vlen)?).into_owned();
-    if version != env!("CARGO_PKG_VERSION") {
-        return Err(format!(
-            "was written by heaplab {version}, not {}",
-            env!("CARGO_PKG_VERSION")
-        ));
-    }
-    let glen = u32_of(take(4)?) as usize;
-    let name = String::from_utf8_lossy(take(glen)?).into_owned();
-    if name != game.to_string() {
-        return Err(format!("belongs to game {name}, not {game}"));
-    }
+    let body = after_header(body, MAGIC, FORMAT, game, "record checkpoint")?;
     let state: RecordState =
-        postcard::from_bytes(&body[at..]).map_err(|_| "is damaged (bad state)".to_string())?;
+        postcard::from_bytes(body).map_err(|_| "is damaged (bad state)".to_string())?;
     let whole = state.prefix.len() as u64 == state.keep.min(state.n)
         && state.window_from + state.window.len() as u64 == state.n
         && state.window_from <= state.n

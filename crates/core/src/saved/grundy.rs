@@ -20,7 +20,7 @@ use crate::game::Game;
 use crate::observe::Observer;
 use crate::plan::grundy_table;
 use crate::plan::run::{grundy_continues, grundy_table_after};
-use crate::saved::{seal, unseal, Key};
+use crate::saved::{after_header, header, seal, unseal, Key};
 use crate::table::GrundyTable;
 use std::time::Instant;
 
@@ -36,15 +36,8 @@ pub const SNAP_FROM: u32 = 10;
 
 /// The bytes of a checkpoint of `table` (values 0..table.len() of `game`), sealed with `key`.
 pub fn encode(game: &Game, table: &GrundyTable, key: &Key) -> Vec<u8> {
-    let name = game.to_string();
-    let version = env!("CARGO_PKG_VERSION");
-    let mut b = Vec::with_capacity(64 + table.len() * table.value_bytes());
-    b.extend_from_slice(MAGIC);
-    b.extend_from_slice(&FORMAT.to_le_bytes());
-    b.extend_from_slice(&(version.len() as u32).to_le_bytes());
-    b.extend_from_slice(version.as_bytes());
-    b.extend_from_slice(&(name.len() as u32).to_le_bytes());
-    b.extend_from_slice(name.as_bytes());
+    let mut b = header(MAGIC, FORMAT, game);
+    b.reserve(16 + table.len() * table.value_bytes());
     b.push(table.value_bytes() as u8);
     b.extend_from_slice(&(table.len() as u64).to_le_bytes());
     match table {
@@ -67,35 +60,13 @@ pub fn decode(bytes: &[u8], game: &Game, key: &Key) -> Result<GrundyTable, Strin
         return Err("is not a heaplab Grundy-table checkpoint".into());
     }
     let body = unseal(bytes, key)?;
-    if !body.starts_with(MAGIC) {
-        return Err("is not a heaplab Grundy-table checkpoint".into());
-    }
-    let mut at = MAGIC.len();
+    let body = after_header(body, MAGIC, FORMAT, game, "Grundy-table checkpoint")?;
+    let mut at = 0;
     let mut take = |k: usize| -> Result<&[u8], String> {
         let s = body.get(at..at + k).ok_or("is cut short")?;
         at += k;
         Ok(s)
     };
-    let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
-    let format = u32_of(take(4)?);
-    if format != FORMAT {
-        return Err(format!(
-            "has layout version {format}, not {FORMAT} (another heaplab version)"
-        ));
-    }
-    let vlen = u32_of(take(4)?) as usize;
-    let version = String::from_utf8_lossy(take(vlen)?).into_owned();
-    if version != env!("CARGO_PKG_VERSION") {
-        return Err(format!(
-            "was written by heaplab {version}, not {}",
-            env!("CARGO_PKG_VERSION")
-        ));
-    }
-    let glen = u32_of(take(4)?) as usize;
-    let name = String::from_utf8_lossy(take(glen)?).into_owned();
-    if name != game.to_string() {
-        return Err(format!("belongs to game {name}, not {game}"));
-    }
     let width = take(1)?[0] as usize;
     let count = u64::from_le_bytes(take(8)?.try_into().expect("eight bytes"));
     if !matches!(width, 1 | 2 | 4) || count == 0 {

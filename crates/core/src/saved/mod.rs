@@ -185,6 +185,60 @@ pub fn load_or_make_key(
     }
 }
 
+/// The start of a checkpoint body: `magic`, the layout version `format`, then heaplab's
+/// version and the game's canonical spec (each a little-endian u32 length and its bytes).
+pub(crate) fn header(magic: &[u8; 8], format: u32, game: &crate::Game) -> Vec<u8> {
+    let mut b = magic.to_vec();
+    b.extend_from_slice(&format.to_le_bytes());
+    for s in [env!("CARGO_PKG_VERSION").to_string(), game.to_string()] {
+        b.extend_from_slice(&(s.len() as u32).to_le_bytes());
+        b.extend_from_slice(s.as_bytes());
+    }
+    b
+}
+
+/// What follows a [`header`] for `game` in `body`, or why the body is not one (a phrase
+/// after the checkpoint's name: `is not a heaplab {kind}`, `has layout version …`, `was
+/// written by heaplab …`, `belongs to game …`, `is cut short`).
+pub(crate) fn after_header<'a>(
+    body: &'a [u8],
+    magic: &[u8; 8],
+    format: u32,
+    game: &crate::Game,
+    kind: &str,
+) -> Result<&'a [u8], String> {
+    if !body.starts_with(magic) {
+        return Err(format!("is not a heaplab {kind}"));
+    }
+    let mut at = magic.len();
+    let mut take = |k: usize| -> Result<&'a [u8], String> {
+        let s = body.get(at..at + k).ok_or("is cut short")?;
+        at += k;
+        Ok(s)
+    };
+    let u32_of = |b: &[u8]| u32::from_le_bytes(b.try_into().expect("four bytes"));
+    let found = u32_of(take(4)?);
+    if found != format {
+        return Err(format!(
+            "has layout version {found}, not {format} (another heaplab version)"
+        ));
+    }
+    let vlen = u32_of(take(4)?) as usize;
+    let version = String::from_utf8_lossy(take(vlen)?).into_owned();
+    if version != env!("CARGO_PKG_VERSION") {
+        return Err(format!(
+            "was written by heaplab {version}, not {}",
+            env!("CARGO_PKG_VERSION")
+        ));
+    }
+    let glen = u32_of(take(4)?) as usize;
+    let name = String::from_utf8_lossy(take(glen)?).into_owned();
+    if name != game.to_string() {
+        return Err(format!("belongs to game {name}, not {game}"));
+    }
+    Ok(&body[at..])
+}
+
 /// `body` followed by its seal under `key`: the xxh3-64 (little-endian) of `body`, then
 /// the keyed BLAKE3 of `body`.
 pub(crate) fn seal(mut body: Vec<u8>, key: &Key) -> Vec<u8> {
