@@ -279,11 +279,7 @@ fn run_keeping(
             let mut freq: Vec<u64> = Vec::new();
             let mut largest_at = 0;
             for (x, &v) in g.iter().enumerate().skip(1) {
-                if v as usize >= freq.len() {
-                    freq.resize(v as usize + 1, 0);
-                    largest_at = x as u64;
-                }
-                freq[v as usize] += 1;
+                tally(&mut freq, &mut largest_at, x as u64, v);
                 if snapped < 64 && x as u64 == 1 << snapped {
                     hooks.passed(snapped, &freq).map_err(callback)?;
                     snapped += 1;
@@ -469,11 +465,7 @@ fn run_keeping(
             }
         }
         for (x, &v) in (n..).zip(store.get(n as usize..to as usize + 1)) {
-            if v as usize >= state.freq.len() {
-                state.freq.resize(v as usize + 1, 0);
-                state.largest_at = x;
-            }
-            state.freq[v as usize] += 1;
+            tally(&mut state.freq, &mut state.largest_at, x, v);
         }
         maxv = maxv.max(state.freq.len().saturating_sub(1) as u32);
         hooks
@@ -610,6 +602,16 @@ fn value_from_copy(
         }
     }
     Ok(Some(set.mex()))
+}
+
+/// Counts value `v` of heap `x` in `freq` (heaps in increasing order); a value beyond every
+/// earlier one makes `x` where the largest value first occurs.
+fn tally(freq: &mut Vec<u64>, largest_at: &mut u64, x: u64, v: u32) {
+    if v as usize >= freq.len() {
+        freq.resize(v as usize + 1, 0);
+        *largest_at = x;
+    }
+    freq[v as usize] += 1;
 }
 
 /// Rare positions n >= 1 of `g` under `m`, with their values.

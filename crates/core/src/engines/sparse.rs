@@ -1088,11 +1088,11 @@ impl Table {
 
 impl Blocks {
     /// Values of positions from..=to (g holds 0..from) with mask `m`.
-    #[allow(clippy::too_many_arguments)]
     ///
     /// `tab` holds at least to + 1 values (0..from decided). Sweeps read parts below `limit`
     /// only (u64::MAX: every part); the first position whose value would need a part from
     /// `limit` on is returned, undecided, and the run ends before it.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run(
         &mut self,
         br: &Breaker,
