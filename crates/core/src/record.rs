@@ -30,6 +30,10 @@
 //! period proven by Guy–Smith if one shows in the window, else the periods the window
 //! excludes, and checkpoints ([`encode`]) from which a run on another machine resumes with
 //! identical results.
+//!
+//! Other games whose Grundy table can be continued (subtraction games such as
+//! subtract-a-square, whose values need options from every earlier heap) keep the whole
+//! table instead ([`RecordWay::WholeTable`]), grown in checkpointed segments.
 
 use crate::engines::mem::Sliding;
 use crate::engines::sparse::{
@@ -174,6 +178,84 @@ pub fn record_rule(game: &Game) -> Result<Breaker, Error> {
         ));
     }
     Ok(br)
+}
+
+/// How a record run of a game goes.
+#[derive(Debug, Clone)]
+pub enum RecordWay {
+    /// The prefix-and-window run of [`record_run`]: a take-and-break game in normal play
+    /// whose splits leave two heaps (never three), Grundy's game included.
+    Sparse(Breaker),
+    /// Every value in memory, grown in segments with checkpoints and snapshots
+    /// ([`crate::saved::grundy::in_segments`]): the other games whose Grundy table can be
+    /// continued ([`crate::grundy_resumable`]), such as subtract-a-square. The run's summary
+    /// is [`whole_table_run`].
+    WholeTable,
+}
+
+/// How a record run of `game` goes ([`RecordWay`]), or why there is none.
+///
+/// # Errors
+/// [`Error::Unsupported`] naming the reason: misère play, or a game whose Grundy table
+/// cannot be continued in segments (all-but sets, listed moves, beyond one heap).
+pub fn record_way(game: &Game) -> Result<RecordWay, Error> {
+    match record_rule(game) {
+        Ok(br) => Ok(RecordWay::Sparse(br)),
+        Err(_) if crate::grundy_resumable(game) => Ok(RecordWay::WholeTable),
+        Err(e) if game.play() != Play::Normal => Err(e),
+        Err(_) => Err(Error::Unsupported {
+            what: format!(
+                "record mode is for take-and-break codes, Grundy's game and subtraction games \
+                 with a finite or named move set; {game} is not (use `heaplab table --grundy`)"
+            ),
+        }),
+    }
+}
+
+/// How many of the heaps 1..=`upto` of the table `g` have each value (every value from 0
+/// to the largest, zero counts included: a record table's snapshot), and the least heap in
+/// 0..=`upto` with the largest value. `upto` is cut to the table's last heap.
+pub fn frequencies(g: &crate::GrundyTable, upto: u64) -> (Vec<u64>, u64) {
+    let len = (g.len() as u64).min(upto.saturating_add(1));
+    let (mut freq, mut largest_at) = (Vec::new(), 0);
+    const CHUNK: u64 = 1 << 20;
+    let mut from = 0;
+    while from < len {
+        let to = (from + CHUNK).min(len);
+        for (x, v) in (from..).zip(g.slice_u32(from as usize, to as usize)) {
+            tally(&mut freq, &mut largest_at, x, v);
+        }
+        from = to;
+    }
+    // heap 0 (value 0) counts for the largest value, not in the frequencies
+    if let Some(f) = freq.first_mut() {
+        *f -= 1;
+    }
+    (freq, largest_at)
+}
+
+/// The summary of a record run that kept the whole table `g` (values of heaps 0..=N,
+/// [`RecordWay::WholeTable`]): the value frequencies over heaps 1..=N, the largest value
+/// and its first heap; no mask, rare positions or period (`tail` and `period` are None).
+pub fn whole_table_run(g: &crate::GrundyTable) -> RecordRun {
+    let len = g.len() as u64;
+    let (freq, largest_at) = frequencies(g, len.saturating_sub(1));
+    RecordRun {
+        max: len.saturating_sub(1),
+        keep: len,
+        keep_asked: len,
+        window: 0,
+        mask: None,
+        rare: vec![],
+        largest: freq.len().saturating_sub(1) as u32,
+        freq,
+        largest_at,
+        period: None,
+        tail: None,
+        resumed_at: None,
+        fallbacks: vec![],
+        planned_bytes: 0,
+    }
 }
 
 /// The window a run keeping `keep` values keeps for `br`.
@@ -616,12 +698,7 @@ fn tally(freq: &mut Vec<u64>, largest_at: &mut u64, x: u64, v: u32) {
 
 /// Rare positions n >= 1 of `g` under `m`, with their values.
 fn rare_of(m: Mask, g: &[u32]) -> Vec<(u64, u32)> {
-    g.iter()
-        .enumerate()
-        .skip(1)
-        .filter(|&(x, &v)| m.is_rare(x as u64, v))
-        .map(|(x, &v)| (x as u64, v))
-        .collect()
+    m.rare_in(g).collect()
 }
 
 /// The period proven (one known already, or one the last values `g` = g(from..) show and

@@ -161,9 +161,7 @@ impl RecordHooks for Hooks<'_> {
             return Ok(());
         };
         let name = self.a.values.as_deref().unwrap_or(Path::new("-")).display();
-        (from..)
-            .zip(values)
-            .try_for_each(|(n, v)| writeln!(w, "{n} {v}"))
+        write_values(w, from, values)
             .map_err(|e| format!("cannot write the values file `{name}`: {e}"))
     }
 
@@ -186,11 +184,152 @@ fn load(path: &Path, game: &Game) -> Result<Option<RecordState>> {
     crate::sink::read_checkpoint(path, |b| record::decode(b, game, key))
 }
 
+/// Refuses an output inside the snapshot folder: `--values`, `--checkpoint` and the
+/// spill file named by `--spill` (`spill`) must be kept outside it.
+fn check_outside_snapshots(a: &RecordArgs, spill: Option<&Path>) -> Result<()> {
+    let Some(dir) = &a.snapshots else {
+        return Ok(());
+    };
+    let inside = |p: &Path| {
+        crate::files::same_file_key(&crate::files::folder_of(p)) == crate::files::same_file_key(dir)
+    };
+    for (flag, p) in [
+        ("--values", a.values.as_deref()),
+        ("--checkpoint", a.checkpoint.as_deref()),
+        ("--spill", spill),
+    ] {
+        if let Some(p) = p.filter(|p| inside(p)) {
+            bail!(
+                "{flag} `{}` is in the snapshot folder `{}`; keep it outside",
+                p.display(),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Makes the snapshot folder (the guard removes it if the run fails) and checks that
+/// `rare.txt` can be written there and that it has room.
+fn prepare(a: &RecordArgs) -> Result<Option<crate::cleanup::MadeDirs>> {
+    let Some(dir) = &a.snapshots else {
+        return Ok(None);
+    };
+    let made = crate::segments::prepare_snapshots(dir)?;
+    AtomicFile::check(&dir.join("rare.txt"))?;
+    let need = 64 * 8 * 4096u64;
+    if crate::machine::free_space(dir).is_some_and(|f| f < need) {
+        bail!(
+            "the snapshot folder `{}` has less than {} free",
+            dir.display(),
+            size(need)
+        );
+    }
+    Ok(Some(made))
+}
+
+/// Opens `--values` (a b-file of heaps 0..=N), refused when the disk will not hold it.
+fn open_values(a: &RecordArgs) -> Result<Option<AtomicFile>> {
+    let Some(p) = &a.values else {
+        return Ok(None);
+    };
+    let digits = a.max.to_string().len() as u64;
+    let need = (a.max + 1).saturating_mul(digits + 5);
+    if crate::machine::free_space(p).is_some_and(|f| f < need) {
+        bail!(
+            "--values `{}` would take about {}, more than is free there",
+            p.display(),
+            size(need)
+        );
+    }
+    Ok(Some(AtomicFile::create(p)?))
+}
+
+/// Writes `values` (of heaps from, from + 1, …) as b-file lines `n g(n)`.
+fn write_values(w: &mut impl Write, from: u64, values: &[u32]) -> std::io::Result<()> {
+    (from..)
+        .zip(values)
+        .try_for_each(|(n, v)| writeln!(w, "{n} {v}"))
+}
+
+/// A record run that keeps the whole table ([`record::RecordWay::WholeTable`]: a
+/// subtraction game such as `squares`): the table grown in segments with checkpoints and
+/// snapshots ([`crate::segments::run`]), then the b-file and the summary.
+fn run_whole(a: &RecordArgs, t0: Instant) -> Result<ExitCode> {
+    let game = &a.game;
+    if a.spill.is_some() || a.no_spill {
+        bail!("{game} keeps every value in memory in a record run: --spill and --no-spill are for take-and-break codes");
+    }
+    check_outside_snapshots(a, None)?;
+    if let (Some(cp), Some(v)) = (&a.checkpoint, &a.values) {
+        if crate::files::same_file_key(cp) == crate::files::same_file_key(v) {
+            bail!("--checkpoint must be another file than --values");
+        }
+    }
+    // memory up front: the whole table (a run that saves its state may take days)
+    let long = heaplab_core::Budget {
+        seconds: f64::INFINITY,
+        ..crate::machine::budget()
+    };
+    let plan = heaplab_core::plan_table(game, a.max, &long)?;
+    let made = prepare(a)?;
+    let _lock = a
+        .checkpoint
+        .as_deref()
+        .map(crate::sink::CheckpointLock::take)
+        .transpose()?;
+    let values_file = open_values(a)?;
+    let progress = Progress::new(&format!("record {game} to {}", a.max), a.max + 1);
+    heaplab_core::Observer::planned(&progress, &plan);
+    let s = crate::segments::Segmented {
+        game,
+        max: a.max,
+        checkpoint: a.checkpoint.as_deref(),
+        every: a.checkpoint_every,
+        snapshots: a.snapshots.as_deref(),
+    };
+    let (table, snaps, longer) = crate::segments::run(&s, &progress)?;
+    progress.finish();
+    let mut run = record::whole_table_run(&table);
+    run.planned_bytes = plan.memory;
+    let mut files: Vec<String> = snaps.iter().map(|p| p.display().to_string()).collect();
+    if let Some(f) = values_file {
+        let mut w = BufWriter::with_capacity(1 << 20, f.file()?);
+        let name = a
+            .values
+            .as_deref()
+            .unwrap_or(Path::new("-"))
+            .display()
+            .to_string();
+        let len = table.len();
+        let mut from = 0;
+        while from < len {
+            let to = (from + (1 << 20)).min(len);
+            write_values(&mut w, from as u64, &table.slice_u32(from, to))
+                .with_context(|| format!("cannot write the values file `{name}`"))?;
+            from = to;
+        }
+        w.flush()
+            .with_context(|| format!("cannot write the values file `{name}`"))?;
+        drop(w);
+        files.push(f.commit()?.display().to_string());
+    }
+    made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
+    if let Some(cp) = a.checkpoint.as_ref().filter(|_| !longer) {
+        if cp.exists() {
+            std::fs::remove_file(cp)
+                .with_context(|| format!("cannot remove checkpoint `{}`", cp.display()))?;
+        }
+    }
+    summary(a, game, &run, &files, t0.elapsed().as_secs_f64(), true);
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs the command.
 pub fn run(a: RecordArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let game = a.game.clone();
-    let br = record::record_rule(&game)?;
+    let way = record::record_way(&game)?;
     if a.max < 1 << record::SNAP_FROM {
         bail!(
             "--max {} is below 2^{}: a record run is for long tables (use `heaplab table --grundy`)",
@@ -211,6 +350,10 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
             record::MIN_KEEP
         );
     }
+    let br = match way {
+        record::RecordWay::Sparse(br) => br,
+        record::RecordWay::WholeTable => return run_whole(&a, t0),
+    };
     if a.values.is_some() && a.checkpoint.is_some() {
         bail!("--values writes every value from heap 0 and cannot resume: leave out --checkpoint, or --values");
     }
@@ -236,41 +379,8 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
             std::process::id()
         ))),
     };
-    if let Some(dir) = &a.snapshots {
-        let inside = |p: &Path| {
-            crate::files::same_file_key(&crate::files::folder_of(p))
-                == crate::files::same_file_key(dir)
-        };
-        for (flag, p) in [
-            ("--values", a.values.as_deref()),
-            ("--checkpoint", a.checkpoint.as_deref()),
-            (
-                "--spill",
-                spill_path.as_deref().filter(|_| a.spill.is_some()),
-            ),
-        ] {
-            if let Some(p) = p.filter(|p| inside(p)) {
-                bail!(
-                    "{flag} `{}` is in the snapshot folder `{}`; keep it outside",
-                    p.display(),
-                    dir.display()
-                );
-            }
-        }
-    }
-    let mut made = None;
-    if let Some(dir) = &a.snapshots {
-        made = Some(crate::segments::prepare_snapshots(dir)?);
-        AtomicFile::check(&dir.join("rare.txt"))?;
-        let need = 64 * 8 * 4096u64;
-        if crate::machine::free_space(dir).is_some_and(|f| f < need) {
-            bail!(
-                "the snapshot folder `{}` has less than {} free",
-                dir.display(),
-                size(need)
-            );
-        }
-    }
+    check_outside_snapshots(&a, spill_path.as_deref().filter(|_| a.spill.is_some()))?;
+    let made = prepare(&a)?;
     let _lock = a
         .checkpoint
         .as_deref()
@@ -308,21 +418,7 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
             );
         }
     }
-    let values_file = match &a.values {
-        Some(p) => {
-            let digits = a.max.to_string().len() as u64;
-            let need = (a.max + 1).saturating_mul(digits + 5);
-            if crate::machine::free_space(p).is_some_and(|f| f < need) {
-                bail!(
-                    "--values `{}` would take about {}, more than is free there",
-                    p.display(),
-                    size(need)
-                );
-            }
-            Some(AtomicFile::create(p)?)
-        }
-        None => None,
-    };
+    let values_file = open_values(&a)?;
     let at = saved.as_ref().map_or(0, |s| s.n);
     let spill = match &spill_path {
         Some(p) => {
@@ -405,7 +501,7 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
                 .with_context(|| format!("cannot remove checkpoint `{}`", cp.display()))?;
         }
     }
-    summary(&a, &game, &run, &files, t0.elapsed().as_secs_f64());
+    summary(&a, &game, &run, &files, t0.elapsed().as_secs_f64(), false);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -425,8 +521,8 @@ fn periods(run: &RecordRun) -> String {
     }
 }
 
-/// Prints the summary: JSON, or a few lines.
-fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs: f64) {
+/// Prints the summary: JSON, or a few lines (`whole`: the run kept the whole table).
+fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs: f64, whole: bool) {
     if a.json {
         let j = serde_json::json!({
             "game": game.to_string(),
@@ -440,6 +536,7 @@ fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs:
             "period": run.period.map(|(n0, p)| serde_json::json!({"preperiod": n0, "period": p})),
             "tail_values": run.tail.map(|t| t.0),
             "periods_excluded_below": run.tail.map(|t| t.1),
+            "whole_table": whole,
             "keep": run.keep,
             "keep_asked": run.keep_asked,
             "window": run.window,
@@ -451,6 +548,19 @@ fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs:
         });
         println!("{j}");
         return;
+    }
+    if whole {
+        println!(
+            "{game} to N = {}: largest value {}, first at heap {}",
+            run.max, run.largest, run.largest_at
+        );
+        println!(
+            "kept the whole table ({} values); planned peak memory {}; {:.1} s",
+            run.keep,
+            size(run.planned_bytes),
+            secs
+        );
+        return written(files);
     }
     println!(
         "{game} to N = {}: largest value {}, first at heap {}; {} rare positions ({}), the last: {}",
@@ -490,6 +600,11 @@ fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs:
         size(run.planned_bytes),
         secs
     );
+    written(files);
+}
+
+/// Prints the files written, in one line.
+fn written(files: &[String]) {
     match files.len() {
         0 => println!("no files written (--snapshots DIR writes the frequencies)"),
         1 => println!("wrote {}", files[0]),

@@ -61,15 +61,7 @@ pub fn snapshot_path(dir: &Path, k: u32) -> PathBuf {
 /// github rogalski-wmii-uni-lodz-pl/octal): one line `value frequency` for every value from
 /// 0 to the largest, zero counts included, and nothing else.
 fn write_snapshot(dir: &Path, table: &GrundyTable, k: u32) -> Result<PathBuf> {
-    let top = 1u64 << k;
-    let mut freq: Vec<u64> = Vec::new();
-    for n in 1..=top {
-        let v = table.get(n) as usize;
-        if v >= freq.len() {
-            freq.resize(v + 1, 0);
-        }
-        freq[v] += 1;
-    }
+    let (freq, _) = heaplab_core::record::frequencies(table, 1u64 << k);
     write_frequencies(dir, k, &freq)
 }
 

@@ -1146,7 +1146,7 @@ fn record_runs_in_a_small_prefix_equal_the_published_record_tables() {
     );
     // not a record game, a prefix too small
     refused(
-        &heaplab(p, &["record", "--game", "squares", "--max", "2^20"]),
+        &heaplab(p, &["record", "--game", "nondivisors", "--max", "2^20"]),
         "take-and-break",
     );
     refused(
@@ -1157,6 +1157,75 @@ fn record_runs_in_a_small_prefix_equal_the_published_record_tables() {
             ],
         ),
         "--keep 100 is below 4096",
+    );
+}
+
+/// `heaplab record --game squares` keeps the whole table, grown in checkpointed segments:
+/// its b-file begins with OEIS A014586 (Grundy values of subtract-a-square, the fixture of
+/// the core tests), its snapshots count the b-file's values over heaps 1..=2^k, and a
+/// run saving checkpoints writes the same b-file.
+#[test]
+fn squares_record_runs_write_the_published_values_as_a_b_file() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let run = |max: &str, extra: &[&str]| {
+        let mut a = vec![
+            "record", "--game", "squares", "--max", max, "--values", "sq.b", "--json", "-q",
+        ];
+        a.extend_from_slice(extra);
+        heaplab(p, &a)
+    };
+    let o = run("2^14", &["--snapshots", "s"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["whole_table"], true);
+    let b = std::fs::read_to_string(p.join("sq.b")).unwrap();
+    let lines: Vec<&str> = b.lines().collect();
+    assert_eq!(lines.len(), (1 << 14) + 1);
+    let published: Vec<&str> = include_str!("../../core/tests/fixtures/A014586.txt")
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(published.len(), 99);
+    assert_eq!(&lines[..99], &published[..]);
+    let values: Vec<usize> = lines
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    let largest = *values.iter().max().unwrap();
+    assert_eq!(j["largest_value"], largest);
+    let first = values.iter().position(|&v| v == largest).unwrap();
+    assert_eq!(j["largest_first_at"], first);
+    for k in 10..=14 {
+        let mut freq = vec![0u64; values[1..=1 << k].iter().max().unwrap() + 1];
+        values[1..=1 << k].iter().for_each(|&v| freq[v] += 1);
+        let want: String = freq
+            .iter()
+            .enumerate()
+            .map(|(v, f)| format!("{v} {f}\n"))
+            .collect();
+        let got = std::fs::read_to_string(p.join(format!("s/freq-2^{k}.txt"))).unwrap();
+        assert_eq!(got, want, "2^{k}");
+    }
+    // saved after every segment (the checkpoints of `table --grundy`, whose resume the
+    // table tests try): the same b-file, and the checkpoint goes when the run completes
+    std::fs::write(p.join("sq.b"), "").unwrap();
+    let o = run(
+        "2^14",
+        &["--checkpoint", "sq.ckpt", "--checkpoint-every", "0"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(p.join("sq.b")).unwrap(), b);
+    assert!(
+        !p.join("sq.ckpt").exists(),
+        "a completed run removes its checkpoint"
+    );
+    refused(
+        &heaplab(
+            p,
+            &["record", "--game", "squares", "--max", "2^14", "--no-spill"],
+        ),
+        "--spill and --no-spill are for take-and-break codes",
     );
 }
 

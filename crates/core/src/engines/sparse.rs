@@ -134,6 +134,14 @@ impl Mask {
     pub(crate) fn is_rare(self, x: u64, v: u32) -> bool {
         self.class(x, v) == self.rare
     }
+    /// The rare positions n >= 1 of the values `g` = g(0..), with their values, increasing:
+    /// the one listing of them (the engine's lists, record runs, summaries).
+    pub(crate) fn rare_in(self, g: &[u32]) -> impl Iterator<Item = (u64, u32)> + '_ {
+        (1u64..)
+            .zip(g.iter().skip(1))
+            .filter(move |&(x, &v)| self.is_rare(x, v))
+            .map(|(x, &v)| (x, v))
+    }
     /// Value class (parity under the mask) of a two-heap option of a split of s whose two
     /// parts are common (equal classes cancel): the abundant class for that s.
     #[inline]
@@ -183,14 +191,9 @@ pub fn rare_summary_of(br: &Breaker, g: &[u32]) -> Option<RareSummary> {
         return None;
     }
     let (mask, _) = choose_mask(g, g.len() / 2, br.domain_rare())?;
-    let mut count = 0;
-    let mut last = None;
-    for (x, &v) in g.iter().enumerate().skip(1) {
-        if mask.is_rare(x as u64, v) {
-            count += 1;
-            last = Some(x as u64);
-        }
-    }
+    let (count, last) = mask
+        .rare_in(g)
+        .fold((0, None), |(c, _), (x, _)| (c + 1, Some(x)));
     Some(RareSummary { mask, count, last })
 }
 
@@ -294,14 +297,7 @@ fn take_break_grundy_with(
     let mut rare: Vec<u64> = Vec::new();
     let mut rare_v: Vec<u32> = Vec::new();
     let classify = |m: Mask, g: &[u32], rare: &mut Vec<u64>, rare_v: &mut Vec<u32>| {
-        rare.clear();
-        rare_v.clear();
-        for (x, &v) in g.iter().enumerate() {
-            if x > 0 && m.is_rare(x as u64, v) {
-                rare.push(x as u64);
-                rare_v.push(v);
-            }
-        }
+        (*rare, *rare_v) = m.rare_in(g).unzip();
     };
     if let Some(m) = mask {
         classify(m, &g, &mut rare, &mut rare_v);

@@ -199,9 +199,52 @@ fn games_the_record_mode_cannot_run_are_refused() {
         let g = Game::parse(spec).unwrap();
         let r = record_rule(&g);
         if why.is_empty() {
+            assert!(r.is_ok(), "{spec}");
             continue;
         }
         let e = r.unwrap_err().to_string();
         assert!(e.contains(why), "{spec}: {e}");
+    }
+    // the other ways: the whole table for games whose table continues, else refused
+    for (spec, way) in [
+        ("0.167", Some(false)),
+        ("grundy-game", Some(false)),
+        ("squares", Some(true)),
+        ("sub{1,2}", Some(true)),
+        ("0.8", Some(true)),
+        ("nondivisors", None),
+        ("misere(squares)", None),
+        ("misere(0.167)", None),
+    ] {
+        let got = record_way(&Game::parse(spec).unwrap())
+            .ok()
+            .map(|w| matches!(w, RecordWay::WholeTable));
+        assert_eq!(got, way, "{spec}");
+    }
+}
+
+/// The frequencies of a whole table, and its summary, against an obvious count.
+#[test]
+fn whole_table_frequencies_count_every_heap_from_one() {
+    for (spec, max) in [("squares", 5000u64), ("0.167", 3000), ("sub{1,2,3}", 100)] {
+        let g = whole(spec, max);
+        let t = crate::GrundyTable::from_u32(g.clone());
+        for top in [0, 1, 2, max / 2, max] {
+            let (f, at) = frequencies(&t, top);
+            let want = if top == 0 { vec![] } else { freq_of(&g, top) };
+            // (over 1..=0 the count of value 0 is kept, at zero)
+            assert_eq!(
+                f.iter().filter(|&&c| c > 0).count(),
+                want.iter().filter(|&&c| c > 0).count()
+            );
+            assert_eq!(&f[..want.len()], &want[..], "{spec} to {top}");
+            let top_v = *g[..=top as usize].iter().max().unwrap();
+            assert_eq!(g[at as usize], top_v, "{spec} to {top}");
+            assert!(g[..at as usize].iter().all(|&v| v < top_v));
+        }
+        let run = whole_table_run(&t);
+        assert_eq!(run.freq, freq_of(&g, max), "{spec}");
+        assert_eq!(run.largest, *g.iter().max().unwrap());
+        assert_eq!(run.max, max);
     }
 }
