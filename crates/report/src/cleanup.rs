@@ -1,10 +1,14 @@
 //! Interrupted runs leave nothing half-written: temporary files and folders register here
 //! while they exist, and on SIGINT, SIGTERM or SIGHUP (the `ctrlc` crate's handler thread)
 //! they are removed before the process exits with code 130. Checkpoints and their
-//! `.partial` outputs are deliberately not registered: they exist to be resumed.
+//! `.partial` outputs are deliberately not registered: they exist to be resumed. A run that
+//! can save its state on the way out ([`SaveOnStop`]) is asked to first, and given a
+//! minute.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
@@ -148,9 +152,48 @@ fn remove_once(pending: &[PathBuf]) -> bool {
     left
 }
 
+/// Runs that save a checkpoint when asked to stop ([`SaveOnStop`]) now, and whether an
+/// interrupt has asked them to.
+static SAVERS: AtomicUsize = AtomicUsize::new(0);
+static STOP: AtomicBool = AtomicBool::new(false);
+/// How long the handler waits for a run to save before it stops the process anyway.
+const SAVE_WAIT: Duration = Duration::from_secs(60);
+
+/// While this guard lives, an interrupt first asks the run to stop
+/// ([`stop_requested`]) and waits up to a minute for it to save its checkpoint and return;
+/// the process then ends as for any interrupt (temporary files removed, code 130).
+#[derive(Debug)]
+pub struct SaveOnStop(());
+
+impl SaveOnStop {
+    /// Registers a run that saves when asked to stop.
+    pub fn new() -> SaveOnStop {
+        SAVERS.fetch_add(1, Ordering::SeqCst);
+        SaveOnStop(())
+    }
+}
+
+impl Drop for SaveOnStop {
+    fn drop(&mut self) {
+        SAVERS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Has an interrupt asked a [`SaveOnStop`] run to save and stop?
+pub fn stop_requested() -> bool {
+    STOP.load(Ordering::SeqCst)
+}
+
 /// Installs the handler (once, at start-up). Failing to install it only loses the clean-up.
 pub fn install() {
     let _ = ctrlc::set_handler(|| {
+        if SAVERS.load(Ordering::SeqCst) > 0 && !STOP.swap(true, Ordering::SeqCst) {
+            eprintln!("heaplab: interrupted: saving a checkpoint before stopping");
+            let t0 = Instant::now();
+            while SAVERS.load(Ordering::SeqCst) > 0 && t0.elapsed() < SAVE_WAIT {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         // (waits while a run puts its finished output in place: see `finishing`)
         let pending = lock();
         // Innermost first (a temporary file before the folders made for it), and again

@@ -78,6 +78,15 @@ impl Spill {
         Ok(())
     }
 
+    /// Writes what is buffered and waits until the file's data is on disk.
+    fn sync(&mut self) -> std::result::Result<(), String> {
+        let why = |e: std::io::Error| {
+            format!("cannot write the spill file `{}`: {e}", self.path.display())
+        };
+        self.w.flush().map_err(why)?;
+        self.w.get_ref().sync_data().map_err(why)
+    }
+
     fn read(&mut self, from: u64, out: &mut [u32]) -> std::result::Result<(), String> {
         let why = |e: std::io::Error| {
             format!("cannot read the spill file `{}`: {e}", self.path.display())
@@ -147,6 +156,11 @@ impl RecordHooks for Hooks<'_> {
         let Some(cp) = &self.a.checkpoint else {
             return Ok(());
         };
+        // the spill file holds every value the checkpoint does before the checkpoint is
+        // replaced (a resume reads it up to the checkpoint's heap)
+        if let Some(s) = &mut self.spill {
+            s.sync()?;
+        }
         let key = crate::sink::checkpoint_key(cp).map_err(|e| format!("{e:#}"))?;
         AtomicFile::write_whole(cp, &record::encode(self.game, state, key), "checkpoint")
             .map(|_| ())
@@ -167,6 +181,10 @@ impl RecordHooks for Hooks<'_> {
 
     fn can_fetch(&self) -> bool {
         self.spill.is_some()
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.a.checkpoint.is_some() && crate::cleanup::stop_requested()
     }
 
     fn fetch(&mut self, from: u64, out: &mut [u32]) -> std::result::Result<bool, String> {
@@ -462,6 +480,11 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
         told: false,
     };
     let keep = saved.as_ref().map_or(a.keep, |s| s.keep);
+    // an interrupt lets a run with a checkpoint save it first
+    let saver = a
+        .checkpoint
+        .as_ref()
+        .map(|_| crate::cleanup::SaveOnStop::new());
     let run = record::record_run(
         &game,
         a.max,
@@ -478,6 +501,20 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
             let _ = std::fs::remove_file(&s.path);
         }
     }
+    if let (Err(heaplab_core::Error::Cancelled { done }), Some(cp)) = (&run, &a.checkpoint) {
+        if crate::cleanup::stop_requested() {
+            progress.finish();
+            eprintln!(
+                "heaplab: stopped at heap {done}; checkpoint `{}` saved: rerun the same command to resume",
+                cp.display()
+            );
+            drop(hooks);
+            drop(saver);
+            // (the handler ends the process with code 130 once the saver is gone)
+            return Ok(ExitCode::from(130));
+        }
+    }
+    drop(saver);
     let run = run?;
     progress.finish();
     let snaps = std::mem::take(&mut hooks.snaps);

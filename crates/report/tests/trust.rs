@@ -1230,7 +1230,8 @@ fn squares_record_runs_write_the_published_values_as_a_b_file() {
 }
 
 /// A record run killed (SIGKILL) after its first checkpoints resumes to the same snapshots
-/// and rare positions as an uninterrupted run.
+/// and rare positions as an uninterrupted run; one stopped by SIGTERM saves a checkpoint
+/// first and resumes the same way.
 #[cfg(unix)]
 #[test]
 fn a_killed_record_run_resumes_to_identical_snapshots() {
@@ -1311,4 +1312,58 @@ fn a_killed_record_run_resumes_to_identical_snapshots() {
         !p.join("r.ckpt").exists(),
         "a finished run removes its checkpoint"
     );
+    // SIGTERM: the run saves a checkpoint at the end of its segment and stops with code
+    // 130 (no checkpoint was due: one every 1000 s); the resumed run is the same again
+    let mut a = args("term", "t.ckpt");
+    let every = a.iter().position(|x| x == "--checkpoint-every").unwrap();
+    a[every + 1] = "1000".into();
+    let mut child = Command::new(BIN)
+        .args(&a)
+        .current_dir(p)
+        .env("HEAPLAB_CHECKPOINT_KEY", &key)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let spilled = || std::fs::metadata(p.join("t.ckpt.spill")).map_or(0, |m| m.len());
+    let t0 = std::time::Instant::now();
+    while spilled() < 1 << 22 && t0.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(
+        !p.join("t.ckpt").exists(),
+        "no checkpoint before the signal"
+    );
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let stopped = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(
+        stopped.status.code(),
+        Some(130),
+        "the run ended before the signal: make it longer; {err}"
+    );
+    assert!(
+        err.contains("saved: rerun the same command to resume"),
+        "{err}"
+    );
+    assert!(p.join("t.ckpt").exists());
+    let again = run(&a);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert!(j["resumed_at"].as_u64().unwrap() > 0, "{j}");
+    assert_eq!(j["rare"], w["rare"]);
+    for k in 10..=23 {
+        let f = format!("freq-2^{k}.txt");
+        let a = std::fs::read(p.join("whole").join(&f)).unwrap();
+        let b = std::fs::read(p.join("term").join(&f)).unwrap();
+        assert_eq!(a, b, "{f}");
+    }
 }
