@@ -1317,7 +1317,7 @@ fn a_killed_record_run_resumes_to_identical_snapshots() {
     let mut a = args("term", "t.ckpt");
     let every = a.iter().position(|x| x == "--checkpoint-every").unwrap();
     a[every + 1] = "1000".into();
-    let mut child = Command::new(BIN)
+    let child = Command::new(BIN)
         .args(&a)
         .current_dir(p)
         .env("HEAPLAB_CHECKPOINT_KEY", &key)
