@@ -485,73 +485,91 @@ fn run_keeping(
         if snapped < 64 && (1u64 << snapped) >= n {
             to = to.min(1 << snapped);
         }
-        match state.period {
-            Some((n0, p)) => {
-                for x in n..=to {
-                    watch.at(x)?;
-                    let v = store.get(0..keep as usize)[(n0 + (x - n0) % p) as usize];
-                    store.get_mut(x as usize..x as usize + 1)[0] = v;
-                }
-            }
-            None => {
-                let spill = hooks.can_fetch();
-                // rare parts from K on read g(x − take − r): refill those values from the
-                // front end's copy where they were given back
-                let tmax = br.last_take();
-                for &r in pos.iter().filter(|&&r| r >= keep) {
-                    let lo = n.saturating_sub(tmax + r).max(keep);
-                    let hi = (to + 1).saturating_sub(r).min(released);
-                    if lo < hi {
-                        let mut buf = vec![0u32; (hi - lo) as usize];
-                        if !hooks.fetch(lo, &mut buf).map_err(callback)? {
-                            return Err(no_copy(format!("heap {r} is a rare position")));
+        let done: Result<(), crate::observe::Stopped> = 'seg: {
+            match state.period {
+                Some((n0, p)) => {
+                    for x in n..=to {
+                        if let Err(e) = watch.at(x) {
+                            break 'seg Err(e);
                         }
-                        store
-                            .get_mut(lo as usize..hi as usize)
-                            .copy_from_slice(&buf);
+                        let v = store.get(0..keep as usize)[(n0 + (x - n0) % p) as usize];
+                        store.get_mut(x as usize..x as usize + 1)[0] = v;
                     }
                 }
-                let mut from = n;
-                while from <= to {
-                    let tab = Table {
-                        ptr: store.as_mut_ptr(),
-                        len: store.len(),
-                    };
-                    let before = pos.len();
-                    let mut rl = RareList {
-                        pos: &mut pos,
-                        val: &mut val,
-                    };
-                    let cut = blocks.run(
-                        &br, tab, keep, state.mask, &mut rl, &mut maxv, from, to, &mut st,
-                        &mut watch,
-                    )?;
-                    if !spill {
-                        if let Some(&r) = pos[before..].iter().find(|&&r| r >= keep) {
-                            return Err(no_copy(format!("heap {r} is a new rare position")));
+                None => {
+                    let spill = hooks.can_fetch();
+                    // rare parts from K on read g(x − take − r): refill those values from the
+                    // front end's copy where they were given back
+                    let tmax = br.last_take();
+                    for &r in pos.iter().filter(|&&r| r >= keep) {
+                        let lo = n.saturating_sub(tmax + r).max(keep);
+                        let hi = (to + 1).saturating_sub(r).min(released);
+                        if lo < hi {
+                            let mut buf = vec![0u32; (hi - lo) as usize];
+                            if !hooks.fetch(lo, &mut buf).map_err(callback)? {
+                                return Err(no_copy(format!("heap {r} is a rare position")));
+                            }
+                            store
+                                .get_mut(lo as usize..hi as usize)
+                                .copy_from_slice(&buf);
                         }
                     }
-                    let Some(x) = cut else { break };
-                    // The fallback: g(x) from every option, the parts given back read from
-                    // the front end's copy.
-                    let Some(v) =
-                        value_from_copy(&br, &store, keep, released, x, hooks).map_err(callback)?
-                    else {
-                        return Err(no_copy(format!(
-                            "a witness for the value of heap {x} lies in a part of {keep} \
-                             or more"
-                        )));
-                    };
-                    store.get_mut(x as usize..x as usize + 1)[0] = v;
-                    maxv = maxv.max(v);
-                    if state.mask.is_rare(x, v) {
-                        pos.push(x);
-                        val.push(v);
+                    let mut from = n;
+                    while from <= to {
+                        let tab = Table {
+                            ptr: store.as_mut_ptr(),
+                            len: store.len(),
+                        };
+                        let before = pos.len();
+                        let mut rl = RareList {
+                            pos: &mut pos,
+                            val: &mut val,
+                        };
+                        let cut = match blocks.run(
+                            &br, tab, keep, state.mask, &mut rl, &mut maxv, from, to, &mut st,
+                            &mut watch,
+                        ) {
+                            Ok(cut) => cut,
+                            Err(e) => break 'seg Err(e),
+                        };
+                        if !spill {
+                            if let Some(&r) = pos[before..].iter().find(|&&r| r >= keep) {
+                                return Err(no_copy(format!("heap {r} is a new rare position")));
+                            }
+                        }
+                        let Some(x) = cut else { break };
+                        // The fallback: g(x) from every option, the parts given back read from
+                        // the front end's copy.
+                        let Some(v) = value_from_copy(&br, &store, keep, released, x, hooks)
+                            .map_err(callback)?
+                        else {
+                            return Err(no_copy(format!(
+                                "a witness for the value of heap {x} lies in a part of {keep} \
+                                 or more"
+                            )));
+                        };
+                        store.get_mut(x as usize..x as usize + 1)[0] = v;
+                        maxv = maxv.max(v);
+                        if state.mask.is_rare(x, v) {
+                            pos.push(x);
+                            val.push(v);
+                        }
+                        state.fallbacks.push(x);
+                        from = x + 1;
                     }
-                    state.fallbacks.push(x);
-                    from = x + 1;
                 }
             }
+            Ok(())
+        };
+        if done.is_err() {
+            // stopped inside the segment (an interrupt): the state before it is saved, so
+            // a resume redoes only this segment
+            state.fallbacks.retain(|&x| x < n);
+            let keep_rare = pos.partition_point(|&r| r < n);
+            pos.truncate(keep_rare);
+            val.truncate(keep_rare);
+            save_at(&mut state, n, keep, w, &store, &pos, &val, hooks).map_err(callback)?;
+            return Err(Error::Cancelled { done: n });
         }
         for (x, &v) in (n..).zip(store.get(n as usize..to as usize + 1)) {
             tally(&mut state.freq, &mut state.largest_at, x, v);
@@ -570,15 +588,7 @@ fn run_keeping(
         store.release(keep as usize, released as usize);
         let stop = n <= max && hooks.stop_requested();
         if n <= max && (stop || since.elapsed().as_secs_f64() >= gap) {
-            let from = n.saturating_sub(w).max(keep.min(n));
-            state.n = n;
-            state.prefix = store.get(0..keep.min(n) as usize).to_vec();
-            state.window_from = from;
-            state.window = store.get(from as usize..n as usize).to_vec();
-            state.rare = pos.iter().copied().zip(val.iter().copied()).collect();
-            hooks.save(&state).map_err(callback)?;
-            state.prefix = Vec::new();
-            state.window = Vec::new();
+            save_at(&mut state, n, keep, w, &store, &pos, &val, hooks).map_err(callback)?;
             since = Instant::now();
             gap = (gap * 2.0).min(every);
         }
@@ -695,6 +705,32 @@ fn value_from_copy(
         }
     }
     Ok(Some(set.mex()))
+}
+
+/// Saves the run's state at heap `n` (values 0..n final in `store`; the rare positions
+/// `pos` with values `val`, all below n; `state`'s counts up to n) through
+/// [`RecordHooks::save`]: the prefix of `keep` values and the window of `w` below n.
+#[allow(clippy::too_many_arguments)]
+fn save_at(
+    state: &mut RecordState,
+    n: u64,
+    keep: u64,
+    w: u64,
+    store: &Sliding,
+    pos: &[u64],
+    val: &[u32],
+    hooks: &mut dyn RecordHooks,
+) -> Result<(), String> {
+    let from = n.saturating_sub(w).max(keep.min(n));
+    state.n = n;
+    state.prefix = store.get(0..keep.min(n) as usize).to_vec();
+    state.window_from = from;
+    state.window = store.get(from as usize..n as usize).to_vec();
+    state.rare = pos.iter().copied().zip(val.iter().copied()).collect();
+    let r = hooks.save(state);
+    state.prefix = Vec::new();
+    state.window = Vec::new();
+    r
 }
 
 /// Counts value `v` of heap `x` in `freq` (heaps in increasing order); a value beyond every

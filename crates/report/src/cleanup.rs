@@ -186,6 +186,29 @@ pub fn stop_requested() -> bool {
 
 /// Installs the handler (once, at start-up). Failing to install it only loses the clean-up.
 pub fn install() {
+    #[cfg(unix)]
+    let hangup_ignored = {
+        // SAFETY: sigaction with a null new action only reads the current one into `old`,
+        // a zeroed sigaction being a valid value to overwrite.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(libc::SIGHUP, std::ptr::null(), &mut old) == 0
+                && old.sa_sigaction == libc::SIG_IGN
+        }
+    };
+    install_handler();
+    // a run started under `nohup` keeps ignoring hang-ups
+    #[cfg(unix)]
+    if hangup_ignored {
+        // SAFETY: setting a signal's disposition to SIG_IGN has no memory effects.
+        unsafe {
+            libc::signal(libc::SIGHUP, libc::SIG_IGN);
+        }
+    }
+}
+
+/// The handler itself (`ctrlc`'s thread): a saving run first, then the clean-up.
+fn install_handler() {
     let _ = ctrlc::set_handler(|| {
         if SAVERS.load(Ordering::SeqCst) > 0 && !STOP.swap(true, Ordering::SeqCst) {
             eprintln!("heaplab: interrupted: saving a checkpoint before stopping");

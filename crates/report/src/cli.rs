@@ -171,9 +171,10 @@ pub enum Cmd {
     )]
     Table(TableArgs),
     /// Grundy values of a take-and-break code or Grundy's game to record heights in bounded
-    /// memory: value-frequency snapshots at every 2^k, the rare positions, the largest value.
+    /// memory (of a subtraction game such as `squares`, on the whole table): value-frequency
+    /// snapshots at every 2^k, the rare positions, the largest value.
     #[command(
-        after_help = "Examples:\n  heaplab record --game 0.167 --max 2^30 --snapshots runs/0.167 --checkpoint runs/0.167.ckpt\n  heaplab record --game grundy-game --max 2^24 --json"
+        after_help = "Examples:\n  heaplab record --game 0.167 --max 2^30 --snapshots runs/0.167 --checkpoint runs/0.167.ckpt\n  heaplab record --game grundy-game --max 2^24 --json\n  heaplab record --game squares --max 1e8 --values runs/sq.b --checkpoint runs/sq.ckpt"
     )]
     Record(RecordArgs),
     /// The P-positions (losers) 0..=N with index and gap, streamed as CSV, Parquet or b-file.
@@ -324,7 +325,9 @@ pub struct TableArgs {
 /// `heaplab record`.
 #[derive(Args, Debug)]
 pub struct RecordArgs {
-    /// A take-and-break code (e.g. `0.167`) or `grundy-game`, in normal play.
+    /// A take-and-break code (e.g. `0.167`) or `grundy-game`, in normal play; or a
+    /// subtraction game with a finite or named set (`squares`, `sub{1,2,3}`), whose run keeps
+    /// the whole table (about 5 bytes a heap).
     #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     pub game: Game,
     /// The last heap N (heaps 0..=N); accepts 2^33, 1e9, 1000000.
@@ -332,7 +335,8 @@ pub struct RecordArgs {
     pub max: u64,
     /// Values kept in memory at the start (the prefix K; the window of recent values is
     /// about as long): memory is about 16 bytes per kept value plus 64 MiB. A value whose
-    /// witness or rare part lies beyond K is found from the spill file instead.
+    /// witness or rare part lies beyond K is found from the spill file instead. Take-and-break
+    /// codes only.
     #[arg(long, default_value = "2^24", value_parser = count_arg, allow_hyphen_values = true)]
     pub keep: u64,
     /// Where every value is kept on disk (2 bytes each) for the rare heaps that need values
@@ -349,17 +353,20 @@ pub struct RecordArgs {
     #[arg(long, value_name = "DIR")]
     pub snapshots: Option<PathBuf>,
     /// Save the run's state to FILE every few minutes; rerunning the same command (here or
-    /// on another machine with the same checkpoint key) resumes from it.
+    /// on another machine with the same checkpoint key) resumes from it. For a take-and-break
+    /// code an interrupt (Ctrl-C, SIGTERM, SIGHUP) saves it first and stops with code 130.
     #[arg(long)]
     pub checkpoint: Option<PathBuf>,
     /// Most seconds between checkpoints (the first after 10 s, then doubling up to this).
     #[arg(long, default_value_t = 300.0, value_parser = seconds_arg, allow_hyphen_values = true)]
     pub checkpoint_every: f64,
     /// Also write every value as an OEIS b-file (`n g(n)` lines) to FILE, as the run goes
-    /// (refused when the disk will not hold it, and with --checkpoint).
+    /// (refused when the disk will not hold it; for a take-and-break code also with
+    /// --checkpoint; a whole-table run writes it at the end, checkpoint or not).
     #[arg(long, value_name = "FILE")]
     pub values: Option<PathBuf>,
-    /// Print one JSON summary on stdout.
+    /// Print one JSON summary on stdout (`whole_table` says whether the run kept every value;
+    /// `mask` is the sparse-space mask: `type`, `bits`, `rare_class`).
     #[arg(long)]
     pub json: bool,
 }

@@ -22,13 +22,32 @@ struct Spill {
     w: BufWriter<std::fs::File>,
     /// Values written.
     len: u64,
+    /// The hash of the values written ([`mix`]), kept in `SPILL.sum` with each checkpoint.
+    hash: u64,
+}
+
+/// The spill file's hash before any value (FNV-1a's offset basis).
+const HASH0: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// The spill file's hash `h` after one more value `v`, FNV-1a over 16-bit values: damage
+/// to any value changes it.
+fn mix(h: u64, v: u16) -> u64 {
+    (h ^ u64::from(v)).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// The file beside the spill file that holds `n hash` of its values at the last checkpoint.
+fn sum_path(spill: &Path) -> PathBuf {
+    crate::sink::side_path(spill, ".sum")
 }
 
 impl Spill {
     /// Opens the spill file at `path` for a run at heap `n` (0: a fresh run, the file made
-    /// anew): None when a resumed run finds no file, or one shorter than its n values.
-    fn open(path: &Path, n: u64) -> Result<Option<Spill>> {
+    /// anew). A resumed run's file must hold its n values: Ok(Err(why)) when it is missing
+    /// or shorter, an error when its values are not those the checkpoint's run wrote (their
+    /// hash at the last checkpoint, in `SPILL.sum`, differs: the file is damaged).
+    fn open(path: &Path, n: u64) -> Result<std::result::Result<Spill, String>> {
         let file = if n == 0 {
+            let _ = std::fs::remove_file(sum_path(path));
             std::fs::OpenOptions::new()
                 .read(true)
                 .write(true)
@@ -41,20 +60,46 @@ impl Spill {
                 .write(true)
                 .open(path)
             {
-                Ok(f) if f.metadata().map(|m| m.len()).unwrap_or(0) >= 2 * n => Ok(f),
-                _ => return Ok(None),
+                Ok(f) => {
+                    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+                    if len < 2 * n {
+                        return Ok(Err(format!(
+                            "the spill file `{}` holds {} of the {n} values before the checkpoint",
+                            path.display(),
+                            len / 2
+                        )));
+                    }
+                    Ok(f)
+                }
+                Err(_) => {
+                    return Ok(Err(format!("no spill file `{}`", path.display())));
+                }
             }
         }
         .with_context(|| format!("cannot open the spill file `{}`", path.display()))?;
+        let hash = if n == 0 {
+            HASH0
+        } else {
+            check(path, &file, n)?
+        };
         file.set_len(2 * n)
             .with_context(|| format!("cannot cut the spill file `{}`", path.display()))?;
         let mut w = BufWriter::with_capacity(1 << 20, file);
         std::io::Seek::seek(&mut w, std::io::SeekFrom::Start(2 * n))?;
-        Ok(Some(Spill {
+        Ok(Ok(Spill {
             path: path.to_path_buf(),
             w,
             len: n,
+            hash,
         }))
+    }
+
+    /// Records the hash of the values written so far in `SPILL.sum` (after a checkpoint).
+    fn write_sum(&self) -> std::result::Result<(), String> {
+        let body = format!("{} {:016x}\n", self.len, self.hash);
+        AtomicFile::write_whole(&sum_path(&self.path), body.as_bytes(), "spill sum")
+            .map(|_| ())
+            .map_err(|e| format!("{e:#}"))
     }
 
     fn push(&mut self, from: u64, values: &[u32]) -> std::result::Result<(), String> {
@@ -70,6 +115,7 @@ impl Spill {
                     "a value reached {v}: the spill file holds values below 2^16 (use --no-spill)"
                 )
             })?;
+            self.hash = mix(self.hash, v);
             self.w.write_all(&v.to_le_bytes()).map_err(|e| {
                 format!("cannot write the spill file `{}`: {e}", self.path.display())
             })?;
@@ -112,6 +158,69 @@ impl Spill {
         }
         Ok(())
     }
+}
+
+/// The hash of the first `n` values of the spill `file`, checked against `SPILL.sum` where
+/// it was recorded (at heap m <= the file's length): an error naming the damage when it
+/// differs. Without a sum file (a run of an older heaplab) the values are taken unchecked,
+/// and said so.
+fn check(path: &Path, file: &std::fs::File, n: u64) -> Result<u64> {
+    let sum = std::fs::read_to_string(sum_path(path)).ok().and_then(|t| {
+        let mut it = t.split_whitespace();
+        let m: u64 = it.next()?.parse().ok()?;
+        let h = u64::from_str_radix(it.next()?, 16).ok()?;
+        Some((m, h))
+    });
+    let len = file.metadata().map(|m| m.len() / 2).unwrap_or(0);
+    let upto = match sum {
+        Some((m, _)) if m <= len => n.max(m),
+        _ => n,
+    };
+    if upto >= 1 << 28 && !crate::progress::quiet() {
+        eprintln!(
+            "heaplab: checking the spill file `{}` ({})",
+            path.display(),
+            size(2 * upto)
+        );
+    }
+    let mut r = std::io::BufReader::with_capacity(1 << 23, file);
+    std::io::Seek::seek(&mut r, std::io::SeekFrom::Start(0))?;
+    let (mut h, mut at_n, mut at_m) = (HASH0, None, None);
+    let mut buf = vec![0u8; 1 << 23];
+    let mut x = 0u64;
+    while x < upto {
+        let take = ((upto - x) * 2).min(buf.len() as u64) as usize;
+        std::io::Read::read_exact(&mut r, &mut buf[..take])
+            .with_context(|| format!("cannot read the spill file `{}`", path.display()))?;
+        for c in buf[..take].chunks_exact(2) {
+            if x == n {
+                at_n = Some(h);
+            }
+            if sum.is_some_and(|(m, _)| m == x) {
+                at_m = Some(h);
+            }
+            h = mix(h, u16::from_le_bytes([c[0], c[1]]));
+            x += 1;
+        }
+    }
+    let at_n = at_n.unwrap_or(h);
+    if sum.is_some_and(|(m, _)| m == x) {
+        at_m = Some(h);
+    }
+    match (sum, at_m) {
+        (Some((m, want)), Some(got)) if got != want => bail!(
+            "the spill file `{}` does not hold the values it held at heap {m} (damaged); \
+             remove it to go on without it, or start over",
+            path.display()
+        ),
+        (Some(_), Some(_)) => {}
+        _ if !crate::progress::quiet() => eprintln!(
+            "heaplab: the spill file `{}` has no sum of its values to check them by; taken as it is",
+            path.display()
+        ),
+        _ => {}
+    }
+    Ok(at_n)
 }
 
 /// What the command line does during a run.
@@ -163,8 +272,11 @@ impl RecordHooks for Hooks<'_> {
         }
         let key = crate::sink::checkpoint_key(cp).map_err(|e| format!("{e:#}"))?;
         AtomicFile::write_whole(cp, &record::encode(self.game, state, key), "checkpoint")
-            .map(|_| ())
-            .map_err(|e| format!("{e:#}"))
+            .map_err(|e| format!("{e:#}"))?;
+        match &self.spill {
+            Some(s) => s.write_sum(),
+            None => Ok(()),
+        }
     }
 
     fn values(&mut self, from: u64, values: &[u32]) -> std::result::Result<(), String> {
@@ -227,14 +339,17 @@ fn check_outside_snapshots(a: &RecordArgs, spill: Option<&Path>) -> Result<()> {
     Ok(())
 }
 
-/// Makes the snapshot folder (the guard removes it if the run fails) and checks that
-/// `rare.txt` can be written there and that it has room.
-fn prepare(a: &RecordArgs) -> Result<Option<crate::cleanup::MadeDirs>> {
+/// Makes the snapshot folder (the guard removes it if the run fails) and checks that it
+/// has room and, for a run that lists rare positions (`rare`), that `rare.txt` can be
+/// written there.
+fn prepare(a: &RecordArgs, rare: bool) -> Result<Option<crate::cleanup::MadeDirs>> {
     let Some(dir) = &a.snapshots else {
         return Ok(None);
     };
     let made = crate::segments::prepare_snapshots(dir)?;
-    AtomicFile::check(&dir.join("rare.txt"))?;
+    if rare {
+        AtomicFile::check(&dir.join("rare.txt"))?;
+    }
     let need = 64 * 8 * 4096u64;
     if crate::machine::free_space(dir).is_some_and(|f| f < need) {
         bail!(
@@ -278,7 +393,6 @@ fn run_whole(a: &RecordArgs, t0: Instant) -> Result<ExitCode> {
     if a.spill.is_some() || a.no_spill {
         bail!("{game} keeps every value in memory in a record run: --spill and --no-spill are for take-and-break codes");
     }
-    check_outside_snapshots(a, None)?;
     if let (Some(cp), Some(v)) = (&a.checkpoint, &a.values) {
         if crate::files::same_file_key(cp) == crate::files::same_file_key(v) {
             bail!("--checkpoint must be another file than --values");
@@ -290,7 +404,8 @@ fn run_whole(a: &RecordArgs, t0: Instant) -> Result<ExitCode> {
         ..crate::machine::budget()
     };
     let plan = heaplab_core::plan_table(game, a.max, &long)?;
-    let made = prepare(a)?;
+    let made = prepare(a, false)?;
+    check_outside_snapshots(a, None)?;
     let _lock = a
         .checkpoint
         .as_deref()
@@ -306,10 +421,11 @@ fn run_whole(a: &RecordArgs, t0: Instant) -> Result<ExitCode> {
         every: a.checkpoint_every,
         snapshots: a.snapshots.as_deref(),
     };
-    let (table, snaps, longer) = crate::segments::run(&s, &progress)?;
+    let (table, snaps, longer, resumed) = crate::segments::run(&s, &progress)?;
     progress.finish();
     let mut run = record::whole_table_run(&table);
     run.planned_bytes = plan.memory;
+    run.resumed_at = resumed;
     let mut files: Vec<String> = snaps.iter().map(|p| p.display().to_string()).collect();
     if let Some(f) = values_file {
         let mut w = BufWriter::with_capacity(1 << 20, f.file()?);
@@ -397,8 +513,19 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
             std::process::id()
         ))),
     };
+    if let Some(sp) = &spill_path {
+        let key = crate::files::same_file_key(sp);
+        for (flag, p) in [
+            ("--values", a.values.as_deref()),
+            ("--checkpoint", a.checkpoint.as_deref()),
+        ] {
+            if p.is_some_and(|p| crate::files::same_file_key(p) == key) {
+                bail!("--spill must be another file than {flag}");
+            }
+        }
+    }
+    let made = prepare(&a, true)?;
     check_outside_snapshots(&a, spill_path.as_deref().filter(|_| a.spill.is_some()))?;
-    let made = prepare(&a)?;
     let _lock = a
         .checkpoint
         .as_deref()
@@ -434,10 +561,31 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
                 cp.display(),
                 s.n
             );
+            // snapshots are written as the run passes 2^k: those before the checkpoint
+            // are not written again
+            if let Some(dir) = &a.snapshots {
+                let missing: Vec<u32> = (record::SNAP_FROM..64)
+                    .take_while(|&k| 1u64 << k < s.n)
+                    .filter(|&k| !crate::segments::snapshot_path(dir, k).exists())
+                    .collect();
+                if let (Some(lo), Some(hi)) = (missing.first(), missing.last()) {
+                    eprintln!(
+                        "heaplab: {} snapshots between 2^{lo} and 2^{hi}, before the checkpoint, are not in `{}` and will not be written (rerun without the checkpoint to have them)",
+                        missing.len(),
+                        dir.display()
+                    );
+                }
+            }
         }
     }
     let values_file = open_values(&a)?;
     let at = saved.as_ref().map_or(0, |s| s.n);
+    if let Some(sp) = a.spill.as_ref().filter(|p| at == 0 && p.exists()) {
+        bail!(
+            "--spill `{}` exists: a fresh run makes its spill file itself; remove it or name another",
+            sp.display()
+        );
+    }
     let spill = match &spill_path {
         Some(p) => {
             let need = 2 * (a.max + 1);
@@ -449,22 +597,26 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
                     size(need)
                 );
             }
-            let s = Spill::open(p, at)?;
-            if s.is_none() && !crate::progress::quiet() {
-                eprintln!(
-                    "heaplab: no spill file `{}` with the {at} values before the checkpoint: \
-                     a heap that needs values no longer in memory will stop the run",
-                    p.display()
-                );
+            match Spill::open(p, at)? {
+                Ok(s) => Some(s),
+                Err(why) => {
+                    if !crate::progress::quiet() {
+                        eprintln!(
+                            "heaplab: {why}: a heap that needs values no longer in memory \
+                             will stop the run"
+                        );
+                    }
+                    None
+                }
             }
-            s
         }
         None => None,
     };
-    // a temporary spill file goes when the run is interrupted; one beside a checkpoint stays
+    // without a checkpoint the spill file goes when the run is interrupted; one beside a
+    // checkpoint stays for the resume
     let _spill_guard = spill
         .as_ref()
-        .filter(|_| a.spill.is_none() && a.checkpoint.is_none())
+        .filter(|_| a.checkpoint.is_none())
         .map(|s| crate::cleanup::Pending::new(s.path.clone()));
     let progress = Progress::new(&format!("record {game} to {}", a.max), a.max + 1);
     let mut hooks = Hooks {
@@ -494,20 +646,34 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
         &progress,
         &mut hooks,
     );
-    // a temporary spill file goes whatever happened; one beside a checkpoint when done
+    // without a checkpoint the spill file goes whatever happened; with one, when done
+    // (also one a resume found short or missing: the run no longer needs it)
     if let Some(s) = hooks.spill.take() {
-        if run.is_ok() || (a.spill.is_none() && a.checkpoint.is_none()) {
-            drop(s.w);
-            let _ = std::fs::remove_file(&s.path);
-        }
+        drop(s.w);
+    }
+    if let Some(p) = spill_path
+        .as_ref()
+        .filter(|_| run.is_ok() || a.checkpoint.is_none())
+    {
+        let _ = std::fs::remove_file(p);
+        let _ = std::fs::remove_file(sum_path(p));
     }
     if let (Err(heaplab_core::Error::Cancelled { done }), Some(cp)) = (&run, &a.checkpoint) {
         if crate::cleanup::stop_requested() {
             progress.finish();
-            eprintln!(
-                "heaplab: stopped at heap {done}; checkpoint `{}` saved: rerun the same command to resume",
-                cp.display()
-            );
+            if cp.exists() {
+                eprintln!(
+                    "heaplab: stopped at heap {done}; checkpoint `{}` saved: rerun the same command to resume",
+                    cp.display()
+                );
+            } else {
+                if let Some(p) = &spill_path {
+                    let _ = std::fs::remove_file(p);
+                }
+                eprintln!(
+                    "heaplab: stopped at heap {done}, in the first phase (the whole table to 2·keep), before any checkpoint: nothing saved"
+                );
+            }
             drop(hooks);
             drop(saver);
             // (the handler ends the process with code 130 once the saver is gone)
@@ -566,7 +732,12 @@ fn summary(a: &RecordArgs, game: &Game, run: &RecordRun, files: &[String], secs:
             "max": run.max,
             "largest_value": run.largest,
             "largest_first_at": run.largest_at,
-            "mask": run.mask.map(|m| m.to_string()),
+            "mask": run.mask.map(|m| serde_json::json!({
+                "type": if m.domain { "domain" } else { "range" },
+                "bits": m.bits,
+                "rare_class": m.rare,
+                "text": m.to_string(),
+            })),
             "rare_count": run.rare.len(),
             "rare": run.rare.iter().map(|(n, v)| [*n, u64::from(*v)]).collect::<Vec<_>>(),
             "frequencies": run.freq,

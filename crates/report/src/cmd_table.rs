@@ -128,7 +128,7 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             every: a.checkpoint_every,
             snapshots: a.snapshots.as_deref(),
         };
-        let (g, snaps, longer) = crate::segments::run(&s, &progress)?;
+        let (g, snaps, longer, _) = crate::segments::run(&s, &progress)?;
         snapshots = snaps;
         keep_checkpoint = longer;
         (g.outcomes(), Some(g))

@@ -108,6 +108,10 @@ impl Observer for Progress {
             self.bar.set_length(total);
         }
         self.set(done);
+        // a run that saves before stopping has been interrupted ([`crate::cleanup`])
+        if crate::cleanup::stop_requested() {
+            return ControlFlow::Break(());
+        }
         ControlFlow::Continue(())
     }
 

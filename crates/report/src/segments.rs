@@ -122,8 +122,12 @@ impl grundy::Segments for Hooks<'_> {
 /// ([`heaplab_core::saved::grundy::in_segments`]), resumed from its checkpoint when one
 /// exists, saving and writing snapshots as it goes; the snapshot files written, and whether
 /// the checkpoint holds more than this run needs (a longer run's: it is read, never
-/// written, and stays for that run to resume).
-pub fn run(s: &Segmented, progress: &Progress) -> Result<(GrundyTable, Vec<PathBuf>, bool)> {
+/// written, and stays for that run to resume), and the heap the run resumed at (None: it
+/// started from heap 0).
+pub fn run(
+    s: &Segmented,
+    progress: &Progress,
+) -> Result<(GrundyTable, Vec<PathBuf>, bool, Option<u64>)> {
     let table = match s.checkpoint {
         Some(cp) => load(cp, s.game)?,
         None => None,
@@ -160,8 +164,9 @@ pub fn run(s: &Segmented, progress: &Progress) -> Result<(GrundyTable, Vec<PathB
         s: &keep,
         snaps: vec![],
     };
+    let resumed = table.as_ref().map(|t| t.len() as u64);
     let t = grundy::in_segments(s.game, s.max, table, s.every, progress, &mut hooks)?;
-    Ok((t, hooks.snaps, longer))
+    Ok((t, hooks.snaps, longer, resumed))
 }
 
 #[cfg(test)]

@@ -1101,6 +1101,8 @@ fn record_runs_in_a_small_prefix_equal_the_published_record_tables() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(j["rare_count"], rare, "{code}");
+        assert_eq!(j["mask"]["type"], "range", "{code}");
+        assert!(j["mask"]["bits"].as_u64().unwrap() > 0, "{code}");
         assert_eq!(j["largest_value"], largest, "{code}");
         let snap = |k: u32| std::fs::read_to_string(p.join(&dir).join(format!("freq-2^{k}.txt")));
         assert_eq!(snap(16).unwrap(), w16, "{code} at 2^16");
@@ -1143,6 +1145,28 @@ fn record_runs_in_a_small_prefix_equal_the_published_record_tables() {
             &[&args[..], &["--snapshots", "sY", "--values", "sY/rare.txt"]].concat(),
         ),
         "is in the snapshot folder",
+    );
+    // a spill file that is another output, or a file heaplab did not make
+    std::fs::write(p.join("mine.txt"), "keep me").unwrap();
+    for (extra, says) in [
+        (
+            &["--values", "x.b", "--spill", "x.b"][..],
+            "--spill must be another file than --values",
+        ),
+        (
+            &["--checkpoint", "c.ckpt", "--spill", "c.ckpt"][..],
+            "--spill must be another file than --checkpoint",
+        ),
+        (
+            &["--spill", "mine.txt"][..],
+            "a fresh run makes its spill file itself",
+        ),
+    ] {
+        refused(&heaplab(p, &[&args[..], extra].concat()), says);
+    }
+    assert_eq!(
+        std::fs::read_to_string(p.join("mine.txt")).unwrap(),
+        "keep me"
     );
     // not a record game, a prefix too small
     refused(
@@ -1351,6 +1375,14 @@ fn a_killed_record_run_resumes_to_identical_snapshots() {
         "{err}"
     );
     assert!(p.join("t.ckpt").exists());
+    // a damaged spill file is refused (its hash at the checkpoint is kept beside it)
+    let spill = p.join("t.ckpt.spill");
+    let good = std::fs::read(&spill).unwrap();
+    let mut bad = good.clone();
+    bad[2 * 40_000] ^= 1;
+    std::fs::write(&spill, &bad).unwrap();
+    refused(&run(&a), "does not hold the values it held at heap");
+    std::fs::write(&spill, &good).unwrap();
     let again = run(&a);
     assert!(
         again.status.success(),
