@@ -361,8 +361,9 @@ pub struct RecordArgs {
     #[arg(long, default_value_t = 300.0, value_parser = seconds_arg, allow_hyphen_values = true)]
     pub checkpoint_every: f64,
     /// Also write every value as an OEIS b-file (`n g(n)` lines) to FILE, as the run goes
-    /// (refused when the disk will not hold it; for a take-and-break code also with
-    /// --checkpoint; a whole-table run writes it at the end, checkpoint or not).
+    /// (refused when the disk will not hold it). A take-and-break code's run cannot have both
+    /// --values and --checkpoint; a whole-table run (`squares`) writes the b-file at the end
+    /// and may have both.
     #[arg(long, value_name = "FILE")]
     pub values: Option<PathBuf>,
     /// Print one JSON summary on stdout (`whole_table` says whether the run kept every value;

@@ -166,6 +166,10 @@ unsafe fn mark_outside(
 #[cfg(target_arch = "x86_64")]
 const VECTOR_MIN_MOVES: usize = 48;
 
+/// Moves [`mark_far_avx512`] takes at a time (their windows of a whole block: 512 KiB).
+#[cfg(target_arch = "x86_64")]
+const MOVE_TILE: usize = 512;
+
 /// Row words [`mark_far_avx512`] fills per pass over the moves (values 64·w0 .. 64·w0 + 384):
 /// 24 of the 32 vector registers hold them for a group of 32 lanes.
 #[cfg(target_arch = "x86_64")]
@@ -193,16 +197,21 @@ unsafe fn mark_far_avx512(
     ww: usize,
     rows: &mut [u64],
 ) {
-    for w0 in (0..ww).step_by(PASS_WORDS) {
-        // SAFETY: (every arm) as for this function, with w0 + WORDS <= ww.
-        unsafe {
-            match ww - w0 {
-                1 => mark_far_pass::<1>(g, ms, n0, groups, ww, w0, rows),
-                2 => mark_far_pass::<2>(g, ms, n0, groups, ww, w0, rows),
-                3 => mark_far_pass::<3>(g, ms, n0, groups, ww, w0, rows),
-                4 => mark_far_pass::<4>(g, ms, n0, groups, ww, w0, rows),
-                5 => mark_far_pass::<5>(g, ms, n0, groups, ww, w0, rows),
-                _ => mark_far_pass::<PASS_WORDS>(g, ms, n0, groups, ww, w0, rows),
+    // Moves a tile at a time: a tile's windows (MOVE_TILE · 64 bytes per group) stay in
+    // the core's cache while every group and pass reads them, where one pass over all the
+    // moves of a large table (10^4 windows at 10^8) fetched them again for every group.
+    for ms in ms.chunks(MOVE_TILE) {
+        for w0 in (0..ww).step_by(PASS_WORDS) {
+            // SAFETY: (every arm) as for this function, with w0 + WORDS <= ww.
+            unsafe {
+                match ww - w0 {
+                    1 => mark_far_pass::<1>(g, ms, n0, groups, ww, w0, rows),
+                    2 => mark_far_pass::<2>(g, ms, n0, groups, ww, w0, rows),
+                    3 => mark_far_pass::<3>(g, ms, n0, groups, ww, w0, rows),
+                    4 => mark_far_pass::<4>(g, ms, n0, groups, ww, w0, rows),
+                    5 => mark_far_pass::<5>(g, ms, n0, groups, ww, w0, rows),
+                    _ => mark_far_pass::<PASS_WORDS>(g, ms, n0, groups, ww, w0, rows),
+                }
             }
         }
     }
