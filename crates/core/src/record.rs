@@ -147,12 +147,6 @@ pub trait RecordHooks {
     fn can_fetch(&self) -> bool {
         false
     }
-    /// Whether the run should stop (the front end was asked to: an interrupt). Asked at
-    /// the end of every segment (at most 2^22 heaps): the run then saves its state
-    /// ([`RecordHooks::save`]) and returns [`Error::Cancelled`].
-    fn stop_requested(&self) -> bool {
-        false
-    }
     /// Fills `out` with the values of heaps `from..from + out.len()`, all handed over by
     /// `values` earlier; Ok(false) when no copy is kept.
     ///
@@ -298,8 +292,8 @@ pub fn record_checkpoint_bytes(br: &Breaker, keep: u64) -> u64 {
 /// [`Error::Unsupported`] for a game the record mode cannot run, or when the run stops
 /// because a witness or a rare position lies beyond what is kept (the message says where
 /// and what to do); [`Error::OutOfMemory`] when the address space cannot be reserved;
-/// [`Error::Callback`] when a hook fails; [`Error::Cancelled`] when `obs` stops it, or
-/// when [`RecordHooks::stop_requested`] does (after saving the state).
+/// [`Error::Callback`] when a hook fails; [`Error::Cancelled`] when `obs` stops it (after
+/// the record phase has begun, its state at the start of the segment is saved first).
 pub fn record_run(
     game: &Game,
     max: u64,
@@ -586,14 +580,10 @@ fn run_keeping(
         // values below n − W (and from K on) are read again only from the front end's copy
         released = released.max(n.saturating_sub(w));
         store.release(keep as usize, released as usize);
-        let stop = n <= max && hooks.stop_requested();
-        if n <= max && (stop || since.elapsed().as_secs_f64() >= gap) {
+        if n <= max && since.elapsed().as_secs_f64() >= gap {
             save_at(&mut state, n, keep, w, &store, &pos, &val, hooks).map_err(callback)?;
             since = Instant::now();
             gap = (gap * 2.0).min(every);
-        }
-        if stop {
-            return Err(Error::Cancelled { done: n });
         }
     }
     let from = (max + 1).saturating_sub(w).max(keep.min(max + 1));

@@ -295,10 +295,6 @@ impl RecordHooks for Hooks<'_> {
         self.spill.is_some()
     }
 
-    fn stop_requested(&self) -> bool {
-        self.a.checkpoint.is_some() && crate::cleanup::stop_requested()
-    }
-
     fn fetch(&mut self, from: u64, out: &mut [u32]) -> std::result::Result<bool, String> {
         match &mut self.spill {
             Some(s) => s.read(from, out).map(|_| true),
@@ -314,29 +310,20 @@ fn load(path: &Path, game: &Game) -> Result<Option<RecordState>> {
     crate::sink::read_checkpoint(path, |b| record::decode(b, game, key))
 }
 
-/// Refuses an output inside the snapshot folder: `--values`, `--checkpoint` and the
-/// spill file named by `--spill` (`spill`) must be kept outside it.
+/// Refuses an output inside the snapshot folder ([`crate::segments::refuse_inside`]):
+/// `--values`, `--checkpoint` and the spill file named by `--spill` (`spill`).
 fn check_outside_snapshots(a: &RecordArgs, spill: Option<&Path>) -> Result<()> {
-    let Some(dir) = &a.snapshots else {
-        return Ok(());
-    };
-    let inside = |p: &Path| {
-        crate::files::same_file_key(&crate::files::folder_of(p)) == crate::files::same_file_key(dir)
-    };
-    for (flag, p) in [
-        ("--values", a.values.as_deref()),
-        ("--checkpoint", a.checkpoint.as_deref()),
-        ("--spill", spill),
-    ] {
-        if let Some(p) = p.filter(|p| inside(p)) {
-            bail!(
-                "{flag} `{}` is in the snapshot folder `{}`; keep it outside",
-                p.display(),
-                dir.display()
-            );
-        }
+    match &a.snapshots {
+        Some(dir) => crate::segments::refuse_inside(
+            dir,
+            &[
+                ("--values", a.values.as_deref()),
+                ("--checkpoint", a.checkpoint.as_deref()),
+                ("--spill", spill),
+            ],
+        ),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Makes the snapshot folder (the guard removes it if the run fails) and checks that it
@@ -450,10 +437,7 @@ fn run_whole(a: &RecordArgs, t0: Instant) -> Result<ExitCode> {
     }
     made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     if let Some(cp) = a.checkpoint.as_ref().filter(|_| !longer) {
-        if cp.exists() {
-            std::fs::remove_file(cp)
-                .with_context(|| format!("cannot remove checkpoint `{}`", cp.display()))?;
-        }
+        crate::sink::remove_finished(cp)?;
     }
     summary(a, game, &run, &files, t0.elapsed().as_secs_f64(), true);
     Ok(ExitCode::SUCCESS)
@@ -646,15 +630,14 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
         &progress,
         &mut hooks,
     );
-    // without a checkpoint the spill file goes whatever happened; with one, when done
-    // (also one a resume found short or missing: the run no longer needs it)
+    // the spill file stays only for a checkpoint to resume from: it goes when the run is
+    // done, when there is no checkpoint, or none was saved yet (also one a resume found
+    // short or missing: the run no longer needs it)
     if let Some(s) = hooks.spill.take() {
         drop(s.w);
     }
-    if let Some(p) = spill_path
-        .as_ref()
-        .filter(|_| run.is_ok() || a.checkpoint.is_none())
-    {
+    let resumable = run.is_err() && a.checkpoint.as_ref().is_some_and(|cp| cp.exists());
+    if let Some(p) = spill_path.as_ref().filter(|_| !resumable) {
         let _ = std::fs::remove_file(p);
         let _ = std::fs::remove_file(sum_path(p));
     }
@@ -667,9 +650,6 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
                     cp.display()
                 );
             } else {
-                if let Some(p) = &spill_path {
-                    let _ = std::fs::remove_file(p);
-                }
                 eprintln!(
                     "heaplab: stopped at heap {done}, in the first phase (the whole table to 2·keep), before any checkpoint: nothing saved"
                 );
@@ -699,10 +679,7 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
     }
     made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     if let Some(cp) = &a.checkpoint {
-        if cp.exists() {
-            std::fs::remove_file(cp)
-                .with_context(|| format!("cannot remove checkpoint `{}`", cp.display()))?;
-        }
+        crate::sink::remove_finished(cp)?;
     }
     summary(&a, &game, &run, &files, t0.elapsed().as_secs_f64(), false);
     Ok(ExitCode::SUCCESS)

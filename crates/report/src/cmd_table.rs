@@ -46,18 +46,13 @@ fn check_segmented(
         Some(dir) => {
             // (made first, so that paths inside it compare by their real folder)
             let made = crate::segments::prepare_snapshots(dir)?;
-            let key = crate::files::same_file_key(dir);
-            for (flag, p) in [("-o", &a.output), ("--checkpoint", &a.checkpoint)] {
-                if let Some(p) = p {
-                    if crate::files::same_file_key(p).starts_with(&key) {
-                        bail!(
-                            "{flag} `{}` is in the snapshot folder `{}`; keep it outside",
-                            p.display(),
-                            dir.display()
-                        );
-                    }
-                }
-            }
+            crate::segments::refuse_inside(
+                dir,
+                &[
+                    ("-o", a.output.as_deref()),
+                    ("--checkpoint", a.checkpoint.as_deref()),
+                ],
+            )?;
             Ok(Some(made))
         }
         None => Ok(None),
@@ -150,10 +145,7 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
     made.into_iter().for_each(crate::cleanup::MadeDirs::keep);
     if let Some(cp) = a.checkpoint.as_ref().filter(|_| !keep_checkpoint) {
         // the run is complete: its checkpoint goes (a longer run's stays)
-        if cp.exists() {
-            std::fs::remove_file(cp)
-                .with_context(|| format!("cannot remove checkpoint `{}`", cp.display()))?;
-        }
+        crate::sink::remove_finished(cp)?;
     }
     let snaps: Vec<String> = snapshots.iter().map(|p| p.display().to_string()).collect();
     if !files.is_empty() && !snaps.is_empty() && !a.json {

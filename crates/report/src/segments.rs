@@ -95,6 +95,22 @@ pub fn prepare_snapshots(dir: &Path) -> Result<crate::cleanup::MadeDirs> {
         .with_context(|| format!("cannot make the snapshot folder `{}`", dir.display()))
 }
 
+/// Refuses an output inside the snapshot folder `dir` (made already, so that paths in it
+/// compare by their real folder): each `(flag, path)` given must lie outside it.
+pub fn refuse_inside(dir: &Path, outputs: &[(&str, Option<&Path>)]) -> Result<()> {
+    let key = crate::files::same_file_key(dir);
+    for &(flag, p) in outputs {
+        if let Some(p) = p.filter(|p| crate::files::same_file_key(p).starts_with(&key)) {
+            bail!(
+                "{flag} `{}` is in the snapshot folder `{}`; keep it outside",
+                p.display(),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// What the command line does between segments: save the checkpoint, write the value
 /// frequencies of each 2^k passed.
 struct Hooks<'a> {

@@ -203,6 +203,15 @@ pub(crate) fn read_checkpoint<T, E: std::fmt::Display>(
     })
 }
 
+/// Removes the checkpoint `cp` of a run that is complete (nothing when it is gone already).
+pub fn remove_finished(cp: &Path) -> Result<()> {
+    if cp.exists() {
+        std::fs::remove_file(cp)
+            .with_context(|| format!("cannot remove checkpoint `{}`", cp.display()))?;
+    }
+    Ok(())
+}
+
 /// `out` with `suffix` appended to its name.
 pub fn side_path(out: &Path, suffix: &str) -> PathBuf {
     let mut s = out.as_os_str().to_owned();
