@@ -91,7 +91,8 @@ pub struct RecordRun {
     pub max: u64,
     /// The prefix kept (grown past the asked one when a rare position needed it).
     pub keep: u64,
-    /// The prefix asked for.
+    /// The prefix asked for, as the run took it: the `keep` argument clamped to between 256
+    /// and N + 1 (a prefix never holds more than the whole table).
     pub keep_asked: u64,
     /// Values in the window.
     pub window: u64,

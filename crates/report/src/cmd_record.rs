@@ -238,8 +238,8 @@ struct Hooks<'a> {
 impl RecordHooks for Hooks<'_> {
     fn passed(&mut self, k: u32, freq: &[u64]) -> std::result::Result<(), String> {
         if let Some(dir) = &self.a.snapshots {
-            let p =
-                crate::segments::write_frequencies(dir, k, freq).map_err(|e| format!("{e:#}"))?;
+            let p = crate::segments::write_frequencies(dir, self.game, k, freq)
+                .map_err(|e| format!("{e:#}"))?;
             self.snaps.push(p);
         }
         // the estimate to N from the rate measured so far, once the run has gone 10 s (and
@@ -333,7 +333,7 @@ fn prepare(a: &RecordArgs, rare: bool) -> Result<Option<crate::cleanup::MadeDirs
     let Some(dir) = &a.snapshots else {
         return Ok(None);
     };
-    let made = crate::segments::prepare_snapshots(dir)?;
+    let made = crate::segments::prepare_snapshots(dir, &a.game)?;
     if rare {
         AtomicFile::check(&dir.join("rare.txt"))?;
     }
@@ -582,7 +582,16 @@ pub fn run(a: RecordArgs) -> Result<ExitCode> {
                 );
             }
             match Spill::open(p, at)? {
-                Ok(s) => Some(s),
+                Ok(s) => {
+                    if a.checkpoint.is_none() {
+                        // No checkpoint can resume it: on Unix the file goes from its
+                        // folder now and lives while the run holds it open, so nothing is
+                        // left behind however the run ends (a kill, a closed pipe).
+                        #[cfg(unix)]
+                        let _ = std::fs::remove_file(p);
+                    }
+                    Some(s)
+                }
                 Err(why) => {
                     if !crate::progress::quiet() {
                         eprintln!(

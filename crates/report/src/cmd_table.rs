@@ -45,7 +45,7 @@ fn check_segmented(
     match &a.snapshots {
         Some(dir) => {
             // (made first, so that paths inside it compare by their real folder)
-            let made = crate::segments::prepare_snapshots(dir)?;
+            let made = crate::segments::prepare_snapshots(dir, game)?;
             crate::segments::refuse_inside(
                 dir,
                 &[

@@ -60,14 +60,23 @@ pub fn snapshot_path(dir: &Path, k: u32) -> PathBuf {
 /// as record tables publish them (e.g. the sparse-space solver's `results/CODE/2^k` files,
 /// github rogalski-wmii-uni-lodz-pl/octal): one line `value frequency` for every value from
 /// 0 to the largest, zero counts included, and nothing else.
-fn write_snapshot(dir: &Path, table: &GrundyTable, k: u32) -> Result<PathBuf> {
+fn write_snapshot(dir: &Path, game: &Game, table: &GrundyTable, k: u32) -> Result<PathBuf> {
     let (freq, _) = heaplab_core::record::frequencies(table, 1u64 << k);
-    write_frequencies(dir, k, &freq)
+    write_frequencies(dir, game, k, &freq)
 }
 
-/// Writes `freq` (`freq[v]` heaps among 1..=2^k have value v) as the snapshot of 2^k in
-/// `dir`, atomically, in the record tables' format (see [`write_snapshot`]).
-pub fn write_frequencies(dir: &Path, k: u32, freq: &[u64]) -> Result<PathBuf> {
+/// The file in a snapshot folder naming the game its snapshots are of.
+const GAME_FILE: &str = "game.txt";
+
+/// Writes `freq` (`freq[v]` heaps among 1..=2^k have value v) as the snapshot of 2^k of
+/// `game` in `dir`, atomically, in the record tables' format (see [`write_snapshot`]);
+/// the folder's `game.txt` names the game (written with the first snapshot, so that a
+/// folder a failed run made stays empty and is removed).
+pub fn write_frequencies(dir: &Path, game: &Game, k: u32, freq: &[u64]) -> Result<PathBuf> {
+    let marker = dir.join(GAME_FILE);
+    if !marker.exists() {
+        AtomicFile::write_whole(&marker, format!("{game}\n").as_bytes(), "snapshot folder")?;
+    }
     let path = snapshot_path(dir, k);
     let file = AtomicFile::create(&path)?;
     {
@@ -82,13 +91,27 @@ pub fn write_frequencies(dir: &Path, k: u32, freq: &[u64]) -> Result<PathBuf> {
 }
 
 /// Makes the snapshot folder `dir` if missing (the guard removes what it made if the run
-/// fails); fails when `dir` is a file or cannot be made.
-pub fn prepare_snapshots(dir: &Path) -> Result<crate::cleanup::MadeDirs> {
+/// fails); fails when `dir` is a file or cannot be made, or holds the snapshots of another
+/// game than `game` (its `game.txt`: a folder of one game's snapshots never mixes in
+/// another's; a folder from before heaplab wrote `game.txt` is taken as it is).
+pub fn prepare_snapshots(dir: &Path, game: &Game) -> Result<crate::cleanup::MadeDirs> {
     if dir.exists() && !dir.is_dir() {
         bail!(
             "--snapshots `{}` is not a folder; pick a folder for the frequency files",
             dir.display()
         );
+    }
+    let marker = dir.join(GAME_FILE);
+    if marker.is_file() {
+        let text = std::fs::read_to_string(&marker)
+            .with_context(|| format!("cannot read `{}`", marker.display()))?;
+        let theirs = text.trim();
+        if theirs != game.to_string() {
+            bail!(
+                "the snapshot folder `{}` holds the snapshots of `{theirs}` (its {GAME_FILE}), not of `{game}`; pick another folder",
+                dir.display()
+            );
+        }
     }
     // (snapshots written stay when the run is interrupted: a resumed run goes on from them)
     crate::cleanup::make_dirs_kept(dir)
@@ -127,7 +150,7 @@ impl grundy::Segments for Hooks<'_> {
     }
     fn passed(&mut self, table: &GrundyTable, k: u32) -> std::result::Result<(), String> {
         if let Some(dir) = self.s.snapshots {
-            let p = write_snapshot(dir, table, k).map_err(|e| format!("{e:#}"))?;
+            let p = write_snapshot(dir, self.s.game, table, k).map_err(|e| format!("{e:#}"))?;
             self.snaps.push(p);
         }
         Ok(())

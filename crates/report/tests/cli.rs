@@ -3147,3 +3147,100 @@ fn games_beyond_one_heap_from_the_command_line() {
         "x"
     );
 }
+
+/// A snapshot folder names its game (`game.txt`); a run of another game into it is refused
+/// in one line and writes nothing there, while a run of the same game goes on in it.
+#[test]
+fn a_snapshot_folder_keeps_one_game() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    ok(
+        p,
+        &[
+            "record",
+            "--game",
+            "0.167",
+            "--max",
+            "2^11",
+            "--snapshots",
+            "s",
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(p.join("s/game.txt")).unwrap(),
+        "0.167\n"
+    );
+    let before: Vec<_> = std::fs::read_dir(p.join("s")).unwrap().collect();
+    for args in [
+        &[
+            "record",
+            "--game",
+            "0.161",
+            "--max",
+            "2^12",
+            "--snapshots",
+            "s",
+        ][..],
+        &[
+            "table",
+            "--game",
+            "0.161",
+            "--max",
+            "4096",
+            "--grundy",
+            "--snapshots",
+            "s",
+            "-o",
+            "t.csv",
+        ],
+    ] {
+        let o = heaplab(p, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("holds the snapshots of `0.167`"), "{err}");
+        assert_eq!(
+            std::fs::read_dir(p.join("s")).unwrap().count(),
+            before.len()
+        );
+        assert!(!p.join("t.csv").exists());
+    }
+    ok(
+        p,
+        &[
+            "table",
+            "--game",
+            "0.167",
+            "--max",
+            "4096",
+            "--grundy",
+            "--snapshots",
+            "s",
+            "-o",
+            "t.csv",
+        ],
+    );
+    assert!(p.join("s/freq-2^12.txt").exists());
+}
+
+/// A record run whose b-file reader goes away (`| head`) dies of SIGPIPE, as Unix tools do,
+/// and leaves no temporary spill file behind (it left 4 MiB of one before).
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_leaves_no_spill_file() {
+    let d = tempfile::tempdir().unwrap();
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "'{}' record --game 0.167 --max 2^24 --keep 2^16 --values /dev/stdout | head -2",
+            env!("CARGO_BIN_EXE_heaplab")
+        ))
+        .current_dir(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "0 0\n1 1\n");
+    let left: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
