@@ -26,10 +26,14 @@
 //!   ∗2 = 2^{20}, ∗3 = 3^{31}.
 //! - [`Phylum`]: tame, restive, restless or wild, from the genus and the options'
 //!   phyla, and misère sums of tame heaps by the misère-Nim rule ([`misere_sum`]).
+//! - the **misère quotient** of the heaps 0..=N of a take-and-break rule
+//!   ([`quotient::misere_quotient`]): the Plambeck–Siegel monoid whose products decide
+//!   every misère sum of those heaps, learned and then proved.
 
 pub mod canon;
 mod genus;
 pub(crate) mod oneheap;
+pub mod quotient;
 pub(crate) mod sums;
 
 pub use genus::{first_move, genera, genus_table, misere_values};
