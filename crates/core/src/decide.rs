@@ -367,7 +367,7 @@ fn by_misere(
                 n,
                 win: m.win,
                 winning_move: None,
-                grundy: Some(m.heaps[0].misere_value),
+                grundy: m.heaps[0].misere_value,
                 method: m.method,
                 misere: false,
             };

@@ -190,6 +190,12 @@ pub enum Cmd {
         after_help = "Examples:\n  heaplab who --game 0.77 1e18\n  heaplab who --game squares 1000000 --all\n  heaplab who --game squares 1000000 --json\n  heaplab who --game squares 5 7 9\n  heaplab who 'squares:5 + 0.77:12 + sub{1,2}:7'"
     )]
     Who(WhoArgs),
+    /// The misère quotient of a take-and-break game's heaps 0..=N: order, generators,
+    /// relations, P-portion, the heap map and its period (proved when it can be).
+    #[command(
+        after_help = "Examples:\n  heaplab quotient --game 0.75 --max 30\n  heaplab quotient --game 0.77 --max 20 --json\n  heaplab quotient --game 0.72 --max 60 -o data/q072.csv"
+    )]
+    Quotient(QuotientArgs),
     /// How many positions of k heaps of one game are lost (P) and won (N).
     #[command(
         after_help = "Examples:\n  heaplab count --game squares --heaps 3 --max 29 --sorted\n  heaplab count --game 0.07 --heaps 1 --min 1 --max 50\n  heaplab count --game divisors --heaps 3 --min 1 --max 1e14 --sorted --mod 1234567891"
@@ -477,6 +483,27 @@ pub struct CountArgs {
     /// Lead with the N-positions (first-player wins) instead of the P-positions.
     #[arg(long)]
     pub n_positions: bool,
+    /// Print one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `heaplab quotient`.
+#[derive(Args, Debug)]
+pub struct QuotientArgs {
+    /// A take-and-break code or Grundy's game, e.g. `0.75`, `0.77`, `grundy-game` (written
+    /// plainly or as `misere(SPEC)`: the quotient is of misère play).
+    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
+    pub game: Game,
+    /// Largest heap N (heaps 0..=N).
+    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
+    pub max: u64,
+    /// Misère (the default here); `normal` is refused.
+    #[arg(long, value_enum)]
+    pub play: Option<PlayArg>,
+    /// Write the heap map (heap, element, word, p) as CSV or Parquet (by extension).
+    #[arg(long, short = 'o')]
+    pub output: Option<PathBuf>,
     /// Print one JSON object on stdout.
     #[arg(long)]
     pub json: bool,

@@ -373,11 +373,12 @@ fn misere(sum: &Sum, limit: usize, all: bool, as_json: bool) -> Result<ExitCode>
             (Some(g), Some(p)) => format!(", genus {g}, {}", p.name()),
             _ => String::new(),
         };
-        println!(
-            "  heap {:<3} {t:<width$}  misère nim-value {}{genus}",
-            i + 1,
-            h.misere_value
-        );
+        let value = match (&h.misere_value, &h.element) {
+            (Some(v), _) => format!("misère nim-value {v}"),
+            (None, Some(e)) => format!("quotient element {e}"),
+            (None, None) => String::new(),
+        };
+        println!("  heap {:<3} {t:<width$}  {value}{genus}", i + 1);
     }
     println!(
         "sum: {} [{}]",

@@ -21,6 +21,7 @@ mod cmd_games;
 mod cmd_guess;
 mod cmd_losers;
 mod cmd_plot;
+mod cmd_quotient;
 mod cmd_record;
 mod cmd_report;
 mod cmd_stone;
@@ -53,6 +54,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // they are written; a `wrote FILE` line lost is no answer lost)
     let answer_on_stdout = match &cli.cmd {
         Cmd::Who(_)
+        | Cmd::Quotient(_)
         | Cmd::Count(_)
         | Cmd::Analyze(_)
         | Cmd::Compare(_)
@@ -84,6 +86,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Merge(a) => a.json.then_some(a.output.as_path()),
         Cmd::Report(a) => a.json.then_some(a.output.as_deref()).flatten(),
         Cmd::Analyze(a) => a.json.then_some(a.output.as_deref()).flatten(),
+        Cmd::Quotient(a) => a.json.then_some(a.output.as_deref()).flatten(),
         Cmd::Plot(a) => a.json.then_some(a.output.as_deref()).flatten(),
         _ => None,
     };
@@ -99,6 +102,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Cmd::Losers(a) => cmd_losers::run(a),
         Cmd::Report(a) => cmd_report::run(a),
         Cmd::Who(a) => cmd_who::run(a),
+        Cmd::Quotient(a) => cmd_quotient::run(a),
         Cmd::Count(a) => cmd_count::run(a),
         Cmd::Analyze(a) => cmd_analyze::run(a),
         Cmd::Compare(a) => cmd_compare::run(a),

@@ -3244,3 +3244,87 @@ fn a_closed_pipe_leaves_no_spill_file() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// `heaplab quotient`: the quotient of 0.75 is R8 (Plambeck–Siegel), its period proved;
+/// JSON and CSV carry the same; a game without a quotient is refused in one line, exit 2.
+#[test]
+fn quotient_prints_r8_for_0_75() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ok(dir.path(), &["quotient", "--game", "0.75", "--max", "30"]);
+    assert!(out.contains("order 8, P-portion of 2: {a, b^2}"), "{out}");
+    assert!(
+        out.contains("relations: a^2 = 1, bc = ab, c^2 = b^2, b^3 = b"),
+        "{out}"
+    );
+    assert!(out.contains("period 2, proved"), "{out}");
+    let v = json(
+        dir.path(),
+        &[
+            "quotient",
+            "--game",
+            "misere(0.75)",
+            "--max",
+            "30",
+            "--json",
+            "-o",
+            "q.csv",
+        ],
+    );
+    assert_eq!(v["order"], 8);
+    assert_eq!(v["p_portion"], json!(["a", "b^2"]));
+    assert_eq!(v["period"]["preperiod"], 8);
+    assert_eq!(v["period"]["proved"], true);
+    assert_eq!(v["products"][1][1], 0);
+    let csv = std::fs::read_to_string(dir.path().join("q.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 32);
+    assert!(csv.lines().nth(2).unwrap().starts_with("1,"), "{csv}");
+    for bad in [
+        vec!["quotient", "--game", "squares", "--max", "5"],
+        vec![
+            "quotient", "--game", "0.75", "--max", "5", "--play", "normal",
+        ],
+        vec!["quotient", "--game", "0.75", "--max", "-3"],
+    ] {
+        let o = heaplab(dir.path(), &bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
+    }
+}
+
+/// `who --play misere` on heaps near 10^6 of 0.75 answers through the proved quotient;
+/// the winning move leaves a sum that `who` itself calls lost; Kayles' quotient stops
+/// growing within reach only at heap 26, so heaps near 10^6 of Kayles are refused in one
+/// line.
+#[test]
+fn who_decides_huge_misere_sums_by_the_quotient() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = json(
+        dir.path(),
+        &[
+            "who", "--game", "0.75", "--play", "misere", "1000000", "999999", "7", "--json",
+        ],
+    );
+    assert_eq!(v["win"], true);
+    assert!(v["method"]
+        .as_str()
+        .unwrap()
+        .contains("misère quotient of order 8"));
+    let after: Vec<String> = v["winning_move"]["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["n"].to_string())
+        .collect();
+    let mut args = vec!["who", "--game", "0.75", "--play", "misere", "--json"];
+    args.extend(after.iter().map(String::as_str));
+    let w = json(dir.path(), &args);
+    assert_eq!(w["win"], false, "{w}");
+    let o = heaplab(
+        dir.path(),
+        &["who", "--game", "0.77", "--play", "misere", "1000000", "5"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("grows at heap 27"), "{err}");
+}

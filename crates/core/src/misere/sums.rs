@@ -23,8 +23,13 @@ pub struct MisereSumHeap {
     pub game: String,
     /// The heap.
     pub n: u64,
-    /// Its misère nim-value G⁻ (0 exactly when the heap alone is a misère P-position).
-    pub misere_value: u64,
+    /// Its misère nim-value G⁻ (0 exactly when the heap alone is a misère P-position);
+    /// None when the sum was decided by the misère quotient, which does not give it.
+    pub misere_value: Option<u64>,
+    /// Its element of the misère quotient, as a word in the generators, when the sum was
+    /// decided by the quotient.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element: Option<String>,
     /// Its genus (one-heap games).
     pub genus: Option<String>,
     /// Its phylum (one-heap games).
@@ -97,6 +102,11 @@ pub fn misere_sum(
     let terms = misere_terms(sum)?;
     let limit = limit.max(1);
     if terms.iter().any(|(g, _)| g.moves_of(0).is_none()) {
+        let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
+        let one_game = terms.iter().all(|t| t.0 == terms[0].0);
+        if one_game && top > FORMS_FIRST {
+            return by_quotient(&terms, limit, obs);
+        }
         return by_forms(&terms, limit, budget, obs);
     }
     by_genus(&terms, limit, budget, obs)
@@ -147,7 +157,8 @@ fn by_genus(
             MisereSumHeap {
                 game: g.to_string(),
                 n: *n,
-                misere_value: s.pair(*n).1,
+                misere_value: Some(s.pair(*n).1),
+                element: None,
                 genus: Some(s.genus(*n)),
                 phylum: Some(s.phylum(*n)),
             }
@@ -189,7 +200,7 @@ fn by_genus(
             |_, left| src(g).pair(left.first().copied().unwrap_or(0)).1 == 0,
         );
         return Ok(MisereSum {
-            win: heaps[0].misere_value != 0,
+            win: heaps[0].misere_value != Some(0),
             heaps,
             moves,
             method: "misère nim-value of the heap".into(),
@@ -425,6 +436,139 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
     }
 }
 
+/// Sums of one take-and-break game whose heaps are all at most this are decided by
+/// canonical forms; larger ones by the misère quotient.
+const FORMS_FIRST: u64 = 64;
+
+/// Heaps up to which [`by_quotient`] lets the quotient grow (learning is the costly step;
+/// Kayles' quotient grows at heap 27 beyond what its canonical forms reach in minutes).
+const QUOTIENT_GROWTH: u64 = 26;
+
+/// Heaps [`by_quotient`] covers while it looks for a proved period.
+const QUOTIENT_HEAPS: u64 = 4096;
+
+/// A sum of heaps of one take-and-break game by its misère quotient
+/// ([`super::quotient::QuotientSolver`]): the quotient is built until Φ's period is
+/// proved (then every heap is covered) or the sum's largest heap is covered; the outcome
+/// is the product of the heaps' elements, and each winning move is found by the products
+/// of its options' elements and checked by the product of the whole sum it leaves.
+fn by_quotient(
+    terms: &[(Game, u64)],
+    limit: usize,
+    obs: &dyn Observer,
+) -> Result<MisereSum, Error> {
+    let game = &terms[0].0;
+    let br = super::quotient::quotient_rule(game)?;
+    let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
+    let mut s = super::quotient::QuotientSolver::new(&br);
+    s.limit_growth(QUOTIENT_GROWTH);
+    s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs)?;
+    let q = s.quotient();
+    let elem = |h: u64| {
+        q.heap_element(h).ok_or_else(|| Error::Unsupported {
+            what: format!(
+                "heap {h} of {game} is beyond the misère quotient, which covers heaps \
+                 0..={} (order {}) without a proved period",
+                q.max(),
+                q.order()
+            ),
+        })
+    };
+    let els: Vec<u32> = terms.iter().map(|t| elem(t.1)).collect::<Result<_, _>>()?;
+    let total = els.iter().fold(0, |a, &e| q.mul(a, e));
+    let win = !q.is_p(total);
+    let mut moves = vec![];
+    if win {
+        'heaps: for (i, (_, n)) in terms.iter().enumerate() {
+            let rest = els
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .fold(0, |a, (_, &e)| q.mul(a, e));
+            let mut found: Vec<Move> = vec![];
+            let mut err = None;
+            let _ = br.options(*n, u64::MAX, &mut |removed, left| {
+                let mut e = rest;
+                for &h in left {
+                    match q.heap_element(h) {
+                        Some(x) => e = q.mul(e, x),
+                        None => {
+                            err = Some(h);
+                            return std::ops::ControlFlow::Break(());
+                        }
+                    }
+                }
+                if q.is_p(e) {
+                    found.push(Move {
+                        removed,
+                        added: 0,
+                        leaves: left.to_vec(),
+                        turned: None,
+                    });
+                    if found.len() >= limit {
+                        return std::ops::ControlFlow::Break(());
+                    }
+                }
+                std::ops::ControlFlow::Continue(())
+            });
+            if let Some(h) = err {
+                return Err(Error::Unsupported {
+                    what: format!("heap {h} of {game} is beyond the misère quotient"),
+                });
+            }
+            for m in found {
+                let left = m.leaves.clone();
+                let mv = sum_move(terms, i, m, &left);
+                // check: the whole sum the move leaves is in the P-portion
+                let after: Vec<u64> = mv.result.iter().map(|r| r.1).collect();
+                if q.is_p_position(&after) != Some(true) {
+                    return Err(Error::Unsupported {
+                        what: "a winning move from the misère quotient failed its check (a \
+                               defect: please report the sum)"
+                            .into(),
+                    });
+                }
+                moves.push(mv);
+                if moves.len() >= limit {
+                    break 'heaps;
+                }
+            }
+        }
+    }
+    let pr = q.presentation();
+    let heaps = terms
+        .iter()
+        .zip(&els)
+        .map(|((g, n), &e)| MisereSumHeap {
+            game: g.to_string(),
+            n: *n,
+            misere_value: None,
+            element: Some(pr.element(e)),
+            genus: None,
+            phylum: None,
+        })
+        .collect();
+    let per = q.period();
+    Ok(MisereSum {
+        heaps,
+        win,
+        moves,
+        method: match per.filter(|p| p.proved) {
+            Some(p) => format!(
+                "misère quotient of order {} (Φ periodic from heap {} with period {}, proved)",
+                q.order(),
+                p.preperiod,
+                p.period
+            ),
+            None => format!(
+                "misère quotient of order {} (heaps 0..={})",
+                q.order(),
+                q.max()
+            ),
+        },
+    })
+}
+
 /// Any sum by canonical misère forms of its heaps, each game's forms built to its largest
 /// heap within `budget`.
 fn by_forms(
@@ -472,7 +616,8 @@ fn by_forms(
         .map(|((g, n), &f)| MisereSumHeap {
             game: g.to_string(),
             n: *n,
-            misere_value: u64::from(forms.misere_value(f)),
+            misere_value: Some(u64::from(forms.misere_value(f))),
+            element: None,
             genus: None,
             phylum: None,
         })

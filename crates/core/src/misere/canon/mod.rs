@@ -529,6 +529,26 @@ pub fn take_break_misere_in(
     Ok(heaps)
 }
 
+/// Appends heaps to `heaps` (forms interned in `forms`) until it holds heaps 0..=`max`;
+/// the observer sees `observe(n, max + 1)` as in [`take_break_misere_in`].
+///
+/// # Errors
+/// [`Error::Cancelled`] when `obs` stops the run (the heaps finished stay).
+pub(crate) fn extend_heaps(
+    br: &Breaker,
+    forms: &mut MisereForms,
+    heaps: &mut Vec<MisereHeap>,
+    max: u64,
+    obs: &dyn Observer,
+) -> Result<(), Error> {
+    let total = max.saturating_add(1);
+    let mut last_call = Instant::now();
+    while (heaps.len() as u64) <= max {
+        next_heap(br, forms, heaps, obs, total, &mut last_call)?;
+    }
+    Ok(())
+}
+
 /// Appends the next heap (n = `heaps.len()`) to `heaps`, its form interned in `forms`;
 /// reports `observe(n, total)` about every ten milliseconds while it works.
 fn next_heap(

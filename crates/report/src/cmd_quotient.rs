@@ -1,0 +1,207 @@
+//! `heaplab quotient`: the misère quotient of a take-and-break game's heaps 0..=N
+//! ([`heaplab_core::misere::quotient`]): order, generators, relations, P-portion, the heap
+//! map Φ and its period, as text, JSON, and CSV or Parquet.
+
+use crate::cli::QuotientArgs;
+use crate::output::{print_json, secs, write_frame};
+use crate::progress::Progress;
+use anyhow::{bail, Result};
+use heaplab_core::misere::quotient::{quotient_rule, MisereQuotient, Presentation, QuotientSolver};
+use polars::prelude::*;
+use serde_json::json;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Quotients up to this order print their multiplication table (text and JSON).
+const TABLE_ORDER: usize = 24;
+
+/// Heaps of Φ printed in the text answer.
+const SHOWN_HEAPS: usize = 48;
+
+/// Runs the command.
+pub fn run(a: QuotientArgs) -> Result<ExitCode> {
+    if a.play == Some(crate::cli::PlayArg::Normal) {
+        bail!("a misère quotient is of misère play: leave out --play normal");
+    }
+    let br = quotient_rule(&a.game)?;
+    let game = a.game.under_normal_play().normalized().into_owned();
+    let t0 = Instant::now();
+    let progress = Progress::new(
+        &format!("misère quotient of {game}"),
+        a.max.saturating_add(1),
+    );
+    let mut s = QuotientSolver::new(&br);
+    s.solve_to(a.max, &progress)?;
+    progress.finish();
+    let q = s.quotient();
+    let pr = q.presentation();
+    if let Some(out) = &a.output {
+        let mut df = heap_frame(&q, &pr)?;
+        let path = write_frame(&mut df, out)?;
+        eprintln!("wrote {}", path.display());
+    }
+    if a.json {
+        print_json(&answer_json(&game.to_string(), &q, &pr, secs(t0)));
+    } else {
+        print_text(&game.to_string(), &q, &pr, secs(t0));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One row per heap: heap, element (id), its normal form, and whether a heap alone is a
+/// misère P-position.
+fn heap_frame(q: &MisereQuotient, pr: &Presentation) -> Result<DataFrame> {
+    let phi = q.heap_elements();
+    let heap: Vec<u64> = (0..phi.len() as u64).collect();
+    let elem: Vec<u32> = phi.to_vec();
+    let word: Vec<String> = phi.iter().map(|&e| pr.element(e)).collect();
+    let p: Vec<bool> = phi.iter().map(|&e| q.is_p(e)).collect();
+    Ok(df!("heap" => heap, "element" => elem, "word" => word, "p" => p)?)
+}
+
+fn relations(pr: &Presentation) -> Vec<String> {
+    pr.relations
+        .iter()
+        .map(|(l, r)| format!("{} = {}", pr.word(l), pr.word(r)))
+        .collect()
+}
+
+fn period_text(q: &MisereQuotient, game: &str) -> String {
+    match q.period() {
+        None => "Φ shows no period on these heaps".into(),
+        Some(p) if p.proved => format!(
+            "Φ is periodic from heap {} with period {}, proved (the proof needs heaps to {}): \
+             this is the quotient of every heap of {game}",
+            p.preperiod,
+            p.period,
+            p.proof_needs.unwrap_or(0)
+        ),
+        Some(p) => format!(
+            "Φ looks periodic from heap {} with period {} (observed; {})",
+            p.preperiod,
+            p.period,
+            match p.proof_needs {
+                Some(m) => format!("the proof needs the quotient to heap {m}"),
+                None => "no proof is offered for moves that leave three heaps".into(),
+            }
+        ),
+    }
+}
+
+fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, seconds: f64) {
+    println!(
+        "misère quotient of {game}, heaps 0..={} (proved for every sum of these heaps, {seconds:.2} s)",
+        q.max()
+    );
+    let ps: Vec<String> = q.p_portion().iter().map(|&e| pr.element(e)).collect();
+    println!(
+        "order {}, P-portion of {}: {{{}}}",
+        q.order(),
+        ps.len(),
+        ps.join(", ")
+    );
+    let gens: Vec<String> = pr
+        .generators
+        .iter()
+        .enumerate()
+        .map(|(i, (_, h))| format!("{} = heap {h}", Presentation::name(i)))
+        .collect();
+    println!(
+        "generators: {}",
+        if gens.is_empty() {
+            "none".into()
+        } else {
+            gens.join(", ")
+        }
+    );
+    let rels = relations(pr);
+    println!(
+        "relations: {}",
+        if rels.is_empty() {
+            "none".into()
+        } else {
+            rels.join(", ")
+        }
+    );
+    let growth: Vec<String> = q
+        .growth()
+        .iter()
+        .map(|(h, o)| format!("heap {h} → {o}"))
+        .collect();
+    println!(
+        "order grew at: {}",
+        if growth.is_empty() {
+            "never".into()
+        } else {
+            growth.join(", ")
+        }
+    );
+    let phi: Vec<String> = q
+        .heap_elements()
+        .iter()
+        .take(SHOWN_HEAPS)
+        .enumerate()
+        .map(|(n, &e)| format!("{n}:{}", pr.element(e)))
+        .collect();
+    let more = if q.heap_elements().len() > SHOWN_HEAPS {
+        " …"
+    } else {
+        ""
+    };
+    println!("Φ: {}{more}", phi.join(" "));
+    println!("{}", period_text(q, game));
+    if q.order() <= TABLE_ORDER {
+        let names: Vec<String> = (0..q.order() as u32).map(|e| pr.element(e)).collect();
+        let w = names.iter().map(|n| n.chars().count()).max().unwrap_or(1);
+        println!("multiplication table (P-portion marked *):");
+        print!("  {:>w$} |", "");
+        for n in &names {
+            print!(" {n:>w$} ");
+        }
+        println!();
+        for (x, nx) in names.iter().enumerate() {
+            print!("  {nx:>w$} |");
+            for y in 0..q.order() as u32 {
+                let e = q.mul(x as u32, y);
+                let mark = if q.is_p(e) { "*" } else { " " };
+                print!(" {:>w$}{mark}", names[e as usize]);
+            }
+            println!();
+        }
+    }
+}
+
+fn answer_json(
+    game: &str,
+    q: &MisereQuotient,
+    pr: &Presentation,
+    seconds: f64,
+) -> serde_json::Value {
+    let names: Vec<String> = (0..q.order() as u32).map(|e| pr.element(e)).collect();
+    let mut v = json!({
+        "game": game,
+        "play": "misere",
+        "max": q.max(),
+        "order": q.order(),
+        "p_portion": q.p_portion().iter().map(|&e| names[e as usize].clone()).collect::<Vec<_>>(),
+        "generators": pr.generators.iter().enumerate().map(|(i, (_, h))| json!({"name": Presentation::name(i), "heap": h})).collect::<Vec<_>>(),
+        "relations": relations(pr),
+        "elements": names,
+        "heap_elements": q.heap_elements().iter().map(|&e| pr.element(e)).collect::<Vec<_>>(),
+        "growth": q.growth().iter().map(|(h, o)| json!({"heap": h, "order": o})).collect::<Vec<_>>(),
+        "period": q.period().map(|p| json!({
+            "preperiod": p.preperiod,
+            "period": p.period,
+            "proof_needs": p.proof_needs,
+            "proved": p.proved,
+        })),
+        "seconds": seconds,
+    });
+    if q.order() <= TABLE_ORDER {
+        let o = q.order() as u32;
+        v["products"] = json!((0..o)
+            .map(|x| (0..o).map(|y| q.mul(x, y)).collect::<Vec<_>>())
+            .collect::<Vec<_>>());
+    }
+    v
+}
