@@ -113,6 +113,60 @@ pub struct Analysis {
     /// states and proves the condition).
     #[serde(default)]
     pub excluded_periods: Option<heaplab_core::ExcludedPeriods>,
+    /// Misère play of a take-and-break code (with `values` `grundy`): its misère quotient
+    /// ([`heaplab_core::misere::quotient`]).
+    #[serde(default)]
+    pub quotient: Option<QuotientStats>,
+}
+
+/// The misère quotient of a take-and-break game's heaps, as an analysis reports it: built
+/// heap by heap to N, or until Φ's period is proved, letting the quotient grow only at
+/// heaps up to [`QUOTIENT_GROWTH`] (learning is the costly step).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuotientStats {
+    /// The largest heap the quotient covers.
+    pub heaps: u64,
+    /// Its order.
+    pub order: usize,
+    /// The size of its P-portion.
+    pub p_portion: usize,
+    /// Φ's period on those heaps: (preperiod, period, proved).
+    pub period: Option<(u64, u64, bool)>,
+    /// The quotient is misère Nim's (a tame game).
+    pub tame: bool,
+    /// Why the quotient stops short of N, when it does.
+    pub stopped: Option<String>,
+}
+
+/// Heaps up to which an analysis lets the misère quotient grow.
+pub const QUOTIENT_GROWTH: u64 = 24;
+
+/// The quotient record of a misère take-and-break game to `max` (None for other games).
+fn quotient_stats(
+    game: &Game,
+    max: u64,
+    obs: &dyn Observer,
+) -> Result<Option<QuotientStats>, heaplab_core::Error> {
+    use heaplab_core::misere::quotient::{quotient_rule, QuotientSolver};
+    let Ok(br) = quotient_rule(game) else {
+        return Ok(None);
+    };
+    let mut s = QuotientSolver::new(&br);
+    s.limit_growth(QUOTIENT_GROWTH);
+    let stopped = match s.solve_until_proved(max, obs) {
+        Ok(()) => None,
+        Err(heaplab_core::Error::Unsupported { what }) => Some(what),
+        Err(e) => return Err(e),
+    };
+    let q = s.quotient();
+    Ok(Some(QuotientStats {
+        heaps: q.max(),
+        order: q.order(),
+        p_portion: q.p_portion().len(),
+        period: q.period().map(|p| (p.preperiod, p.period, p.proved)),
+        tame: q.is_tame(),
+        stopped,
+    }))
 }
 
 /// The rare positions of an octal game's Grundy values under the sparse-space mask that
@@ -240,6 +294,9 @@ pub(crate) fn analyze_unchecked(
     if game.play() == Play::Misere && values == Sequence::Grundy {
         data.genus = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
         data.analysis.genus = data.genus.as_ref().map(|t| genus_stats(game, t));
+        if game.moves_of(0).is_none() {
+            data.analysis.quotient = quotient_stats(game, max, obs)?;
+        }
     }
     Ok(data)
 }
@@ -410,6 +467,7 @@ impl AnalysisData {
                 genus: None,
                 rare: None,
                 excluded_periods: None,
+                quotient: None,
             },
             ps: vec![],
             table: None,
@@ -555,6 +613,27 @@ impl Analysis {
                     _ => String::new(),
                 }
             ));
+        }
+        if let Some(q) = &self.quotient {
+            let period = match q.period {
+                Some((n0, p, true)) => format!("; Φ periodic from heap {n0} with period {p}, proved: the quotient of every heap"),
+                Some((n0, p, false)) => format!("; Φ looks periodic from heap {n0} with period {p} (observed)"),
+                None => String::new(),
+            };
+            s.push_str(&format!(
+                "  misère quotient: order {} on heaps 0..={}, P-portion of {}{}{period}\n",
+                q.order,
+                q.heaps,
+                q.p_portion,
+                if q.tame {
+                    " (tame: misère Nim's quotient)"
+                } else {
+                    ""
+                },
+            ));
+            if let Some(why) = &q.stopped {
+                s.push_str(&format!("  misère quotient stopped: {why}\n"));
+            }
         }
         if let Some(e) = &self.excluded_periods {
             let list = |v: &[u64]| {

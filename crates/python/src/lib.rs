@@ -400,6 +400,31 @@ impl RawGame {
         moves_json(py, &Sum::of_heaps(&self.game, &heaps), limit)
     }
 
+    /// The misère quotient of heaps 0..=n_max of this take-and-break game
+    /// ([`heaplab_core::misere::quotient::QuotientSolver`]): its summary as JSON.
+    #[pyo3(signature = (n_max, progress=None))]
+    fn quotient(
+        &self,
+        py: Python<'_>,
+        n_max: u64,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<String> {
+        use heaplab_core::misere::quotient::{quotient_rule, QuotientSolver};
+        let game = &self.game;
+        let plain = game
+            .under_normal_play()
+            .normalized()
+            .into_owned()
+            .to_string();
+        let q = run(py, progress, |w| {
+            let br = quotient_rule(game)?;
+            let mut s = QuotientSolver::new(&br);
+            s.solve_to(n_max, w)?;
+            Ok::<_, Error>(s.quotient())
+        })?;
+        to_json(&q.summary(&plain))
+    }
+
     /// The analysis record of 0..=n_max (`values`: "grundy" or "outcome"): JSON.
     #[pyo3(signature = (n_max, values="grundy", progress=None))]
     fn analyze(

@@ -569,3 +569,21 @@ def test_remoteness_and_birthday_columns():
         heaplab.Game("0.77").table(10, remoteness=True)
     with pytest.raises(heaplab.RefusedError, match="N <="):
         heaplab.Game("nim").table(10**8, grundy=False, remoteness=True)
+
+
+def test_the_misere_quotient_of_0_75_is_r8():
+    # Plambeck and Siegel's R8 (JCTA 2008): a^2 = 1, b^3 = b, bc = ab, c^2 = b^2, P = {a, b^2}
+    q = heaplab.Game("0.75", play="misere").quotient(30)
+    assert q.order == 8
+    assert q.p_portion == ["a", "b^2"]
+    assert q.relations == ["a^2 = 1", "bc = ab", "c^2 = b^2", "b^3 = b"]
+    assert q.generators == [("a", 1), ("b", 2), ("c", 5)]
+    assert q.heap_elements.dtype == np.uint32 and q.heap_elements.shape == (31,)
+    assert q.heap_words[:6] == ["1", "a", "b", "a", "b", "c"]
+    assert q.period.preperiod == 8 and q.period.period == 2 and q.period.proved
+    assert q.products.shape == (8, 8)
+    assert heaplab.Game("0.75").quotient(30).relations == q.relations
+    d = heaplab.Game("0.75", play="misere").who(1000000, 999999, 7)
+    assert d.win and d.heaps[0].misere_value is None and d.heaps[0].element == "b"
+    with pytest.raises(heaplab.HeaplabError):
+        heaplab.Game("squares").quotient(5)

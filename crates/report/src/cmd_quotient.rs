@@ -6,14 +6,16 @@ use crate::cli::QuotientArgs;
 use crate::output::{print_json, secs, write_frame};
 use crate::progress::Progress;
 use anyhow::{bail, Result};
-use heaplab_core::misere::quotient::{quotient_rule, MisereQuotient, Presentation, QuotientSolver};
+use heaplab_core::misere::quotient::{
+    quotient_rule, MisereQuotient, Presentation, QuotientSolver, SUMMARY_PRODUCTS,
+};
 use polars::prelude::*;
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Quotients up to this order print their multiplication table (text and JSON).
-const TABLE_ORDER: usize = 24;
+/// Quotients up to this order print their multiplication table.
+const TABLE_ORDER: usize = SUMMARY_PRODUCTS;
 
 /// Heaps of Φ printed in the text answer.
 const SHOWN_HEAPS: usize = 48;
@@ -41,7 +43,7 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
         eprintln!("wrote {}", path.display());
     }
     if a.json {
-        print_json(&answer_json(&game.to_string(), &q, &pr, secs(t0)));
+        print_json(&answer_json(&game.to_string(), &q, secs(t0)));
     } else {
         print_text(&game.to_string(), &q, &pr, secs(t0));
     }
@@ -171,37 +173,8 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, seconds: f64) {
     }
 }
 
-fn answer_json(
-    game: &str,
-    q: &MisereQuotient,
-    pr: &Presentation,
-    seconds: f64,
-) -> serde_json::Value {
-    let names: Vec<String> = (0..q.order() as u32).map(|e| pr.element(e)).collect();
-    let mut v = json!({
-        "game": game,
-        "play": "misere",
-        "max": q.max(),
-        "order": q.order(),
-        "p_portion": q.p_portion().iter().map(|&e| names[e as usize].clone()).collect::<Vec<_>>(),
-        "generators": pr.generators.iter().enumerate().map(|(i, (_, h))| json!({"name": Presentation::name(i), "heap": h})).collect::<Vec<_>>(),
-        "relations": relations(pr),
-        "elements": names,
-        "heap_elements": q.heap_elements().iter().map(|&e| pr.element(e)).collect::<Vec<_>>(),
-        "growth": q.growth().iter().map(|(h, o)| json!({"heap": h, "order": o})).collect::<Vec<_>>(),
-        "period": q.period().map(|p| json!({
-            "preperiod": p.preperiod,
-            "period": p.period,
-            "proof_needs": p.proof_needs,
-            "proved": p.proved,
-        })),
-        "seconds": seconds,
-    });
-    if q.order() <= TABLE_ORDER {
-        let o = q.order() as u32;
-        v["products"] = json!((0..o)
-            .map(|x| (0..o).map(|y| q.mul(x, y)).collect::<Vec<_>>())
-            .collect::<Vec<_>>());
-    }
+fn answer_json(game: &str, q: &MisereQuotient, seconds: f64) -> serde_json::Value {
+    let mut v = json!(q.summary(game));
+    v["seconds"] = json!(seconds);
     v
 }

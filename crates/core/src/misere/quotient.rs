@@ -63,9 +63,10 @@
 //! heap n − p, every heap's kind is among those of heaps 0..=N, the walk at N covers every
 //! sum of any heaps, and Q with the extended Φ is the quotient of the whole game.
 
-use super::canon::{extend_heaps, FormId, MisereForms, MisereHeap};
+use super::canon::{extend_heaps, pair_is_p, MisereForms, MisereHeap};
 use crate::period::find_period;
 use crate::{Breaker, Error, Observer};
+use serde::Serialize;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
@@ -271,6 +272,145 @@ impl MisereQuotient {
     }
 }
 
+/// Quotients up to this order carry their multiplication table in a
+/// [`QuotientSummary`].
+pub const SUMMARY_PRODUCTS: usize = 24;
+
+/// Everything a front end shows of a quotient, serializable (`heaplab quotient --json`,
+/// Python's `Game.quotient`). Elements are written as normal forms of the
+/// [`Presentation`]; `heap_element_ids` and `products` use element ids (0 the identity).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct QuotientSummary {
+    /// The game's spec (normal-play moves; the quotient is of misère play).
+    pub game: String,
+    /// Misère.
+    pub play: &'static str,
+    /// The largest heap N covered.
+    pub max: u64,
+    /// |Q|.
+    pub order: usize,
+    /// The P-portion's elements.
+    pub p_portion: Vec<String>,
+    /// Generators: name and the first heap with that element.
+    pub generators: Vec<SummaryGenerator>,
+    /// Relations "left = right".
+    pub relations: Vec<String>,
+    /// Every element by id.
+    pub elements: Vec<String>,
+    /// Φ: each heap 0..=N's element.
+    pub heap_elements: Vec<String>,
+    /// Φ as element ids.
+    pub heap_element_ids: Vec<u32>,
+    /// Where the order grew.
+    pub growth: Vec<SummaryGrowth>,
+    /// Φ's period, when one is seen.
+    pub period: Option<SummaryPeriod>,
+    /// `products[a][b]` = a·b by ids, for quotients of order at most
+    /// [`SUMMARY_PRODUCTS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub products: Option<Vec<Vec<u32>>>,
+}
+
+/// A generator of a [`QuotientSummary`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SummaryGenerator {
+    /// a, b, c, …
+    pub name: String,
+    /// The first heap with this element.
+    pub heap: u64,
+}
+
+/// A growth step of a [`QuotientSummary`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SummaryGrowth {
+    /// The heap at which the order grew.
+    pub heap: u64,
+    /// The order from that heap on.
+    pub order: usize,
+}
+
+/// Φ's period in a [`QuotientSummary`] (see [`QuotientPeriod`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SummaryPeriod {
+    /// The first heap of the periodic part.
+    pub preperiod: u64,
+    /// The period.
+    pub period: u64,
+    /// Heaps the proof needs (None: no proof is offered for this rule).
+    pub proof_needs: Option<u64>,
+    /// Whether the period is proved for every heap.
+    pub proved: bool,
+}
+
+impl MisereQuotient {
+    /// Whether the quotient is that of misère Nim on heaps *0, *1 (order 2: a² = 1, P =
+    /// {a}) or on *0..*3 (order 6: a² = 1, b³ = b, P = {a, b²}) — a tame game's, whose
+    /// sums play as misère Nim (Conway, ONAG ch. 12; Plambeck–Siegel, JCTA 2008, §3). Larger
+    /// tame quotients are not recognised here.
+    pub fn is_tame(&self) -> bool {
+        let s = self.summary("");
+        match self.order {
+            2 => s.relations == ["a^2 = 1"] && s.p_portion == ["a"],
+            6 => s.relations == ["a^2 = 1", "b^3 = b"] && s.p_portion == ["a", "b^2"],
+            _ => false,
+        }
+    }
+
+    /// The quotient as front ends show it; `game` is the game's spec.
+    pub fn summary(&self, game: &str) -> QuotientSummary {
+        let pr = self.presentation();
+        let elements: Vec<String> = (0..self.order as u32).map(|e| pr.element(e)).collect();
+        QuotientSummary {
+            game: game.to_string(),
+            play: "misere",
+            max: self.max(),
+            order: self.order,
+            p_portion: self
+                .p_portion()
+                .iter()
+                .map(|&e| elements[e as usize].clone())
+                .collect(),
+            generators: pr
+                .generators
+                .iter()
+                .enumerate()
+                .map(|(i, &(_, heap))| SummaryGenerator {
+                    name: Presentation::name(i),
+                    heap,
+                })
+                .collect(),
+            relations: pr
+                .relations
+                .iter()
+                .map(|(l, r)| format!("{} = {}", pr.word(l), pr.word(r)))
+                .collect(),
+            heap_elements: self
+                .phi
+                .iter()
+                .map(|&e| elements[e as usize].clone())
+                .collect(),
+            heap_element_ids: self.phi.clone(),
+            growth: self
+                .growth
+                .iter()
+                .map(|&(heap, order)| SummaryGrowth { heap, order })
+                .collect(),
+            period: self.period.map(|p| SummaryPeriod {
+                preperiod: p.preperiod,
+                period: p.period,
+                proof_needs: p.proof_needs,
+                proved: p.proved,
+            }),
+            products: (self.order <= SUMMARY_PRODUCTS).then(|| {
+                (0..self.order)
+                    .map(|a| self.mul[a * self.order..(a + 1) * self.order].to_vec())
+                    .collect()
+            }),
+            elements,
+        }
+    }
+}
+
 /// A presentation of a misère quotient, in the style of Plambeck and Siegel: generators
 /// named a, b, c, … — the elements of the heaps that the smaller heaps' elements do not
 /// generate, in heap order — each element's normal form (the first word reaching it in
@@ -420,7 +560,7 @@ struct Oracle {
     forms: MisereForms,
     heaps: Vec<MisereHeap>,
     memo: HashMap<Vec<u64>, bool>,
-    /// Outcomes of sums of two forms ([`Oracle::pair_is_p`]).
+    /// Outcomes of sums of two forms ([`pair_is_p`]).
     pairs: HashMap<u64, bool>,
     /// The proved quotient of heaps 0..known_below: (order, mul, p, phi).
     known: (usize, Vec<u32>, Vec<bool>, Vec<u32>),
@@ -448,43 +588,14 @@ impl Oracle {
         let s = rest
             .iter()
             .fold(0, |s, &h| self.forms.add(s, self.heaps[h as usize].form));
-        let v = self.pair_is_p(s, self.heaps[last as usize].form);
+        let v = pair_is_p(
+            &self.forms,
+            s,
+            self.heaps[last as usize].form,
+            &mut self.pairs,
+        );
         self.memo.insert(key, v);
         v
-    }
-
-    /// Whether the sum of the canonical forms a and b is a misère P-position, by search
-    /// over the pair's options (memoized by the unordered pair; stops at the first option
-    /// that is a P-position). Cheaper than the canonical form of a + b, which must
-    /// visit every pair of subpositions and simplify.
-    fn pair_is_p(&mut self, a: FormId, b: FormId) -> bool {
-        let (a, b) = (a.min(b), a.max(b));
-        if a == 0 {
-            return self.forms.misere_value(b) == 0;
-        }
-        let key = (u64::from(a) << 32) | u64::from(b);
-        if let Some(&v) = self.pairs.get(&key) {
-            return v;
-        }
-        let mut p = true;
-        for i in 0..self.forms.options(a).len() {
-            let x = self.forms.options(a)[i];
-            if self.pair_is_p(x, b) {
-                p = false;
-                break;
-            }
-        }
-        if p {
-            for i in 0..self.forms.options(b).len() {
-                let y = self.forms.options(b)[i];
-                if self.pair_is_p(a, y) {
-                    p = false;
-                    break;
-                }
-            }
-        }
-        self.pairs.insert(key, p);
-        p
     }
 }
 
@@ -1136,7 +1247,7 @@ pub fn misere_quotient(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::misere::canon::{misere_outcome_of_sum, take_break_misere};
+    use crate::misere::canon::{misere_outcome_of_sum, pair_is_p, take_break_misere};
     use crate::{Game, Silent};
 
     fn quotient(spec: &str, max: u64) -> MisereQuotient {
@@ -1224,6 +1335,39 @@ mod tests {
                     let ids = [heaps[a as usize].form, heaps[b as usize].form];
                     let p = !misere_outcome_of_sum(&mut forms, &ids);
                     assert_eq!(q.is_p_position(&[a, b]), Some(p), "{spec}: {a} + {b}");
+                }
+            }
+        }
+    }
+
+    /// Issue 37's acceptance: for Kayles (0.77), Dawson's Kayles (0.07), 0.137 and
+    /// Grundy's game (CGSuite's 4!.0), every sum of at most three heaps of sizes 0..=25
+    /// gets the same misère outcome from the quotient as from canonical misère forms
+    /// (the sum of the two smaller heaps' forms, searched against the third's).
+    #[test]
+    fn sums_of_three_heaps_to_25_match_canonical_forms() {
+        for spec in ["0.77", "0.07", "0.137", "grundy-game"] {
+            let q = quotient(spec, 25);
+            assert_eq!(q.order() % 2, 0, "{spec}");
+            let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
+            let (mut forms, heaps) = take_break_misere(&br, 25, &Silent).unwrap();
+            let f = |h: u64| heaps[h as usize].form;
+            let mut memo = HashMap::new();
+            for a in 0..=25u64 {
+                let alone = forms.misere_value(f(a)) == 0;
+                assert_eq!(q.is_p_position(&[a]), Some(alone), "{spec}: {a}");
+                for b in a..=25 {
+                    let two = pair_is_p(&forms, f(a), f(b), &mut memo);
+                    assert_eq!(q.is_p_position(&[a, b]), Some(two), "{spec}: {a} + {b}");
+                    let ab = forms.add(f(a), f(b));
+                    for c in b..=25 {
+                        let three = pair_is_p(&forms, ab, f(c), &mut memo);
+                        assert_eq!(
+                            q.is_p_position(&[a, b, c]),
+                            Some(three),
+                            "{spec}: {a} + {b} + {c}"
+                        );
+                    }
                 }
             }
         }

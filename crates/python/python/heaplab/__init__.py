@@ -68,6 +68,8 @@ __all__ = [
     "MixedSum",
     "Count",
     "Periodicity",
+    "Quotient",
+    "QuotientPeriod",
     "Candidate",
     "WinningMoves",
     "Comparison",
@@ -118,6 +120,38 @@ def _stats(cls, data: Optional[dict]):
     data = dict(data)
     data["growth"] = _growth(data.get("growth"))
     return _build(cls, data)
+
+
+@dataclass(frozen=True)
+class QuotientPeriod:
+    """The period of a misère quotient's heap map: Φ(n + period) = Φ(n) from heap
+    ``preperiod``; ``proved`` when the quotient covers ``proof_needs`` heaps (then it is
+    the quotient of every heap)."""
+
+    preperiod: int
+    period: int
+    proof_needs: Optional[int]
+    proved: bool
+
+
+@dataclass(frozen=True)
+class Quotient:
+    """A misère quotient (``Game.quotient``): elements are written as words in the
+    generators a, b, c, … (``elements[i]`` is element id i; 0 is the identity)."""
+
+    game: str
+    max: int
+    order: int
+    p_portion: list
+    generators: list
+    relations: list
+    elements: list
+    heap_elements: "np.ndarray"
+    heap_words: list
+    growth: list
+    period: Optional[QuotientPeriod]
+    products: Optional["np.ndarray"]
+
 
 
 @dataclass(frozen=True)
@@ -212,15 +246,18 @@ class MixedSum:
 
 @dataclass(frozen=True)
 class MisereHeap:
-    """One heap of a misère sum: its game (normal-play moves), size, misère nim-value and,
-    for one-heap games, its genus (``"0^{120}"``) and phylum (``"tame"``, ``"restive"``,
-    ``"restless"``, ``"wild"``)."""
+    """One heap of a misère sum: its game (normal-play moves), size, misère nim-value
+    (None when the sum was decided by the misère quotient, which gives the heap's
+    ``element`` instead, a word in the quotient's generators) and, for one-heap games, its
+    genus (``"0^{120}"``) and phylum (``"tame"``, ``"restive"``, ``"restless"``,
+    ``"wild"``)."""
 
     game: str
     n: int
-    misere_value: int
+    misere_value: Optional[int]
     genus: Optional[str] = None
     phylum: Optional[str] = None
+    element: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -228,7 +265,9 @@ class MisereSum:
     """Who wins a sum of heaps in misère play (the last player to move loses): each heap,
     the outcome, the winning moves found (one for :func:`who`, up to the limit for
     :func:`winning_moves`) and the method: tame sums by the misère-Nim rule on genera,
-    take-and-break heaps by canonical misère forms. A sum that is not tame raises
+    take-and-break heaps by canonical misère forms, or, for heaps of one take-and-break
+    game beyond 64, by its misère quotient (any size once the quotient's period is
+    proved). A sum that is not tame raises
     :class:`HeaplabError` naming the heap."""
 
     heaps: list
@@ -677,6 +716,31 @@ class Game:
         game), each with what it leaves, at most ``limit`` (as ``heaplab who --all``)."""
         heaps = [_size("n", n)] + [_size("heap", h) for h in more]
         return _winning_moves(json.loads(self._raw.winning_moves(heaps, _limit(limit))))
+
+    def quotient(self, n_max: int, progress: Progress = None) -> "Quotient":
+        """The misère quotient (Plambeck and Siegel) of heaps 0..=n_max of this
+        take-and-break game, built heap by heap and proved for every sum of those heaps:
+        order, P-portion, generators, relations, the heap map (``heap_elements``, element
+        ids as a uint32 array; ``heap_words`` as words) and its period, proved when the
+        quotient covers 2·preperiod + 3·period + k heaps. The game may be written plainly
+        or with ``play="misere"``. A game without take-and-break moves raises
+        :class:`HeaplabError`, as does a quotient past 4096 elements."""
+        d = json.loads(self._raw.quotient(_size("n_max", n_max), _check_progress(progress)))
+        products = d.get("products")
+        return Quotient(
+            game=d["game"],
+            max=d["max"],
+            order=d["order"],
+            p_portion=list(d["p_portion"]),
+            generators=[(g["name"], g["heap"]) for g in d["generators"]],
+            relations=list(d["relations"]),
+            elements=list(d["elements"]),
+            heap_elements=np.asarray(d["heap_element_ids"], dtype=np.uint32),
+            heap_words=list(d["heap_elements"]),
+            growth=[(g["heap"], g["order"]) for g in d["growth"]],
+            period=_build(QuotientPeriod, d.get("period")),
+            products=None if products is None else np.asarray(products, dtype=np.uint32),
+        )
 
     def analyze(self, n_max: int, values: str = "grundy", progress: Progress = None) -> Analysis:
         """Periodicity (preperiod, period, saltus, certificate), P-position statistics,
