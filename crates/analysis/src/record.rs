@@ -121,7 +121,8 @@ pub struct Analysis {
 
 /// The misère quotient of a take-and-break game's heaps, as an analysis reports it: built
 /// heap by heap to N, or until Φ's period is proved, letting the quotient grow only at
-/// heaps up to [`QUOTIENT_GROWTH`] (learning is the costly step).
+/// heaps up to [`heaplab_core::misere::quotient::QUICK_GROWTH`] (learning is the costly
+/// step).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuotientStats {
     /// The largest heap the quotient covers.
@@ -130,16 +131,13 @@ pub struct QuotientStats {
     pub order: usize,
     /// The size of its P-portion.
     pub p_portion: usize,
-    /// Φ's period on those heaps: (preperiod, period, proved).
-    pub period: Option<(u64, u64, bool)>,
+    /// Φ's period on those heaps.
+    pub period: Option<heaplab_core::misere::quotient::SummaryPeriod>,
     /// The quotient is misère Nim's (a tame game).
     pub tame: bool,
     /// Why the quotient stops short of N, when it does.
     pub stopped: Option<String>,
 }
-
-/// Heaps up to which an analysis lets the misère quotient grow.
-pub const QUOTIENT_GROWTH: u64 = 24;
 
 /// The quotient record of a misère take-and-break game to `max` (None for other games).
 fn quotient_stats(
@@ -147,12 +145,12 @@ fn quotient_stats(
     max: u64,
     obs: &dyn Observer,
 ) -> Result<Option<QuotientStats>, heaplab_core::Error> {
-    use heaplab_core::misere::quotient::{quotient_rule, QuotientSolver};
+    use heaplab_core::misere::quotient::{quotient_rule, QuotientSolver, QUICK_GROWTH};
     let Ok(br) = quotient_rule(game) else {
         return Ok(None);
     };
     let mut s = QuotientSolver::new(&br);
-    s.limit_growth(QUOTIENT_GROWTH);
+    s.limit_growth(QUICK_GROWTH);
     let stopped = match s.solve_until_proved(max, obs) {
         Ok(()) => None,
         Err(heaplab_core::Error::Unsupported { what }) => Some(what),
@@ -163,7 +161,7 @@ fn quotient_stats(
         heaps: q.max(),
         order: q.order(),
         p_portion: q.p_portion().len(),
-        period: q.period().map(|p| (p.preperiod, p.period, p.proved)),
+        period: q.period().map(Into::into),
         tame: q.is_tame(),
         stopped,
     }))
@@ -615,9 +613,17 @@ impl Analysis {
             ));
         }
         if let Some(q) = &self.quotient {
-            let period = match q.period {
-                Some((n0, p, true)) => format!("; Φ periodic from heap {n0} with period {p}, proved: the quotient of every heap"),
-                Some((n0, p, false)) => format!("; Φ looks periodic from heap {n0} with period {p} (observed)"),
+            let period = match &q.period {
+                Some(p) if p.proved => format!(
+                    "; Φ periodic from heap {} with period {}, proved at heap {}: the quotient of every heap",
+                    p.preperiod,
+                    p.period,
+                    q.heaps
+                ),
+                Some(p) => format!(
+                    "; Φ looks periodic from heap {} with period {} (observed)",
+                    p.preperiod, p.period
+                ),
                 None => String::new(),
             };
             s.push_str(&format!(

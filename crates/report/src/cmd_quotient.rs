@@ -20,6 +20,9 @@ const TABLE_ORDER: usize = SUMMARY_PRODUCTS;
 /// Heaps of Φ printed in the text answer.
 const SHOWN_HEAPS: usize = 48;
 
+/// Heaps the heap-map file (`-o`) may hold.
+const MAX_ROWS: u64 = 10_000_000;
+
 /// Runs the command.
 pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     if a.play == Some(crate::cli::PlayArg::Normal) {
@@ -32,30 +35,35 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
         &format!("misère quotient of {game}"),
         a.max.saturating_add(1),
     );
+    if a.output.is_some() && a.max > MAX_ROWS {
+        bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
+    }
     let mut s = QuotientSolver::new(&br);
-    s.solve_to(a.max, &progress)?;
+    // once Φ's period is proved, the quotient covers every heap: no need to go on
+    s.solve_until_proved(a.max, &progress)?;
     progress.finish();
     let q = s.quotient();
     let pr = q.presentation();
     if let Some(out) = &a.output {
-        let mut df = heap_frame(&q, &pr)?;
+        let mut df = heap_frame(&q, &pr, a.max)?;
         let path = write_frame(&mut df, out)?;
         eprintln!("wrote {}", path.display());
     }
     if a.json {
-        print_json(&answer_json(&game.to_string(), &q, secs(t0)));
+        print_json(&answer_json(&game.to_string(), &q, a.max, secs(t0)));
     } else {
-        print_text(&game.to_string(), &q, &pr, secs(t0));
+        print_text(&game.to_string(), &q, &pr, a.max, secs(t0));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// One row per heap: heap, element (id), its normal form, and whether a heap alone is a
 /// misère P-position.
-fn heap_frame(q: &MisereQuotient, pr: &Presentation) -> Result<DataFrame> {
-    let phi = q.heap_elements();
+/// Heaps 0..=`max`, through the proved period beyond the quotient's own heaps.
+fn heap_frame(q: &MisereQuotient, pr: &Presentation, max: u64) -> Result<DataFrame> {
+    let phi: Vec<u32> = (0..=max).map_while(|n| q.heap_element(n)).collect();
     let heap: Vec<u64> = (0..phi.len() as u64).collect();
-    let elem: Vec<u32> = phi.to_vec();
+    let elem: Vec<u32> = phi.clone();
     let word: Vec<String> = phi.iter().map(|&e| pr.element(e)).collect();
     let p: Vec<bool> = phi.iter().map(|&e| q.is_p(e)).collect();
     Ok(df!("heap" => heap, "element" => elem, "word" => word, "p" => p)?)
@@ -90,11 +98,19 @@ fn period_text(q: &MisereQuotient, game: &str) -> String {
     }
 }
 
-fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, seconds: f64) {
-    println!(
-        "misère quotient of {game}, heaps 0..={} (proved for every sum of these heaps, {seconds:.2} s)",
-        q.max()
-    );
+fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, seconds: f64) {
+    if q.max() < asked {
+        println!(
+            "misère quotient of {game}, heaps 0..={} ({seconds:.2} s): its period is proved \
+             there, so it is the quotient of every heap, {asked} included",
+            q.max()
+        );
+    } else {
+        println!(
+            "misère quotient of {game}, heaps 0..={} (proved for every sum of these heaps, {seconds:.2} s)",
+            q.max()
+        );
+    }
     let ps: Vec<String> = q.p_portion().iter().map(|&e| pr.element(e)).collect();
     println!(
         "order {}, P-portion of {}: {{{}}}",
@@ -128,7 +144,7 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, seconds: f64) {
     let growth: Vec<String> = q
         .growth()
         .iter()
-        .map(|(h, o)| format!("heap {h} → {o}"))
+        .map(|(h, o)| format!("heap {h} (order {o})"))
         .collect();
     println!(
         "order grew at: {}",
@@ -152,7 +168,12 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, seconds: f64) {
     };
     println!("Φ: {}{more}", phi.join(" "));
     println!("{}", period_text(q, game));
-    if q.order() <= TABLE_ORDER {
+    if q.order() > TABLE_ORDER {
+        println!(
+            "multiplication table omitted (order {} > {TABLE_ORDER}; the relations present it)",
+            q.order()
+        );
+    } else {
         let names: Vec<String> = (0..q.order() as u32).map(|e| pr.element(e)).collect();
         let w = names.iter().map(|n| n.chars().count()).max().unwrap_or(1);
         println!("multiplication table (P-portion marked *):");
@@ -173,8 +194,9 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, seconds: f64) {
     }
 }
 
-fn answer_json(game: &str, q: &MisereQuotient, seconds: f64) -> serde_json::Value {
+fn answer_json(game: &str, q: &MisereQuotient, asked: u64, seconds: f64) -> serde_json::Value {
     let mut v = json!(q.summary(game));
+    v["asked"] = json!(asked);
     v["seconds"] = json!(seconds);
     v
 }

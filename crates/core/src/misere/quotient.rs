@@ -70,6 +70,11 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
+/// Heaps up to which `who` and `analyze` let a quotient grow ([`QuotientSolver::limit_growth`]):
+/// learning is the costly step (Kayles' quotient grows at heap 25 in about 8 s here, and
+/// again at heap 27 beyond what its canonical forms give in minutes).
+pub const QUICK_GROWTH: u64 = 26;
+
 /// Elements a quotient may have before the solver gives up (each costs a row of the
 /// multiplication table and of the test table).
 pub const MAX_ORDER: usize = 4096;
@@ -330,7 +335,7 @@ pub struct SummaryGrowth {
 }
 
 /// Φ's period in a [`QuotientSummary`] (see [`QuotientPeriod`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SummaryPeriod {
     /// The first heap of the periodic part.
     pub preperiod: u64,
@@ -395,18 +400,24 @@ impl MisereQuotient {
                 .iter()
                 .map(|&(heap, order)| SummaryGrowth { heap, order })
                 .collect(),
-            period: self.period.map(|p| SummaryPeriod {
-                preperiod: p.preperiod,
-                period: p.period,
-                proof_needs: p.proof_needs,
-                proved: p.proved,
-            }),
+            period: self.period.map(Into::into),
             products: (self.order <= SUMMARY_PRODUCTS).then(|| {
                 (0..self.order)
                     .map(|a| self.mul[a * self.order..(a + 1) * self.order].to_vec())
                     .collect()
             }),
             elements,
+        }
+    }
+}
+
+impl From<QuotientPeriod> for SummaryPeriod {
+    fn from(p: QuotientPeriod) -> SummaryPeriod {
+        SummaryPeriod {
+            preperiod: p.preperiod,
+            period: p.period,
+            proof_needs: p.proof_needs,
+            proved: p.proved,
         }
     }
 }
@@ -955,9 +966,10 @@ fn wrong_sum(
 /// every step.
 pub struct QuotientSolver {
     br: Breaker,
-    /// `options[n]`: heap n's options, each the heaps with a move that it leaves
-    /// (increasing); distinct.
-    options: Vec<Vec<Vec<u64>>>,
+    /// `moving[n]`: heap n has a move. (Heaps' options are enumerated when needed, not
+    /// kept: a heap of n tokens has about n/2 of them, so keeping them all would cost
+    /// memory quadratic in N.)
+    moving: Vec<bool>,
     order: usize,
     mul: Vec<u32>,
     p: Vec<bool>,
@@ -984,7 +996,7 @@ impl QuotientSolver {
     pub fn new(br: &Breaker) -> QuotientSolver {
         QuotientSolver {
             br: br.clone(),
-            options: vec![vec![]],
+            moving: vec![false],
             order: 1,
             mul: vec![0],
             p: vec![false],
@@ -1093,27 +1105,34 @@ impl QuotientSolver {
         }
     }
 
-    /// Adds heap n = N + 1.
-    fn step(&mut self, obs: &dyn Observer, total: u64) -> Result<(), Error> {
-        let n = self.phi.len() as u64;
+    /// Heap h's options (h ≤ N + 1): each the heaps with a move that it leaves
+    /// (increasing); distinct.
+    fn options_of(&self, h: u64) -> Vec<Vec<u64>> {
         let mut opts: Vec<Vec<u64>> = Vec::new();
-        let _ = self.br.options(n, u64::MAX, &mut |_, left| {
+        let _ = self.br.options(h, u64::MAX, &mut |_, left| {
             opts.push(left.to_vec());
             ControlFlow::Continue(())
         });
         for w in opts.iter_mut() {
-            w.retain(|&h| !self.options[h as usize].is_empty());
+            w.retain(|&x| self.moving[x as usize]);
             w.sort_unstable();
         }
         opts.sort();
         opts.dedup();
-        self.options.push(opts);
-        if self.options[n as usize].is_empty() {
+        opts
+    }
+
+    /// Adds heap n = N + 1.
+    fn step(&mut self, obs: &dyn Observer, total: u64) -> Result<(), Error> {
+        let n = self.phi.len() as u64;
+        let opts = self.options_of(n);
+        self.moving.push(!opts.is_empty());
+        if opts.is_empty() {
             self.phi.push(0);
             return Ok(());
         }
         let order = self.order;
-        let k = kind_of(&self.options[n as usize], 0, n, &self.phi, &self.mul, order);
+        let k = kind_of(&opts, 0, n, &self.phi, &self.mul, order);
         // a heap of a kind already present: the proof is unchanged, so its element is that
         // kind's (the element is unique)
         if let Some(x) = self.kinds.iter().find(|x| x.opts == k.opts) {
@@ -1160,6 +1179,7 @@ impl QuotientSolver {
     /// the last learner's representatives and tests.
     fn grow(&mut self, n: u64, obs: &dyn Observer, total: u64) -> Result<(), Error> {
         let tick = (n, total);
+        let options: Vec<Vec<Vec<u64>>> = (0..=n).map(|h| self.options_of(h)).collect();
         let o = &mut self.oracle;
         extend_heaps(&self.br, &mut o.forms, &mut o.heaps, n, &crate::Silent)?;
         o.known = (
@@ -1168,15 +1188,13 @@ impl QuotientSolver {
             self.p.clone(),
             self.phi.clone(),
         );
-        let gens: Vec<u64> = (1..=n)
-            .filter(|&h| !self.options[h as usize].is_empty())
-            .collect();
+        let gens: Vec<u64> = (1..=n).filter(|&h| self.moving[h as usize]).collect();
         let gi: HashMap<u64, usize> = gens.iter().enumerate().map(|(i, &h)| (h, i)).collect();
         let mut tests = self.tests.clone();
         let mut reps = self.reps.clone();
         let t = loop {
             let t = Table::build(tests.clone(), reps, &gens, o, obs, tick)?;
-            let fix = check(&t, &gens, &gi, &self.options, o)?;
+            let fix = check(&t, &gens, &gi, &options, o)?;
             let e = match fix {
                 None => break t,
                 Some(Fix::Test(e)) => Some(e),
@@ -1200,7 +1218,7 @@ impl QuotientSolver {
         self.phi = (0..=n)
             .map(|h| gi.get(&h).map_or(0, |&g| t.next[0][g]))
             .collect();
-        self.kinds = kinds_of(&self.options, &self.phi, &self.mul, self.order);
+        self.kinds = kinds_of(&options, &self.phi, &self.mul, self.order);
         self.reps = t.reps;
         self.tests = tests;
         self.growth.push((n, self.order));

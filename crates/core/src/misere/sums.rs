@@ -90,7 +90,9 @@ fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
 /// # Errors
 /// [`Error::Unsupported`] for a sum that mixes normal and misère terms, a sum with a heap
 /// that is not tame when the tame rule is the method ("this sum is not tame: … misère sums
-/// of games that are not tame need the misère quotient"), or heaps beyond the methods' reach; as
+/// of one-heap games that are not tame are not supported …"), or heaps beyond the methods'
+/// reach (a quotient that must grow past [`super::quotient::QUICK_GROWTH`], a heap beyond
+/// an unproved quotient); as
 /// [`crate::plan()`] for the tables within the budget; [`Error::Cancelled`] when `obs`
 /// stops a table.
 pub fn misere_sum(
@@ -214,7 +216,8 @@ fn by_genus(
         return Err(Error::Unsupported {
             what: format!(
                 "this sum is not tame: heap {} ({}:{}) is {} with genus {}; misère sums of \
-                 games that are not tame need the misère quotient",
+                 one-heap games that are not tame are not supported (misère quotients, \
+                 `heaplab quotient`, cover take-and-break games)",
                 i + 1,
                 h.game,
                 h.n,
@@ -440,10 +443,6 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
 /// canonical forms; larger ones by the misère quotient.
 const FORMS_FIRST: u64 = 64;
 
-/// Heaps up to which [`by_quotient`] lets the quotient grow (learning is the costly step;
-/// Kayles' quotient grows at heap 27 beyond what its canonical forms reach in minutes).
-const QUOTIENT_GROWTH: u64 = 26;
-
 /// Heaps [`by_quotient`] covers while it looks for a proved period.
 const QUOTIENT_HEAPS: u64 = 4096;
 
@@ -461,7 +460,7 @@ fn by_quotient(
     let br = super::quotient::quotient_rule(game)?;
     let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
     let mut s = super::quotient::QuotientSolver::new(&br);
-    s.limit_growth(QUOTIENT_GROWTH);
+    s.limit_growth(super::quotient::QUICK_GROWTH);
     s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs)?;
     let q = s.quotient();
     let elem = |h: u64| {
