@@ -491,16 +491,10 @@ pub struct CountArgs {
 /// `heaplab quotient`.
 #[derive(Args, Debug)]
 pub struct QuotientArgs {
-    /// A take-and-break code or Grundy's game, e.g. `0.75`, `0.77`, `grundy-game` (written
-    /// plainly or as `misere(SPEC)`: the quotient is of misère play).
-    #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
-    pub game: Game,
-    /// Largest heap N (heaps 0..=N).
-    #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]
-    pub max: u64,
-    /// Misère (the default here); `normal` is refused.
-    #[arg(long, value_enum)]
-    pub play: Option<PlayArg>,
+    /// The game (a take-and-break code or `grundy-game`, e.g. `0.75`, `0.77`; the
+    /// quotient is of misère play, so `--play` may be left out) and the largest heap N.
+    #[command(flatten)]
+    pub gm: GameMax,
     /// Write the heap map (heap, element, word, p) as CSV or Parquet (by extension).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,

@@ -25,34 +25,34 @@ const MAX_ROWS: u64 = 10_000_000;
 
 /// Runs the command.
 pub fn run(a: QuotientArgs) -> Result<ExitCode> {
-    if a.play == Some(crate::cli::PlayArg::Normal) {
+    if a.gm.play == Some(crate::cli::PlayArg::Normal) {
         bail!("a misère quotient is of misère play: leave out --play normal");
     }
-    let br = quotient_rule(&a.game)?;
-    let game = a.game.under_normal_play().normalized().into_owned();
+    let br = quotient_rule(&a.gm.game)?;
+    let game = a.gm.game.under_normal_play().normalized().into_owned();
     let t0 = Instant::now();
     let progress = Progress::new(
         &format!("misère quotient of {game}"),
-        a.max.saturating_add(1),
+        a.gm.max.saturating_add(1),
     );
-    if a.output.is_some() && a.max > MAX_ROWS {
+    if a.output.is_some() && a.gm.max > MAX_ROWS {
         bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
     }
     let mut s = QuotientSolver::new(&br);
     // once Φ's period is proved, the quotient covers every heap: no need to go on
-    s.solve_until_proved(a.max, &progress)?;
+    s.solve_until_proved(a.gm.max, &progress)?;
     progress.finish();
     let q = s.quotient();
     let pr = q.presentation();
     if let Some(out) = &a.output {
-        let mut df = heap_frame(&q, &pr, a.max)?;
+        let mut df = heap_frame(&q, &pr, a.gm.max)?;
         let path = write_frame(&mut df, out)?;
         eprintln!("wrote {}", path.display());
     }
     if a.json {
-        print_json(&answer_json(&game.to_string(), &q, a.max, secs(t0)));
+        print_json(&answer_json(&game.to_string(), &q, a.gm.max, secs(t0)));
     } else {
-        print_text(&game.to_string(), &q, &pr, a.max, secs(t0));
+        print_text(&game.to_string(), &q, &pr, a.gm.max, secs(t0));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -67,6 +67,15 @@ fn heap_frame(q: &MisereQuotient, pr: &Presentation, max: u64) -> Result<DataFra
     let word: Vec<String> = phi.iter().map(|&e| pr.element(e)).collect();
     let p: Vec<bool> = phi.iter().map(|&e| q.is_p(e)).collect();
     Ok(df!("heap" => heap, "element" => elem, "word" => word, "p" => p)?)
+}
+
+/// The items joined by commas, or `none` when there are none.
+fn listed(items: &[String], none: &str) -> String {
+    if items.is_empty() {
+        none.into()
+    } else {
+        items.join(", ")
+    }
 }
 
 fn relations(pr: &Presentation) -> Vec<String> {
@@ -124,36 +133,15 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, sec
         .enumerate()
         .map(|(i, (_, h))| format!("{} = heap {h}", Presentation::name(i)))
         .collect();
-    println!(
-        "generators: {}",
-        if gens.is_empty() {
-            "none".into()
-        } else {
-            gens.join(", ")
-        }
-    );
+    println!("generators: {}", listed(&gens, "none"));
     let rels = relations(pr);
-    println!(
-        "relations: {}",
-        if rels.is_empty() {
-            "none".into()
-        } else {
-            rels.join(", ")
-        }
-    );
+    println!("relations: {}", listed(&rels, "none"));
     let growth: Vec<String> = q
         .growth()
         .iter()
         .map(|(h, o)| format!("heap {h} (order {o})"))
         .collect();
-    println!(
-        "order grew at: {}",
-        if growth.is_empty() {
-            "never".into()
-        } else {
-            growth.join(", ")
-        }
-    );
+    println!("order grew at: {}", listed(&growth, "never"));
     let phi: Vec<String> = q
         .heap_elements()
         .iter()
