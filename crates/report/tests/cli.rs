@@ -3320,6 +3320,31 @@ fn who_decides_huge_misere_sums_by_the_quotient() {
     args.extend(after.iter().map(String::as_str));
     let w = json(dir.path(), &args);
     assert_eq!(w["win"], false, "{w}");
+    // a heap near 10^18 (its splits are tried only up to n0 + 2p), first in the sum
+    let v = json(
+        dir.path(),
+        &[
+            "who",
+            "--game",
+            "0.75",
+            "--play",
+            "misere",
+            "1000000000000000001",
+            "6",
+            "3",
+            "--json",
+        ],
+    );
+    assert_eq!(v["win"], true);
+    let after: Vec<String> = v["winning_move"]["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["n"].to_string())
+        .collect();
+    let mut args = vec!["who", "--game", "0.75", "--play", "misere", "--json"];
+    args.extend(after.iter().map(String::as_str));
+    assert_eq!(json(dir.path(), &args)["win"], false);
     let o = heaplab(
         dir.path(),
         &["who", "--game", "0.77", "--play", "misere", "1000000", "5"],

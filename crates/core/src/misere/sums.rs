@@ -474,6 +474,15 @@ fn by_quotient(
         })
     };
     let els: Vec<u32> = terms.iter().map(|t| elem(t.1)).collect::<Result<_, _>>()?;
+    // With Φ's period (n0, p) proved, a split a + b (a ≤ b) with a ≥ n0 + p has the
+    // element of the split (a − p) + (b + p) (both parts keep their elements, and the
+    // parts stay unequal when they were), so every option's element is reached by a split
+    // whose smaller part is below n0 + p: heaps above 2^20 try only those (at most
+    // n0 + 2p), lest a heap near 10^18 enumerate that many splits.
+    let split_max = |n: u64| match q.period().filter(|p| p.proved) {
+        Some(p) if n > 1 << 20 => p.preperiod + 2 * p.period,
+        _ => u64::MAX,
+    };
     let total = els.iter().fold(0, |a, &e| q.mul(a, e));
     let win = !q.is_p(total);
     let mut moves = vec![];
@@ -486,7 +495,7 @@ fn by_quotient(
                 .fold(0, |a, (_, &e)| q.mul(a, e));
             let mut found: Vec<Move> = vec![];
             let mut err = None;
-            let _ = br.options(*n, u64::MAX, &mut |removed, left| {
+            let _ = br.options(*n, split_max(*n), &mut |removed, left| {
                 let mut e = rest;
                 for &h in left {
                     match q.heap_element(h) {
