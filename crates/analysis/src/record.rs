@@ -132,7 +132,7 @@ pub struct QuotientStats {
     /// The size of its P-portion.
     pub p_portion: usize,
     /// Φ's period on those heaps.
-    pub period: Option<heaplab_core::misere::quotient::SummaryPeriod>,
+    pub period: Option<heaplab_core::misere::quotient::QuotientPeriod>,
     /// The quotient is misère Nim's (a tame game).
     pub tame: bool,
     /// Why the quotient stops short of N, when it does.
@@ -161,7 +161,7 @@ fn quotient_stats(
         heaps: q.max(),
         order: q.order(),
         p_portion: q.p_portion().len(),
-        period: q.period().map(Into::into),
+        period: q.period(),
         tame: q.is_tame(),
         stopped,
     }))

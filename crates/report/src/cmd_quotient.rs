@@ -78,13 +78,6 @@ fn listed(items: &[String], none: &str) -> String {
     }
 }
 
-fn relations(pr: &Presentation) -> Vec<String> {
-    pr.relations
-        .iter()
-        .map(|(l, r)| format!("{} = {}", pr.word(l), pr.word(r)))
-        .collect()
-}
-
 fn period_text(q: &MisereQuotient, game: &str) -> String {
     match q.period() {
         None => "Φ shows no period on these heaps".into(),
@@ -134,7 +127,7 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, sec
         .map(|(i, (_, h))| format!("{} = heap {h}", Presentation::name(i)))
         .collect();
     println!("generators: {}", listed(&gens, "none"));
-    let rels = relations(pr);
+    let rels = pr.relation_texts();
     println!("relations: {}", listed(&rels, "none"));
     let growth: Vec<String> = q
         .growth()

@@ -66,8 +66,8 @@
 use super::canon::{extend_heaps, pair_is_p, MisereForms, MisereHeap};
 use crate::period::find_period;
 use crate::{Breaker, Error, Observer};
-use serde::Serialize;
-use std::collections::HashMap;
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 /// Heaps up to which `who` and `analyze` let a quotient grow ([`QuotientSolver::limit_growth`]):
@@ -84,7 +84,7 @@ pub const MAX_STATES: usize = 4_000_000;
 
 /// The period of a quotient's heap map Φ: Φ(n + period) = Φ(n) for every heap
 /// n ≥ preperiod that the quotient covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuotientPeriod {
     /// The first heap of the periodic part (the last exception is preperiod − 1).
     pub preperiod: u64,
@@ -229,8 +229,8 @@ impl MisereQuotient {
         let k = generators.len();
         let mut normal: Vec<Option<Vec<u32>>> = vec![None; order];
         normal[0] = Some(vec![0; k]);
-        let mut is_normal: HashMap<Vec<u32>, ()> = HashMap::new();
-        is_normal.insert(vec![0; k], ());
+        let mut is_normal: HashSet<Vec<u32>> = HashSet::new();
+        is_normal.insert(vec![0; k]);
         let mut frontier: Vec<(Vec<u32>, u32)> = vec![(vec![0; k], 0)];
         let mut relations: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
         while !frontier.is_empty() {
@@ -249,7 +249,7 @@ impl MisereQuotient {
             for (w, e) in cands {
                 if normal[e as usize].is_none() {
                     normal[e as usize] = Some(w.clone());
-                    is_normal.insert(w.clone(), ());
+                    is_normal.insert(w.clone());
                     next.push((w, e));
                     continue;
                 }
@@ -257,7 +257,7 @@ impl MisereQuotient {
                 let minimal = (0..k).filter(|&g| w[g] > 0).all(|g| {
                     let mut d = w.clone();
                     d[g] -= 1;
-                    is_normal.contains_key(&d)
+                    is_normal.contains(&d)
                 });
                 if minimal {
                     let rhs = normal[e as usize].clone().expect("found");
@@ -309,7 +309,7 @@ pub struct QuotientSummary {
     /// Where the order grew.
     pub growth: Vec<SummaryGrowth>,
     /// Φ's period, when one is seen.
-    pub period: Option<SummaryPeriod>,
+    pub period: Option<QuotientPeriod>,
     /// `products[a][b]` = a·b by ids, for quotients of order at most
     /// [`SUMMARY_PRODUCTS`].
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -334,30 +334,20 @@ pub struct SummaryGrowth {
     pub order: usize,
 }
 
-/// Φ's period in a [`QuotientSummary`] (see [`QuotientPeriod`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct SummaryPeriod {
-    /// The first heap of the periodic part.
-    pub preperiod: u64,
-    /// The period.
-    pub period: u64,
-    /// Heaps the proof needs (None: no proof is offered for this rule).
-    pub proof_needs: Option<u64>,
-    /// Whether the period is proved for every heap.
-    pub proved: bool,
-}
-
 impl MisereQuotient {
     /// Whether the quotient is that of misère Nim on heaps *0, *1 (order 2: a² = 1, P =
     /// {a}) or on *0..*3 (order 6: a² = 1, b³ = b, P = {a, b²}) — a tame game's, whose
     /// sums play as misère Nim (Conway, ONAG ch. 12; Plambeck–Siegel, JCTA 2008, §3). Larger
     /// tame quotients are not recognised here.
     pub fn is_tame(&self) -> bool {
-        let s = self.summary("");
+        if self.order != 2 && self.order != 6 {
+            return false;
+        }
+        let pr = self.presentation();
+        let p: Vec<String> = self.p_portion().iter().map(|&e| pr.element(e)).collect();
         match self.order {
-            2 => s.relations == ["a^2 = 1"] && s.p_portion == ["a"],
-            6 => s.relations == ["a^2 = 1", "b^3 = b"] && s.p_portion == ["a", "b^2"],
-            _ => false,
+            2 => pr.relation_texts() == ["a^2 = 1"] && p == ["a"],
+            _ => pr.relation_texts() == ["a^2 = 1", "b^3 = b"] && p == ["a", "b^2"],
         }
     }
 
@@ -384,11 +374,7 @@ impl MisereQuotient {
                     heap,
                 })
                 .collect(),
-            relations: pr
-                .relations
-                .iter()
-                .map(|(l, r)| format!("{} = {}", pr.word(l), pr.word(r)))
-                .collect(),
+            relations: pr.relation_texts(),
             heap_elements: self
                 .phi
                 .iter()
@@ -400,24 +386,13 @@ impl MisereQuotient {
                 .iter()
                 .map(|&(heap, order)| SummaryGrowth { heap, order })
                 .collect(),
-            period: self.period.map(Into::into),
+            period: self.period,
             products: (self.order <= SUMMARY_PRODUCTS).then(|| {
                 (0..self.order)
                     .map(|a| self.mul[a * self.order..(a + 1) * self.order].to_vec())
                     .collect()
             }),
             elements,
-        }
-    }
-}
-
-impl From<QuotientPeriod> for SummaryPeriod {
-    fn from(p: QuotientPeriod) -> SummaryPeriod {
-        SummaryPeriod {
-            preperiod: p.preperiod,
-            period: p.period,
-            proof_needs: p.proof_needs,
-            proved: p.proved,
         }
     }
 }
@@ -470,6 +445,14 @@ impl Presentation {
         out
     }
 
+    /// The relations written out, "left = right" ("b^3 = b").
+    pub fn relation_texts(&self) -> Vec<String> {
+        self.relations
+            .iter()
+            .map(|(l, r)| format!("{} = {}", self.word(l), self.word(r)))
+            .collect()
+    }
+
     /// Element a's normal form written out; panics when a is not an element.
     pub fn element(&self, a: u32) -> String {
         self.word(&self.normal[a as usize])
@@ -504,10 +487,10 @@ fn rule_walk(q: &Monoid, kinds: &[Kind]) -> Result<Option<Vec<usize>>, Error> {
     let has = |r: &[u64], y: u32| r[y as usize / 64] >> (y % 64) & 1 == 1;
     // per (kind, element e): {y : e·t·y ∈ P for some option element t of the kind}
     let mut moved: Vec<Option<Vec<u64>>> = vec![None; kinds.len() * order];
-    let mut seen: HashMap<(u32, Vec<u64>), ()> = HashMap::new();
+    let mut seen: HashSet<(u32, Vec<u64>)> = HashSet::new();
     let mut states: Vec<(u32, Vec<u64>)> = vec![(0, vec![0u64; words])];
     let mut parent: Vec<(usize, usize)> = vec![(usize::MAX, usize::MAX)];
-    seen.insert(states[0].clone(), ());
+    seen.insert(states[0].clone());
     let mut i = 0;
     while i < states.len() {
         let (e, r) = states[i].clone();
@@ -543,7 +526,7 @@ fn rule_walk(q: &Monoid, kinds: &[Kind]) -> Result<Option<Vec<usize>>, Error> {
                 }
             }
             let n = (mul(e, k.elem), nr);
-            if !seen.contains_key(&n) {
+            if !seen.contains(&n) {
                 if states.len() >= MAX_STATES {
                     return Err(Error::Unsupported {
                         what: format!(
@@ -551,7 +534,7 @@ fn rule_walk(q: &Monoid, kinds: &[Kind]) -> Result<Option<Vec<usize>>, Error> {
                         ),
                     });
                 }
-                seen.insert(n.clone(), ());
+                seen.insert(n.clone());
                 states.push(n);
                 parent.push((i, ki));
             }
@@ -1312,11 +1295,7 @@ mod tests {
         assert_eq!(q.order(), 8);
         let heaps: Vec<u64> = pr.generators.iter().map(|g| g.1).collect();
         assert_eq!(heaps, vec![1, 2, 5]);
-        let rels: Vec<String> = pr
-            .relations
-            .iter()
-            .map(|(l, r)| format!("{} = {}", pr.word(l), pr.word(r)))
-            .collect();
+        let rels = pr.relation_texts();
         assert_eq!(rels, ["a^2 = 1", "bc = ab", "c^2 = b^2", "b^3 = b"]);
         let p: Vec<String> = q.p_portion().iter().map(|&a| pr.element(a)).collect();
         assert_eq!(p, ["a", "b^2"]);
@@ -1506,11 +1485,7 @@ mod reach {
                 .enumerate()
                 .map(|(i, (_, h))| format!("{}={}", Presentation::name(i), h))
                 .collect();
-            let rels: Vec<String> = pr
-                .relations
-                .iter()
-                .map(|(l, r)| format!("{} = {}", pr.word(l), pr.word(r)))
-                .collect();
+            let rels = pr.relation_texts();
             let ps: Vec<String> = q.p_portion().iter().map(|&a| pr.element(a)).collect();
             let phi: Vec<String> = q
                 .heap_elements()

@@ -494,18 +494,12 @@ fn by_quotient(
                 .filter(|&(j, _)| j != i)
                 .fold(0, |a, (_, &e)| q.mul(a, e));
             let mut found: Vec<Move> = vec![];
-            let mut err = None;
             let _ = br.options(*n, split_max(*n), &mut |removed, left| {
-                let mut e = rest;
-                for &h in left {
-                    match q.heap_element(h) {
-                        Some(x) => e = q.mul(e, x),
-                        None => {
-                            err = Some(h);
-                            return std::ops::ControlFlow::Break(());
-                        }
-                    }
-                }
+                // every heap left is smaller than n, whose element is known, so its
+                // element is known too (below N, or by the proved period)
+                let e = left.iter().fold(rest, |e, &h| {
+                    q.mul(e, q.heap_element(h).expect("a smaller heap is covered"))
+                });
                 if q.is_p(e) {
                     found.push(Move {
                         removed,
@@ -519,11 +513,6 @@ fn by_quotient(
                 }
                 std::ops::ControlFlow::Continue(())
             });
-            if let Some(h) = err {
-                return Err(Error::Unsupported {
-                    what: format!("heap {h} of {game} is beyond the misère quotient"),
-                });
-            }
             for m in found {
                 let left = m.leaves.clone();
                 let mv = sum_move(terms, i, m, &left);
