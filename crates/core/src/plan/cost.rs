@@ -30,7 +30,8 @@ use crate::moves::listed::{LIST_AMOUNTS_MAX, SEGMENT_HEAPS};
 use crate::moves::{Moves, Play, Structure};
 use crate::plan::choose::engine_for;
 use crate::plan::pilots::{
-    canonical_seconds, dense_seconds, layered_memory, pilot_p_count, ruleset_cost, sparse_seconds,
+    canonical_bytes, canonical_seconds, dense_seconds, layered_memory, pilot_p_count, ruleset_cost,
+    sparse_seconds,
 };
 use crate::sets::{MoveSet, NamedSet};
 use std::ops::ControlFlow;
@@ -56,11 +57,9 @@ impl Priced<'_> {
         let n = max.saturating_add(1);
         if self.s.play == Play::Misere {
             return match (engine, &self.s.moves) {
-                // the forms and the memoized sums grow with the work: measured here about 8
-                // to 12 MB a second of it (Kayles to 75: 0.94 GB in 118 s; 0.07 to 128:
-                // 0.97 GB in 79 s), so 16 MB a second of the estimate
+                // the forms and the memoized sums: bytes per entry of the arena
                 (Engine::CanonicalForms, Moves::Split(br)) => {
-                    let bytes = canonical_seconds(self.key, br, max) * 16e6 + 32e6;
+                    let bytes = canonical_bytes(self.key, br, max);
                     if bytes >= u64::MAX as f64 {
                         u64::MAX
                     } else {

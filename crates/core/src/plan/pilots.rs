@@ -279,18 +279,33 @@ pub(crate) fn layered_memory(max: u64) -> u64 {
         .saturating_add(fft.saturating_mul(48 * workers))
 }
 
-/// Seconds for the canonical misère forms of a take-and-break game's heaps 0..=max. The
-/// forms of a heap are sums of the smaller heaps' forms, whose number grows about
-/// geometrically with the heap once the game is wild (Kayles: heap 40 in 0.06 s, 50 in
-/// 0.23 s, 60 in 1.9 s, 75 in a minute; Dawson's Kayles and Grundy's game reach about 130 in
-/// a minute). So a pilot run of the engine itself, stopped after 0.3 s, times every heap it
-/// finishes; beyond it, each heap's time is extrapolated geometrically from a least-squares
-/// fit of the logarithms of the last 16 heaps' times (a ratio kept between 1 and 3 a heap).
-/// Pilots are run once per game and process. The estimate moves with the machine's load.
-pub(crate) fn canonical_seconds(key: &str, br: &Breaker, max: u64) -> f64 {
+/// Seconds per arena entry when canonical misère forms are built: measured here, Kayles to
+/// heap 70 makes 1.44·10^7 entries in 23.7 s (1.6 µs each), Dawson's Kayles to 110 makes
+/// 6.5·10^6 in 5.4 s (0.8 µs); larger arenas miss the cache more, so 2 µs.
+const CANON_SECONDS_PER_ENTRY: f64 = 2e-6;
+
+/// Bytes per arena entry at the peak: Kayles to 70 holds 187 MB for 1.44·10^7 entries
+/// (13 bytes each); hash tables double as they grow, so 32.
+const CANON_BYTES_PER_ENTRY: f64 = 32.0;
+
+/// Arena entries the pilot of [`canonical_entries`] builds before it stops (about 0.2 s).
+const CANON_PILOT_ENTRIES: u64 = 150_000;
+
+/// Entries of the arena ([`crate::misere::canon::MisereForms::entries`]: forms, option
+/// ids, hash buckets, memoized sums) once the canonical misère forms of a take-and-break
+/// game's heaps 0..=max are built. The forms of a heap are sums of the smaller heaps'
+/// forms, whose number grows about geometrically with the heap once the game is wild
+/// (Kayles: heap 40 in 0.06 s, 50 in 0.23 s, 60 in 1.9 s, 75 in a minute; Dawson's Kayles
+/// and Grundy's game reach about 130 in a minute). So a pilot run of the engine itself
+/// builds heaps until the arena holds [`CANON_PILOT_ENTRIES`] entries, counting them after
+/// every heap; beyond it, each heap's entries are extrapolated geometrically from a
+/// least-squares fit of the logarithms of the last 16 heaps' (a ratio kept between 1 and 3
+/// a heap). The count is the same on every machine and run, so estimates and the largest
+/// N they allow do not move with the load. Pilots are run once per game and process.
+pub(crate) fn canonical_entries(key: &str, br: &Breaker, max: u64) -> f64 {
     static PILOTS: Pilots<Vec<f64>> = std::sync::Mutex::new(Vec::new());
     let done = pilot_once(&PILOTS, key, || canonical_pilot(br));
-    // done[i]: seconds when heap i was finished
+    // done[i]: entries once heap i was built
     let Some(&last) = done.last() else {
         return f64::INFINITY;
     };
@@ -298,15 +313,15 @@ pub(crate) fn canonical_seconds(key: &str, br: &Breaker, max: u64) -> f64 {
     if max < n {
         return done[max as usize];
     }
-    // each heap's own time, and the growth of the last ones by a least-squares line through
-    // their logarithms (one heap's time is noisy; the trend is not)
+    // each heap's own entries, and the growth of the last ones by a least-squares line
+    // through their logarithms
     let cost: Vec<f64> = (0..done.len())
-        .map(|i| (done[i] - if i == 0 { 0.0 } else { done[i - 1] }).max(1e-6))
+        .map(|i| (done[i] - if i == 0 { 0.0 } else { done[i - 1] }).max(1.0))
         .collect();
     let tail = &cost[cost.len().saturating_sub(16)..];
     let k = tail.len() as f64;
     let (ratio, base) = if tail.len() < 3 {
-        (2.0, *tail.last().unwrap_or(&1e-6))
+        (2.0, *tail.last().unwrap_or(&1.0))
     } else {
         let xm = (k - 1.0) / 2.0;
         let ym = tail.iter().map(|c| c.ln()).sum::<f64>() / k;
@@ -330,30 +345,35 @@ pub(crate) fn canonical_seconds(key: &str, br: &Breaker, max: u64) -> f64 {
     last + rest
 }
 
-/// The pilot run of [`canonical_seconds`]: the time at which each heap was finished, until
-/// 0.3 s have passed (or heap 2^16).
+/// Seconds for the canonical misère forms of heaps 0..=max ([`canonical_entries`] at
+/// [`CANON_SECONDS_PER_ENTRY`]).
+pub(crate) fn canonical_seconds(key: &str, br: &Breaker, max: u64) -> f64 {
+    canonical_entries(key, br, max) * CANON_SECONDS_PER_ENTRY
+}
+
+/// Peak bytes of the canonical misère forms of heaps 0..=max ([`canonical_entries`] at
+/// [`CANON_BYTES_PER_ENTRY`], plus 32 MB).
+pub(crate) fn canonical_bytes(key: &str, br: &Breaker, max: u64) -> f64 {
+    canonical_entries(key, br, max) * CANON_BYTES_PER_ENTRY + 32e6
+}
+
+/// The pilot run of [`canonical_entries`]: the arena's entries after each heap, until
+/// they pass [`CANON_PILOT_ENTRIES`] (or heap 2^16).
 fn canonical_pilot(br: &Breaker) -> Vec<f64> {
-    let start = std::time::Instant::now();
-    let times = std::sync::Mutex::new(Vec::<f64>::new());
-    let watch = |done: u64, _total: u64| {
-        let t = start.elapsed().as_secs_f64();
-        let mut v = times.lock().unwrap_or_else(|e| e.into_inner());
-        while (v.len() as u64) < done {
-            v.push(t);
+    use crate::misere::canon::{extend_heaps, MisereForms};
+    let mut forms = MisereForms::new();
+    let mut heaps = vec![];
+    let mut done = vec![];
+    for n in 0..1u64 << 16 {
+        if extend_heaps(br, &mut forms, &mut heaps, n, &crate::Silent).is_err() {
+            break;
         }
-        if t > 0.3 {
-            std::ops::ControlFlow::Break(())
-        } else {
-            std::ops::ControlFlow::Continue(())
+        done.push(forms.entries() as f64);
+        if forms.entries() > CANON_PILOT_ENTRIES {
+            break;
         }
-    };
-    let _ = crate::misere::canon::take_break_misere(br, 1 << 16, &watch);
-    let v = times.into_inner().unwrap_or_else(|e| e.into_inner());
-    if v.is_empty() {
-        vec![start.elapsed().as_secs_f64()]
-    } else {
-        v
     }
+    done
 }
 
 /// The P-positions of the subtraction set `set` in 0..=max, estimated: the count to

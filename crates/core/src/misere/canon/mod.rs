@@ -284,6 +284,13 @@ impl MisereForms {
         self.recs.len()
     }
 
+    /// Entries the arena holds: forms, option ids, hash buckets and memoized sums. The
+    /// planner's pilots count these (the same on every machine) to estimate the time and
+    /// memory of building forms further.
+    pub fn entries(&self) -> u64 {
+        (self.recs.len() + self.opts.len() + self.buckets.len() + self.sums.len()) as u64
+    }
+
     /// Always false: the arena holds 0 from the start (for clippy's `len` convention).
     pub fn is_empty(&self) -> bool {
         self.recs.is_empty()
