@@ -113,7 +113,7 @@ pub struct Analysis {
     /// states and proves the condition).
     #[serde(default)]
     pub excluded_periods: Option<heaplab_core::ExcludedPeriods>,
-    /// Misère play of a take-and-break code (with `values` `grundy`): its misère quotient
+    /// Misère play of a take-and-break code (either `values`): its misère quotient
     /// ([`heaplab_core::misere::quotient`]).
     #[serde(default)]
     pub quotient: Option<QuotientStats>,
@@ -121,7 +121,8 @@ pub struct Analysis {
 
 /// The misère quotient of a take-and-break game's heaps, as an analysis reports it: built
 /// heap by heap to N, or until Φ's period is proved, letting the quotient grow only at
-/// heaps up to [`heaplab_core::misere::quotient::QUICK_GROWTH`] (learning is the costly
+/// heaps up to [`heaplab_core::misere::quotient::QUICK_GROWTH`] within
+/// [`heaplab_core::misere::quotient::QUICK_WORK`] search steps (learning is the costly
 /// step).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuotientStats {
@@ -145,12 +146,12 @@ fn quotient_stats(
     max: u64,
     obs: &dyn Observer,
 ) -> Result<Option<QuotientStats>, heaplab_core::Error> {
-    use heaplab_core::misere::quotient::{quotient_rule, QuotientSolver, QUICK_GROWTH};
+    use heaplab_core::misere::quotient::{quotient_rule, GrowthLimit, QuotientSolver};
     let Ok(br) = quotient_rule(game) else {
         return Ok(None);
     };
     let mut s = QuotientSolver::new(&br);
-    s.limit_growth(QUICK_GROWTH);
+    s.limit_growth(GrowthLimit::QUICK);
     let stopped = match s.solve_until_proved(max, obs) {
         Ok(()) => None,
         Err(heaplab_core::Error::Unsupported { what }) => Some(what),
@@ -289,9 +290,11 @@ pub(crate) fn analyze_unchecked(
         }
     }
     summarise(&mut data, CertRule::of(game, values), Some(game));
-    if game.play() == Play::Misere && values == Sequence::Grundy {
-        data.genus = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
-        data.analysis.genus = data.genus.as_ref().map(|t| genus_stats(game, t));
+    if game.play() == Play::Misere {
+        if values == Sequence::Grundy {
+            data.genus = heaplab_core::misere::genera(game, max, &Budget::unlimited(), obs)?;
+            data.analysis.genus = data.genus.as_ref().map(|t| genus_stats(game, t));
+        }
         if game.moves_of(0).is_none() {
             data.analysis.quotient = quotient_stats(game, max, obs)?;
         }

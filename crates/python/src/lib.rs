@@ -401,15 +401,18 @@ impl RawGame {
     }
 
     /// The misère quotient of heaps 0..=n_max of this take-and-break game
-    /// ([`heaplab_core::misere::quotient::QuotientSolver`]): its summary as JSON.
-    #[pyo3(signature = (n_max, progress=None))]
+    /// ([`heaplab_core::misere::quotient::QuotientSolver`]): its summary as JSON. Growth
+    /// is learned at heaps up to `grow_to` however long it takes, or, when None, within
+    /// [`heaplab_core::misere::quotient::GrowthLimit::QUICK`].
+    #[pyo3(signature = (n_max, grow_to=None, progress=None))]
     fn quotient(
         &self,
         py: Python<'_>,
         n_max: u64,
+        grow_to: Option<u64>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<String> {
-        use heaplab_core::misere::quotient::{quotient_rule, QuotientSolver};
+        use heaplab_core::misere::quotient::{quotient_rule, GrowthLimit, QuotientSolver};
         let game = &self.game;
         let plain = game
             .under_normal_play()
@@ -419,6 +422,7 @@ impl RawGame {
         let q = run(py, progress, |w| {
             let br = quotient_rule(game)?;
             let mut s = QuotientSolver::new(&br);
+            s.limit_growth(grow_to.map_or(GrowthLimit::QUICK, GrowthLimit::to_heap));
             s.solve_to(n_max, w)?;
             Ok::<_, Error>(s.quotient())
         })?;

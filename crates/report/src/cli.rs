@@ -193,7 +193,7 @@ pub enum Cmd {
     /// The misère quotient of a take-and-break game's heaps 0..=N: order, generators,
     /// relations, P-portion, the heap map and its period (proved when it can be).
     #[command(
-        after_help = "Examples:\n  heaplab quotient --game 0.75 --max 30\n  heaplab quotient --game 0.77 --max 20 --json\n  heaplab quotient --game 0.72 --max 60 -o data/q072.csv"
+        after_help = "Examples:\n  heaplab quotient --game 0.75 --max 30\n  heaplab quotient --game 0.77 --max 20 --json\n  heaplab quotient --game 0.72 --max 60 -o data/q072.csv\n  heaplab quotient --game 0.07 --max 30 --grow-to 30"
     )]
     Quotient(QuotientArgs),
     /// How many positions of k heaps of one game are lost (P) and won (N).
@@ -439,7 +439,9 @@ pub struct WhoArgs {
     pub shift: u64,
     /// Normal play (the default) or misère play (the last player to move loses), for every
     /// heap. A misère sum of several heaps is decided when its heaps are tame (by their
-    /// genera) or small take-and-break heaps (by canonical misère forms).
+    /// genera), small take-and-break heaps (by canonical misère forms), or heaps of one
+    /// take-and-break game of any size up to 2^64 - 1 whose misère quotient is found
+    /// quickly with a proved period (see `heaplab quotient`).
     #[arg(long, value_enum)]
     pub play: Option<PlayArg>,
     /// List every winning move (up to --limit), each with the position it leaves.
@@ -495,6 +497,11 @@ pub struct QuotientArgs {
     /// quotient is of misère play, so `--play` may be left out) and the largest heap N.
     #[command(flatten)]
     pub gm: GameMax,
+    /// Let the quotient grow at heaps up to H however long learning takes (minutes or more
+    /// past heap 25 for Kayles). Without it, growth is learned at heaps up to 26 within a
+    /// budget of seconds, and a quotient that must grow further is refused, naming the heap.
+    #[arg(long, value_name = "H", value_parser = count_arg)]
+    pub grow_to: Option<u64>,
     /// Write the heap map (heap, element, word, p) as CSV or Parquet (by extension).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,

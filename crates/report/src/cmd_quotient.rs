@@ -7,7 +7,7 @@ use crate::output::{print_json, secs, write_frame};
 use crate::progress::Progress;
 use anyhow::{bail, Result};
 use heaplab_core::misere::quotient::{
-    quotient_rule, MisereQuotient, Presentation, QuotientSolver, SUMMARY_PRODUCTS,
+    quotient_rule, GrowthLimit, MisereQuotient, Presentation, QuotientSolver, SUMMARY_PRODUCTS,
 };
 use polars::prelude::*;
 use serde_json::json;
@@ -39,9 +39,14 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
         bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
     }
     let mut s = QuotientSolver::new(&br);
+    s.limit_growth(a.grow_to.map_or(GrowthLimit::QUICK, GrowthLimit::to_heap));
     // once Φ's period is proved, the quotient covers every heap: no need to go on
-    s.solve_until_proved(a.gm.max, &progress)?;
+    let solved = s.solve_until_proved(a.gm.max, &progress);
     progress.finish();
+    if let (Err(e), Some(h)) = (&solved, s.growth_refused()) {
+        bail!("{e}; pass --grow-to {h} (or more) to learn it, which can take minutes or more");
+    }
+    solved?;
     let q = s.quotient();
     let pr = q.presentation();
     if let Some(out) = &a.output {

@@ -355,6 +355,7 @@ fn misere(sum: &Sum, limit: usize, all: bool, as_json: bool) -> Result<ExitCode>
         });
         if all {
             v["winning_moves"] = json!(m.moves.iter().map(move_json).collect::<Vec<_>>());
+            v["complete"] = json!(m.complete);
         } else {
             v["winning_move"] = json!(m.moves.first().map(move_json));
         }
@@ -393,7 +394,12 @@ fn misere(sum: &Sum, limit: usize, all: bool, as_json: bool) -> Result<ExitCode>
         if all {
             let n = m.moves.len();
             let s = if n == 1 { "" } else { "s" };
-            println!("{n} winning move{s} listed (at most {limit}):");
+            let more = if m.complete {
+                ""
+            } else {
+                "; there may be more"
+            };
+            println!("{n} winning move{s} listed (at most {limit}{more}):");
         }
         for mv in &m.moves {
             println!(

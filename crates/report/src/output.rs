@@ -356,6 +356,7 @@ impl<W: Write + Send> LoserRows<W> {
 /// Any other extension, with a one-line message.
 pub fn frame_format(dest: &std::path::Path) -> Result<Format> {
     match Format::from_path(dest) {
+        Err(e) if dest.is_dir() => Err(e),
         Ok(Format::Bfile) | Err(_) => anyhow::bail!(
             "cannot write a table as `{}`: use a .csv or .parquet name",
             dest.display()

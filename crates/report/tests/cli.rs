@@ -3292,6 +3292,98 @@ fn quotient_prints_r8_for_0_75() {
     }
 }
 
+/// The quotient of an extended code (4!.0 is Grundy's game), the growth limit and its way
+/// out (`--grow-to`), refusals that name the reason, the quotient in an outcome analysis,
+/// and `who --all --json` on a misère sum saying whether its list is complete.
+#[test]
+fn quotient_limits_and_reasons() {
+    let dir = tempfile::tempdir().unwrap();
+    let ext = json(
+        dir.path(),
+        &["quotient", "--game", "4!.0", "--max", "20", "--json"],
+    );
+    let gg = json(
+        dir.path(),
+        &["quotient", "--game", "grundy-game", "--max", "20", "--json"],
+    );
+    assert_eq!(ext["order"], 48);
+    for key in ["order", "p_portion", "relations", "heap_element_ids"] {
+        assert_eq!(ext[key], gg[key], "{key}");
+    }
+    // Grundy's game grows again at heap 29, past the quick limit
+    let o = heaplab(dir.path(), &["quotient", "--game", "4!.0", "--max", "30"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("grows at heap 29") && err.contains("--grow-to 29"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let o = heaplab(
+        dir.path(),
+        &[
+            "quotient",
+            "--game",
+            "0.75",
+            "--max",
+            "30",
+            "--grow-to",
+            "3",
+        ],
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("grows at heap 5") && err.contains("--grow-to 5"),
+        "{err}"
+    );
+    for (game, why) in [
+        ("0.G", "four or more heaps"),
+        ("0.[3]", "repeat"),
+        ("4=.0", "constraint"),
+        ("squares", "not a take-and-break game"),
+    ] {
+        let o = heaplab(dir.path(), &["quotient", "--game", game, "--max", "9"]);
+        assert_eq!(o.status.code(), Some(2), "{game}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(why) && err.trim().lines().count() == 1,
+            "{game}: {err}"
+        );
+    }
+    std::fs::create_dir(dir.path().join("x.csv")).unwrap();
+    let o = heaplab(
+        dir.path(),
+        &["quotient", "--game", "0.75", "--max", "9", "-o", "x.csv"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a directory"));
+    let a = json(
+        dir.path(),
+        &[
+            "analyze", "--game", "0.75", "--play", "misere", "--max", "40", "--values", "outcome",
+            "--json",
+        ],
+    );
+    assert_eq!(a["quotient"]["order"], 8, "{a}");
+    // 0.75: heap 100 splits 49 ways into a P-position here, all listed
+    let v = json(
+        dir.path(),
+        &[
+            "who", "--game", "0.75", "--play", "misere", "--all", "--json", "100", "7", "5",
+        ],
+    );
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 52);
+    let v = json(
+        dir.path(),
+        &[
+            "who", "--game", "0.75", "--play", "misere", "--all", "--limit", "3", "--json", "100",
+            "7", "5",
+        ],
+    );
+    assert_eq!(v["complete"], false);
+}
+
 /// `who --play misere` on heaps near 10^6 of 0.75 answers through the proved quotient;
 /// the winning move leaves a sum that `who` itself calls lost; Kayles' quotient stops
 /// growing within reach only at heap 26, so heaps near 10^6 of Kayles are refused in one

@@ -3,6 +3,7 @@
 //! [`TakeBreak`]; its moves are a [`Breaker`] (`moves::breaker`), which the sparse-space
 //! engine runs. Here too: the periods that P-positions exclude ([`excluded_periods_of`]).
 
+use crate::games::code::{Code, Constraint};
 use crate::moves::breaker::{Breaker, Digit};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -97,6 +98,56 @@ impl Breaker {
         Breaker { digits }
     }
 
+    /// The rule of one of CGSuite's extended codes ([`crate::games::code::Code`]) when a
+    /// breaker can play it: moves that remove a fixed number of tokens and leave at most
+    /// three heaps, any sizes, or two heaps that must differ (`!` or `?`: for two heaps
+    /// they say the same). `4!.0` is Grundy's game and `0.77` Kayles.
+    ///
+    /// # Errors
+    /// The reason, in words, for a code whose digits repeat for ever, add tokens, may leave
+    /// four or more heaps, or constrain three heaps or ask for equal ones.
+    pub fn from_ext_code(code: &Code) -> Result<Breaker, String> {
+        if code.period > 0 {
+            return Err("its digits repeat for ever (moves remove any number of tokens)".into());
+        }
+        if !code.adds.is_empty() {
+            return Err("its moves add tokens".into());
+        }
+        let mut digits = vec![];
+        for (i, d) in code.digits.iter().enumerate() {
+            if d.is_zero() {
+                continue;
+            }
+            if d.more || d.counts >> 4 != 0 {
+                return Err(format!(
+                    "removing {} may leave four or more heaps (digit {d})",
+                    tokens(i)
+                ));
+            }
+            let (two, three) = (d.counts & 4 != 0, d.counts & 8 != 0);
+            let unequal = match d.constraint {
+                Constraint::Any => false,
+                Constraint::Unequal | Constraint::NotAllEqual if !three => true,
+                _ => {
+                    return Err(format!(
+                        "removing {} leaves heaps under a constraint (digit {d}) other than \
+                         two unequal heaps",
+                        tokens(i)
+                    ))
+                }
+            };
+            digits.push(Digit {
+                take: i as u64,
+                nothing: i > 0 && d.counts & 1 != 0,
+                one: i > 0 && d.counts & 2 != 0,
+                two,
+                three,
+                unequal: unequal && two,
+            });
+        }
+        Ok(Breaker { digits })
+    }
+
     /// Grundy's game: split a heap into two unequal non-empty heaps.
     pub fn grundy_game() -> Breaker {
         Breaker {
@@ -109,6 +160,15 @@ impl Breaker {
                 unequal: true,
             }],
         }
+    }
+}
+
+/// "1 token", "2 tokens".
+fn tokens(i: usize) -> String {
+    if i == 1 {
+        "1 token".into()
+    } else {
+        format!("{i} tokens")
     }
 }
 
@@ -335,6 +395,56 @@ mod tests {
             ControlFlow::Continue(())
         });
         v
+    }
+
+    /// A breaker made from an extended code plays the code's moves: the same options (as
+    /// sorted heap lists) for every heap to 24; codes it cannot play say why.
+    #[test]
+    fn extended_codes_become_breakers_with_the_same_options() {
+        use crate::{Game, Ruleset};
+        let code = |spec: &str| match Game::parse(spec).unwrap() {
+            Game::Ruleset(Ruleset::Code(c)) => c,
+            g => panic!("{spec} parsed as {g:?}"),
+        };
+        for spec in ["4!.0", "4?.0", "4!.4!", "0.4!7", "4!.C", "0.6!3?", "0.07!"] {
+            let c = code(spec);
+            let br = Breaker::from_ext_code(&c).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            for n in 0..=24 {
+                let mut mine: Vec<Vec<u64>> =
+                    all(&br, n, u64::MAX).into_iter().map(|(_, h)| h).collect();
+                let mut theirs = vec![];
+                let _ = c.for_each_option(n, &mut |h| {
+                    let mut h = h.to_vec();
+                    h.sort_unstable();
+                    theirs.push(h);
+                    ControlFlow::Continue(())
+                });
+                for h in mine.iter_mut() {
+                    h.sort_unstable();
+                }
+                mine.sort();
+                mine.dedup();
+                theirs.sort();
+                theirs.dedup();
+                assert_eq!(mine, theirs, "{spec} heap {n}");
+            }
+        }
+        assert_eq!(
+            Breaker::from_ext_code(&code("4!.0")).unwrap().digits.len(),
+            1,
+            "Grundy's game"
+        );
+        for (spec, why) in [
+            ("0.[3]", "repeat"),
+            ("80.0", "add tokens"),
+            ("0.{2+}", "four or more"),
+            ("0.G", "four or more"),
+            ("0.C!", "constraint"),
+            ("4=.0", "constraint"),
+        ] {
+            let e = Breaker::from_ext_code(&code(spec)).unwrap_err();
+            assert!(e.contains(why), "{spec}: {e}");
+        }
     }
 
     #[test]

@@ -70,10 +70,45 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
-/// Heaps up to which `who` and `analyze` let a quotient grow ([`QuotientSolver::limit_growth`]):
-/// learning is the costly step (Kayles' quotient grows at heap 25 in about 8 s here, and
-/// again at heap 27 beyond what its canonical forms give in minutes).
+/// Heaps up to which a quick run lets a quotient grow ([`GrowthLimit::QUICK`]): learning is
+/// the costly step (Kayles' quotient grows at heap 25 in about 8 s here, and again at heap
+/// 27 beyond what its canonical forms give in minutes).
 pub const QUICK_GROWTH: u64 = 26;
+
+/// Search steps a quick run may spend learning growth ([`GrowthLimit::QUICK`]): the
+/// learner's outcomes, pair searches and canonical forms, counted together (each a memo
+/// entry, so the count is the same on every machine). Kayles to heap 26 takes 6.1·10^6
+/// (8 s here); 0.137's growth at heap 24 to order 144 takes 9.5·10^6 (30 s) and is refused.
+pub const QUICK_WORK: u64 = 8_000_000;
+
+/// How far a run may learn growth of the quotient ([`QuotientSolver::limit_growth`]):
+/// heaps whose kinds are already known, and conservative extensions, stay cheap however
+/// far they go; growth costs canonical forms and pair searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GrowthLimit {
+    /// The largest heap at which the quotient may grow.
+    pub heap: u64,
+    /// Search steps the learning may take, in all (see [`QUICK_WORK`]).
+    pub work: u64,
+}
+
+impl GrowthLimit {
+    /// What `who` and `analyze` allow, and `heaplab quotient` unless asked for more:
+    /// growth at heaps up to [`QUICK_GROWTH`] within [`QUICK_WORK`] steps (seconds).
+    pub const QUICK: GrowthLimit = GrowthLimit {
+        heap: QUICK_GROWTH,
+        work: QUICK_WORK,
+    };
+
+    /// Growth at heaps up to `heap`, however long it takes (minutes or more past heap 25
+    /// for Kayles).
+    pub fn to_heap(heap: u64) -> GrowthLimit {
+        GrowthLimit {
+            heap,
+            work: u64::MAX,
+        }
+    }
+}
 
 /// Elements a quotient may have before the solver gives up (each costs a row of the
 /// multiplication table and of the test table).
@@ -558,9 +593,32 @@ struct Oracle {
     pairs: HashMap<u64, bool>,
     /// The proved quotient of heaps 0..known_below: (order, mul, p, phi).
     known: (usize, Vec<u32>, Vec<bool>, Vec<u32>),
+    /// The search steps allowed ([`GrowthLimit::work`]).
+    budget: u64,
 }
 
 impl Oracle {
+    /// Search steps taken so far: memoized outcomes, pair searches and canonical forms.
+    fn work(&self) -> u64 {
+        (self.memo.len() + self.pairs.len() + self.forms.len()) as u64
+    }
+
+    /// [`Error::Unsupported`] once the steps pass the budget (`at`: the heap being learned,
+    /// `order`: the quotient's order below it).
+    fn within_budget(&self, at: u64, order: usize) -> Result<(), Error> {
+        if self.work() <= self.budget {
+            return Ok(());
+        }
+        Err(Error::Unsupported {
+            what: format!(
+                "the misère quotient of heaps 0..={} (order {order}) grows at heap {at}, and \
+                 learning it passed this run's budget of {} search steps",
+                at - 1,
+                self.budget
+            ),
+        })
+    }
+
     /// Whether the sum `w` (heap sizes, any order) is a misère P-position. The heaps'
     /// canonical forms must have been built (or the sum lie below the known quotient).
     fn is_p(&mut self, w: &[u64]) -> bool {
@@ -625,8 +683,8 @@ fn concat(a: &[u64], b: &[u64]) -> Vec<u64> {
     v
 }
 
-/// Where the observer is told of the run: (heaps done, heaps asked + 1).
-type Tick = (u64, u64);
+/// Where the run is: (heap being learned, heaps asked + 1, the order below that heap).
+type Tick = (u64, u64, usize);
 
 impl Table {
     /// Builds the closed table for `tests`, keeping the representatives `reps` of the last
@@ -659,6 +717,7 @@ impl Table {
             if obs.observe(tick.0, tick.1).is_break() {
                 return Err(Error::Cancelled { done: tick.0 });
             }
+            oracle.within_budget(tick.0, tick.2)?;
             let mut out = Vec::with_capacity(gens.len());
             for &g in gens {
                 let w = concat(&t.reps[a], &[g]);
@@ -963,16 +1022,27 @@ pub struct QuotientSolver {
     tests: Vec<Vec<u64>>,
     growth: Vec<(u64, usize)>,
     oracle: Oracle,
-    /// The largest heap at which the quotient may grow (learning is the costly step).
-    grow_limit: u64,
+    /// How far the quotient may grow (learning is the costly step).
+    grow_limit: GrowthLimit,
+    /// The heap where growth was refused by `grow_limit`, if it was.
+    refused: Option<u64>,
 }
 
 impl QuotientSolver {
-    /// Refuses growth of the quotient at heaps above `heap` ([`QuotientSolver::solve_to`]
-    /// then fails with [`Error::Unsupported`] naming the heap): heaps whose kinds are
-    /// already known, and conservative extensions, stay cheap however far they go.
-    pub fn limit_growth(&mut self, heap: u64) {
-        self.grow_limit = heap;
+    /// Refuses growth of the quotient beyond `limit` ([`QuotientSolver::solve_to`] then
+    /// fails with [`Error::Unsupported`] naming the heap, and
+    /// [`QuotientSolver::growth_refused`] gives it): heaps whose kinds are already known,
+    /// and conservative extensions, stay cheap however far they go. A new solver has no
+    /// limit.
+    pub fn limit_growth(&mut self, limit: GrowthLimit) {
+        self.grow_limit = limit;
+        self.oracle.budget = limit.work;
+    }
+
+    /// The heap at which the quotient had to grow and the limit refused it (then the
+    /// quotient covers the heaps below it), if that is why the run stopped.
+    pub fn growth_refused(&self) -> Option<u64> {
+        self.refused
     }
 
     /// A solver at heap 0 (the trivial quotient: the empty sum, a misère N-position).
@@ -994,8 +1064,10 @@ impl QuotientSolver {
                 memo: HashMap::new(),
                 pairs: HashMap::new(),
                 known: (1, vec![0], vec![false], vec![0]),
+                budget: u64::MAX,
             },
-            grow_limit: u64::MAX,
+            grow_limit: GrowthLimit::to_heap(u64::MAX),
+            refused: None,
         }
     }
 
@@ -1144,24 +1216,34 @@ impl QuotientSolver {
             }
             self.kinds.pop();
         }
-        if n > self.grow_limit {
+        if n > self.grow_limit.heap {
+            self.refused = Some(n);
+            self.moving.truncate(n as usize);
             return Err(Error::Unsupported {
                 what: format!(
                     "the misère quotient of heaps 0..={} (order {}) grows at heap {n}, beyond \
                      heap {} where this run learns new elements",
                     n - 1,
                     self.order,
-                    self.grow_limit
+                    self.grow_limit.heap
                 ),
             });
         }
-        self.grow(n, obs, total)
+        let r = self.grow(n, obs, total);
+        if r.is_err() {
+            // heap n is not covered: the solver stays at heaps 0..n
+            self.moving.truncate(n as usize);
+            if self.oracle.work() > self.oracle.budget {
+                self.refused = Some(n);
+            }
+        }
+        r
     }
 
     /// Heap n makes the quotient grow: learns the quotient of heaps 0..=n, starting from
     /// the last learner's representatives and tests.
     fn grow(&mut self, n: u64, obs: &dyn Observer, total: u64) -> Result<(), Error> {
-        let tick = (n, total);
+        let tick = (n, total, self.order);
         let options: Vec<Vec<Vec<u64>>> = (0..=n).map(|h| self.options_of(h)).collect();
         let o = &mut self.oracle;
         extend_heaps(&self.br, &mut o.forms, &mut o.heaps, n, &crate::Silent)?;
@@ -1215,11 +1297,23 @@ impl QuotientSolver {
 /// # Errors
 /// [`Error::Unsupported`] for a game that is not a take-and-break code or Grundy's game.
 pub fn quotient_rule(game: &crate::Game) -> Result<Breaker, Error> {
+    use crate::{Game, Ruleset};
     let plain = game.under_normal_play().normalized().into_owned();
-    Breaker::of(&plain).ok_or_else(|| Error::Unsupported {
+    if let Some(br) = Breaker::of(&plain) {
+        return Ok(br);
+    }
+    let why = match &plain {
+        Game::Ruleset(Ruleset::Code(c)) => match Breaker::from_ext_code(c) {
+            Ok(br) => return Ok(br),
+            Err(why) => why,
+        },
+        _ => "it is not a take-and-break game".into(),
+    };
+    Err(Error::Unsupported {
         what: format!(
-            "misère quotients are computed for take-and-break codes (0.77, 4.7, …) and \
-             Grundy's game; {plain} is not one"
+            "misère quotients are computed for take-and-break codes whose moves remove a \
+             fixed number of tokens and leave at most three heaps (0.77, 4.7, 0.8, 4!.0, \
+             grundy-game); {plain} is not one: {why}"
         ),
     })
 }
@@ -1252,8 +1346,11 @@ mod tests {
     use crate::{Game, Silent};
 
     fn quotient(spec: &str, max: u64) -> MisereQuotient {
-        let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
-        misere_quotient(&br, max, &Silent).unwrap()
+        misere_quotient(&rule(spec), max, &Silent).unwrap()
+    }
+
+    fn rule(spec: &str) -> Breaker {
+        quotient_rule(&Game::parse(spec).unwrap()).unwrap()
     }
 
     /// Heaps *1 and *2 alone play misère Nim (tame: Conway, ONAG ch. 12), whose quotients
@@ -1325,7 +1422,7 @@ mod tests {
         for (spec, n) in [("0.31", 14), ("0.52", 26), ("0.75", 24)] {
             let q = quotient(spec, n);
             assert!(q.period().unwrap().proved, "{spec}");
-            let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
+            let br = rule(spec);
             let (mut forms, heaps) = take_break_misere(&br, 30, &Silent).unwrap();
             for a in 0..=30u64 {
                 for b in a..=30 {
@@ -1338,15 +1435,17 @@ mod tests {
     }
 
     /// Issue 37's acceptance: for Kayles (0.77), Dawson's Kayles (0.07), 0.137 and
-    /// Grundy's game (CGSuite's 4!.0), every sum of at most three heaps of sizes 0..=25
-    /// gets the same misère outcome from the quotient as from canonical misère forms
-    /// (the sum of the two smaller heaps' forms, searched against the third's).
+    /// Grundy's game written in CGSuite's extended notation (4!.0), every sum of at most
+    /// three heaps of sizes 0..=25 gets the same misère outcome from the quotient as from
+    /// canonical misère forms (the sum of the two smaller heaps' forms, searched against
+    /// the third's). (0.31, 0.52 and 0.53 are checked to 25 in
+    /// `quotient_outcomes_match_canonical_forms`.)
     #[test]
     fn sums_of_three_heaps_to_25_match_canonical_forms() {
-        for spec in ["0.77", "0.07", "0.137", "grundy-game"] {
+        for spec in ["0.77", "0.07", "0.137", "4!.0"] {
             let q = quotient(spec, 25);
             assert_eq!(q.order() % 2, 0, "{spec}");
-            let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
+            let br = rule(spec);
             let (mut forms, heaps) = take_break_misere(&br, 25, &Silent).unwrap();
             let f = |h: u64| heaps[h as usize].form;
             let mut memo = HashMap::new();
@@ -1368,6 +1467,36 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A growth limit stops the solver where the quotient must grow, names the heap, and
+    /// leaves the quotient of the heaps below it intact; a work budget does the same.
+    #[test]
+    fn growth_limits_stop_at_the_heap_that_grows() {
+        let mut s = QuotientSolver::new(&rule("0.77"));
+        s.limit_growth(GrowthLimit::to_heap(4));
+        let e = s.solve_to(30, &Silent).unwrap_err();
+        assert!(e.to_string().contains("grows at heap 5"), "{e}");
+        assert_eq!((s.growth_refused(), s.max(), s.order()), (Some(5), 4, 6));
+        assert_eq!(s.quotient().is_p_position(&[4, 1]), Some(false));
+        // without the limit the same solver goes on from heap 5
+        s.limit_growth(GrowthLimit::to_heap(u64::MAX));
+        s.solve_to(12, &Silent).unwrap();
+        assert_eq!(s.order(), 24);
+        let mut s = QuotientSolver::new(&rule("0.137"));
+        s.limit_growth(GrowthLimit {
+            heap: 30,
+            work: 1_000,
+        });
+        let e = s.solve_to(30, &Silent).unwrap_err();
+        assert!(e.to_string().contains("search steps"), "{e}");
+        let at = s.growth_refused().unwrap();
+        assert_eq!(s.max(), at - 1);
+        // cheap steps are not limited: 0.75's quotient is complete at heap 5
+        let mut s = QuotientSolver::new(&rule("0.75"));
+        s.limit_growth(GrowthLimit::to_heap(5));
+        s.solve_to(200, &Silent).unwrap();
+        assert_eq!(s.order(), 8);
     }
 
     /// Every misère quotient of impartial games has even order (a theorem of Plambeck and
@@ -1408,7 +1537,7 @@ mod tests {
             ("0.53", 25),
         ] {
             let q = quotient(spec, max);
-            let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
+            let br = rule(spec);
             let (mut forms, heaps) = take_break_misere(&br, max, &Silent).unwrap();
             let o = q.order() as u32;
             for x in 0..o {
@@ -1456,7 +1585,7 @@ mod reach {
         let games = std::env::var("GAMES").unwrap_or("0.75 0.77".into());
         let max: u64 = std::env::var("MAX").map_or(40, |m| m.parse().unwrap());
         for spec in games.split_whitespace() {
-            let br = Breaker::of(&Game::parse(spec).unwrap()).unwrap();
+            let br = quotient_rule(&Game::parse(spec).unwrap()).unwrap();
             let mut s = QuotientSolver::new(&br);
             let t0 = Instant::now();
             while s.max() < max {

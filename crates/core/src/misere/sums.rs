@@ -45,6 +45,10 @@ pub struct MisereSum {
     pub win: bool,
     /// Winning moves (to a misère P-position), at most the limit asked for.
     pub moves: Vec<SumMove>,
+    /// True when `moves` lists every winning move: false when the limit was reached, or
+    /// when a heap above 2^20 was searched only through the splits that reach every
+    /// quotient element (some winning moves then go unlisted).
+    pub complete: bool,
     /// How the outcome was found, for reports.
     pub method: String,
 }
@@ -91,8 +95,8 @@ fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
 /// [`Error::Unsupported`] for a sum that mixes normal and misère terms, a sum with a heap
 /// that is not tame when the tame rule is the method ("this sum is not tame: … misère sums
 /// of one-heap games that are not tame are not supported …"), or heaps beyond the methods'
-/// reach (a quotient that must grow past [`super::quotient::QUICK_GROWTH`], a heap beyond
-/// an unproved quotient); as
+/// reach (a quotient that must grow beyond [`super::quotient::GrowthLimit::QUICK`], a heap
+/// beyond an unproved quotient); as
 /// [`crate::plan()`] for the tables within the budget; [`Error::Cancelled`] when `obs`
 /// stops a table.
 pub fn misere_sum(
@@ -204,6 +208,7 @@ fn by_genus(
         return Ok(MisereSum {
             win: heaps[0].misere_value != Some(0),
             heaps,
+            complete: moves.len() < limit,
             moves,
             method: "misère nim-value of the heap".into(),
         });
@@ -247,6 +252,7 @@ fn by_genus(
     Ok(MisereSum {
         heaps,
         win,
+        complete: moves.len() < limit,
         moves,
         method: "tame sum: the misère-Nim rule on the heaps' genera".into(),
     })
@@ -460,7 +466,7 @@ fn by_quotient(
     let br = super::quotient::quotient_rule(game)?;
     let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
     let mut s = super::quotient::QuotientSolver::new(&br);
-    s.limit_growth(super::quotient::QUICK_GROWTH);
+    s.limit_growth(super::quotient::GrowthLimit::QUICK);
     s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs)?;
     let q = s.quotient();
     let elem = |h: u64| {
@@ -546,9 +552,11 @@ fn by_quotient(
         })
         .collect();
     let per = q.period();
+    let narrowed = terms.iter().any(|t| split_max(t.1) != u64::MAX);
     Ok(MisereSum {
         heaps,
         win,
+        complete: moves.len() < limit && !(win && narrowed),
         moves,
         method: match per.filter(|p| p.proved) {
             Some(p) => format!(
@@ -651,6 +659,7 @@ fn by_forms(
     Ok(MisereSum {
         heaps,
         win,
+        complete: moves.len() < limit,
         moves,
         method: "canonical misère forms of the heaps".into(),
     })

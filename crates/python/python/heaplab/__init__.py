@@ -717,15 +717,25 @@ class Game:
         heaps = [_size("n", n)] + [_size("heap", h) for h in more]
         return _winning_moves(json.loads(self._raw.winning_moves(heaps, _limit(limit))))
 
-    def quotient(self, n_max: int, progress: Progress = None) -> "Quotient":
+    def quotient(
+        self, n_max: int, grow_to: Optional[int] = None, progress: Progress = None
+    ) -> "Quotient":
         """The misère quotient (Plambeck and Siegel) of heaps 0..=n_max of this
         take-and-break game, built heap by heap and proved for every sum of those heaps:
         order, P-portion, generators, relations, the heap map (``heap_elements``, element
         ids as a uint32 array; ``heap_words`` as words) and its period, proved when the
         quotient covers 2·preperiod + 3·period + k heaps. The game may be written plainly
-        or with ``play="misere"``. A game without take-and-break moves raises
-        :class:`HeaplabError`, as does a quotient past 4096 elements."""
-        d = json.loads(self._raw.quotient(_size("n_max", n_max), _check_progress(progress)))
+        or with ``play="misere"``.
+
+        Growth of the quotient is the costly step: it is learned at heaps up to
+        ``grow_to`` however long that takes (minutes or more past heap 25 for Kayles), or,
+        when ``grow_to`` is None, at heaps up to 26 within a budget of seconds. A quotient
+        that must grow further, a game without take-and-break moves, or a quotient past
+        4096 elements raises :class:`HeaplabError`."""
+        grow = None if grow_to is None else _size("grow_to", grow_to)
+        d = json.loads(
+            self._raw.quotient(_size("n_max", n_max), grow, _check_progress(progress))
+        )
         products = d.get("products")
         return Quotient(
             game=d["game"],
