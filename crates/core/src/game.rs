@@ -79,16 +79,25 @@ impl Game {
         }
     }
 
-    /// Why this game has no misère form here, when it has none: extended codes, coin-turning,
-    /// `sink` and `seed` games are computed in normal play only. `None` for every other game.
+    /// Why this game has no misère form here, when it has none: extended codes whose moves
+    /// no breaker plays (four or more heaps, repeating digits, added tokens, constraints
+    /// other than two unequal heaps), coin-turning, `sink` and `seed` games are computed in
+    /// normal play only. `None` for every other game (`4!.0` included).
     pub fn misere_unsupported(&self) -> Option<String> {
-        matches!(self.under_normal_play(), Game::Ruleset(_)).then(|| {
-            format!(
-                "misère play is not available for `{}`: extended codes, coin-turning, sink( ) \
-                 and seed( ) games are computed in normal play only",
-                self.under_normal_play()
-            )
-        })
+        let inner = self.under_normal_play();
+        let why = match inner {
+            Game::Ruleset(Ruleset::Code(c)) => match Breaker::from_ext_code(c) {
+                Ok(_) => return None,
+                Err(why) => format!(" ({why})"),
+            },
+            Game::Ruleset(_) => String::new(),
+            _ => return None,
+        };
+        Some(format!(
+            "misère play is not available for `{inner}`{why}: extended codes that leave four or \
+             more heaps, repeat, add tokens or constrain heaps, coin-turning, sink( ) and seed( ) \
+             games are computed in normal play only"
+        ))
     }
 
     /// How the game is played.
@@ -406,7 +415,12 @@ impl Game {
             Game::Rule(p) => p.moves_structure(),
             Game::Union(parts) => Moves::union(parts.iter().map(Game::moves).collect()),
             Game::Misere(inner) => inner.moves(),
-            Game::Ruleset(Ruleset::Code(c)) => Moves::Options(Arc::new(c.clone())),
+            // a code a breaker can play (4!.0 is Grundy's game) has the structure of code
+            // digits, so the take-and-break engines serve it in both plays
+            Game::Ruleset(Ruleset::Code(c)) => match Breaker::from_ext_code(c) {
+                Ok(br) => Moves::Split(br),
+                Err(_) => Moves::Options(Arc::new(c.clone())),
+            },
             Game::Ruleset(Ruleset::Turning(t)) => Moves::Options(Arc::new(t.clone())),
             Game::Ruleset(Ruleset::Sink(set)) => Moves::Options(Arc::new(Sink(set.clone()))),
             Game::Ruleset(Ruleset::Seed(s)) => Moves::Seeded {

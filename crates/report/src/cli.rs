@@ -193,7 +193,14 @@ pub enum Cmd {
     /// The misère quotient of a take-and-break game's heaps 0..=N: order, generators,
     /// relations, P-portion, the heap map and its period (proved when it can be).
     #[command(
-        after_help = "Examples:\n  heaplab quotient --game 0.75 --max 30\n  heaplab quotient --game 0.77 --max 20 --json\n  heaplab quotient --game 0.72 --max 60 -o data/q072.csv\n  heaplab quotient --game 0.07 --max 30 --grow-to 30"
+        after_help = "Examples:\n  heaplab quotient --game 0.75 --max 30\n  heaplab quotient --game 0.77 --max 20 --json\n  heaplab quotient --game 0.72 --max 60 -o data/q072.csv\n  heaplab quotient --game 0.07 --max 25 --grow-to 25",
+        mut_arg("game", |a| a.help(
+            "Take-and-break game: an octal or hexadecimal code (0.75, 0.77, 4.7, 0.8), \
+             grundy-game, or a CGSuite code a breaker plays (4!.0); misere(SPEC) is the same"
+        )),
+        mut_arg("play", |a| a.help(
+            "The quotient is of misère play: leave it out or write `misere`; `normal` is refused"
+        ))
     )]
     Quotient(QuotientArgs),
     /// How many positions of k heaps of one game are lost (P) and won (N).
@@ -497,9 +504,10 @@ pub struct QuotientArgs {
     /// quotient is of misère play, so `--play` may be left out) and the largest heap N.
     #[command(flatten)]
     pub gm: GameMax,
-    /// Let the quotient grow at heaps up to H however long learning takes (minutes or more
-    /// past heap 25 for Kayles). Without it, growth is learned at heaps up to 26 within a
-    /// budget of seconds, and a quotient that must grow further is refused, naming the heap.
+    /// Let the quotient grow at heaps up to H however long learning takes (Kayles grows
+    /// at heap 27 beyond what fits in memory here). Without it, growth is learned at heaps
+    /// up to 26 within 8·10^6 search steps (seconds to tens of seconds), and a quotient
+    /// that must grow further is refused, naming the heap.
     #[arg(long, value_name = "H", value_parser = count_arg)]
     pub grow_to: Option<u64>,
     /// Write the heap map (heap, element, word, p) as CSV or Parquet (by extension).

@@ -14,8 +14,9 @@ use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Quotients up to this order print their multiplication table.
-const TABLE_ORDER: usize = SUMMARY_PRODUCTS;
+/// Quotients up to this order print their multiplication table (`--json` carries it to
+/// order [`SUMMARY_PRODUCTS`]).
+const TABLE_ORDER: usize = 24;
 
 /// Heaps of Φ printed in the text answer.
 const SHOWN_HEAPS: usize = 48;
@@ -52,7 +53,9 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     if let Some(out) = &a.output {
         let mut df = heap_frame(&q, &pr, a.gm.max)?;
         let path = write_frame(&mut df, out)?;
-        eprintln!("wrote {}", path.display());
+        if !crate::progress::quiet() {
+            eprintln!("wrote {}", path.display());
+        }
     }
     if a.json {
         print_json(&answer_json(&game.to_string(), &q, a.gm.max, secs(t0)));
@@ -156,7 +159,8 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, sec
     println!("{}", period_text(q, game));
     if q.order() > TABLE_ORDER {
         println!(
-            "multiplication table omitted (order {} > {TABLE_ORDER}; the relations present it)",
+            "multiplication table omitted (order {} > {TABLE_ORDER}; the relations present it, \
+             and --json carries it to order {SUMMARY_PRODUCTS})",
             q.order()
         );
     } else {

@@ -2390,13 +2390,23 @@ fn rules_beyond_the_menu_from_the_command_line() {
     );
     let out = ok(d.path(), &["who", "--game", "ruler", "12"]);
     assert!(out.contains("turn coin 12, leaving no head"), "{out}");
-    // misère play of them is refused with the reason, exit code 2
-    let o = heaplab(
+    // 4!.0 is Grundy's game in misère play too (a breaker plays it): 5 + 5 is lost
+    let out = ok(
         d.path(),
         &["who", "--game", "4!.0", "--play", "misere", "5", "5"],
     );
+    assert!(out.contains("lose (P-position)"), "{out}");
+    // misère play of codes no breaker plays is refused with the reason, exit code 2
+    let o = heaplab(
+        d.path(),
+        &["who", "--game", "{2+}!.0", "--play", "misere", "5", "5"],
+    );
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("not available"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not available") && err.contains("four or more"),
+        "{err}"
+    );
 }
 
 /// A census in 4 shards, one killed (SIGKILL) once its journal holds rows and then resumed,

@@ -63,7 +63,7 @@
 //! heap n − p, every heap's kind is among those of heaps 0..=N, the walk at N covers every
 //! sum of any heaps, and Q with the extended Φ is the quotient of the whole game.
 
-use super::canon::{extend_heaps, pair_is_p, MisereForms, MisereHeap};
+use super::canon::{extend_heaps, pair_is_p, MisereForms, MisereHeap, PairMemo};
 use crate::period::find_period;
 use crate::{Breaker, Error, Observer};
 use serde::{Deserialize, Serialize};
@@ -78,7 +78,8 @@ pub const QUICK_GROWTH: u64 = 26;
 /// Search steps a quick run may spend learning growth ([`GrowthLimit::QUICK`]): the
 /// learner's outcomes, pair searches and canonical forms, counted together (each a memo
 /// entry, so the count is the same on every machine). Kayles to heap 26 takes 6.1·10^6
-/// (8 s here); 0.137's growth at heap 24 to order 144 takes 9.5·10^6 (30 s) and is refused.
+/// (4 s here); 0.137's growth at heap 24 to order 144 takes 9.5·10^6 (about 20 s) and is
+/// refused.
 pub const QUICK_WORK: u64 = 8_000_000;
 
 /// How far a run may learn growth of the quotient ([`QuotientSolver::limit_growth`]):
@@ -313,8 +314,9 @@ impl MisereQuotient {
 }
 
 /// Quotients up to this order carry their multiplication table in a
-/// [`QuotientSummary`].
-pub const SUMMARY_PRODUCTS: usize = 24;
+/// [`QuotientSummary`] (256² = 65,536 products; Kayles' 32, Grundy's game's 48 and
+/// Dawson's Kayles' 144 elements included).
+pub const SUMMARY_PRODUCTS: usize = 256;
 
 /// Everything a front end shows of a quotient, serializable (`heaplab quotient --json`,
 /// Python's `Game.quotient`). Elements are written as normal forms of the
@@ -346,8 +348,7 @@ pub struct QuotientSummary {
     /// Φ's period, when one is seen.
     pub period: Option<QuotientPeriod>,
     /// `products[a][b]` = a·b by ids, for quotients of order at most
-    /// [`SUMMARY_PRODUCTS`].
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// [`SUMMARY_PRODUCTS`] (null beyond).
     pub products: Option<Vec<Vec<u32>>>,
 }
 
@@ -590,7 +591,7 @@ struct Oracle {
     heaps: Vec<MisereHeap>,
     memo: HashMap<Vec<u64>, bool>,
     /// Outcomes of sums of two forms ([`pair_is_p`]).
-    pairs: HashMap<u64, bool>,
+    pairs: PairMemo,
     /// The proved quotient of heaps 0..known_below: (order, mul, p, phi).
     known: (usize, Vec<u32>, Vec<bool>, Vec<u32>),
     /// The search steps allowed ([`GrowthLimit::work`]).
@@ -1062,7 +1063,7 @@ impl QuotientSolver {
                 forms: MisereForms::new(),
                 heaps: vec![],
                 memo: HashMap::new(),
-                pairs: HashMap::new(),
+                pairs: PairMemo::default(),
                 known: (1, vec![0], vec![false], vec![0]),
                 budget: u64::MAX,
             },
@@ -1448,7 +1449,7 @@ mod tests {
             let br = rule(spec);
             let (mut forms, heaps) = take_break_misere(&br, 25, &Silent).unwrap();
             let f = |h: u64| heaps[h as usize].form;
-            let mut memo = HashMap::new();
+            let mut memo = crate::misere::canon::PairMemo::default();
             for a in 0..=25u64 {
                 let alone = forms.misere_value(f(a)) == 0;
                 assert_eq!(q.is_p_position(&[a]), Some(alone), "{spec}: {a}");

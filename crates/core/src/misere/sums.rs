@@ -89,7 +89,10 @@ fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
 ///   may be any size once its genus period is proven (see `genus_for`).
 /// - when some heap is of a take-and-break game, exactly, by the canonical misère forms of
 ///   the heaps ([`super::canon`]), tame or not, as far as the budget allows (Kayles heaps
-///   to about 70 in a minute).
+///   to about 70 in a minute). When every heap is of one take-and-break game, heaps above
+///   64, or forms beyond the budget, go to the game's misère quotient
+///   ([`super::quotient`]; see `by_quotient`), and a quotient that does not reach the
+///   heaps falls back to the forms; when both fail, the error says why for each.
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a sum that mixes normal and misère terms, a sum with a heap
@@ -111,9 +114,28 @@ pub fn misere_sum(
         let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
         let one_game = terms.iter().all(|t| t.0 == terms[0].0);
         if one_game && top > FORMS_FIRST {
-            return by_quotient(&terms, limit, obs);
+            return match by_quotient(&terms, limit, obs) {
+                // beyond the quick quotient: canonical forms, as far as they fit (Kayles
+                // heaps to about 70)
+                Err(e) if !matches!(e, Error::Cancelled { .. }) => {
+                    by_forms(&terms, limit, budget, obs).map_err(|f| match f {
+                        Error::Cancelled { .. } => f,
+                        f => Error::Unsupported {
+                            what: format!("{e}; by canonical misère forms: {f}"),
+                        },
+                    })
+                }
+                r => r,
+            };
         }
-        return by_forms(&terms, limit, budget, obs);
+        return match by_forms(&terms, limit, budget, obs) {
+            // forms beyond the budget: the quotient may still decide the sum quickly
+            // (0.75's is proved at heap 24, and decides heaps 50 + 60 at once)
+            Err(e) if one_game && !matches!(e, Error::Cancelled { .. }) => {
+                by_quotient(&terms, limit, obs).map_err(|_| e)
+            }
+            r => r,
+        };
     }
     by_genus(&terms, limit, budget, obs)
 }
@@ -446,7 +468,8 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
 }
 
 /// Sums of one take-and-break game whose heaps are all at most this are decided by
-/// canonical forms; larger ones by the misère quotient.
+/// canonical forms (by the misère quotient when the forms are refused); larger ones by the
+/// quotient (by canonical forms when the quotient does not reach them).
 const FORMS_FIRST: u64 = 64;
 
 /// Heaps [`by_quotient`] covers while it looks for a proved period.
@@ -467,7 +490,18 @@ fn by_quotient(
     let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
     let mut s = super::quotient::QuotientSolver::new(&br);
     s.limit_growth(super::quotient::GrowthLimit::QUICK);
-    s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs)?;
+    match s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs) {
+        Err(Error::Unsupported { what }) if s.growth_refused().is_some() => {
+            return Err(Error::Unsupported {
+                what: format!(
+                    "{what}; sums of heaps up to {} of {game} are decided (by the quotient, \
+                     or by canonical forms as far as they fit)",
+                    s.max()
+                ),
+            })
+        }
+        r => r?,
+    }
     let q = s.quotient();
     let elem = |h: u64| {
         q.heap_element(h).ok_or_else(|| Error::Unsupported {
