@@ -263,8 +263,8 @@ pub static FAMILIES: &[Family] = &[
         .hook(grundy_game)
         .row("`grundy-game`", "split a heap into two unequal non-empty heaps"),
     Family::example(
-        "4!.0",
-        "extended code: ! pairwise unequal heaps (Grundy's game), ? not all equal, = all equal",
+        "{2+}!.0",
+        "extended code: ! pairwise unequal heaps, ? not all equal, = all equal (4!.0 is Grundy's game)",
         "option list",
     )
     .row(
@@ -277,7 +277,10 @@ pub static FAMILIES: &[Family] = &[
          that leave two or more heaps (leaving one heap or none stays allowed where the digit \
          allows it), one per digit (`{2!,3}` is refused: write `{2,3}!`); `[…]` at the end \
          repeats for ever. `4!.0` is Grundy's game, `0.[3]` is Nim, `{2+}!.0` splits a heap \
-         into any number of unequal heaps. Digits further left add tokens (CGSuite's `80.0`: \
+         into any number of unequal heaps. A code whose moves remove a fixed number of tokens \
+         and leave at most three heaps, of any sizes or two unequal ones (`4!.0`), has the \
+         structure of code digits: the take-and-break engines serve it, misère play and \
+         quotients included. Digits further left add tokens (CGSuite's `80.0`: \
          add one token, then leave three heaps): accepted when every option is made of \
          smaller heaps (the t-th digit left of the point allows only counts of at least \
          t + 2), refused as loopy otherwise (`40.0`). Values come from a knapsack over part sizes: \
