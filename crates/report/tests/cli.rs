@@ -3392,6 +3392,26 @@ fn quotient_limits_and_reasons() {
         ],
     );
     assert_eq!(v["complete"], false);
+    // small heaps whose forms are slow go to a quotient proved at once: 0.75's decides
+    // 50 + 60 (lost, both heaps b, b·b = b^2 in P), 0.53's a sum of four heaps
+    let v = json(
+        dir.path(),
+        &[
+            "who", "--game", "0.75", "--play", "misere", "--json", "50", "60",
+        ],
+    );
+    assert_eq!(v["win"], false, "{v}");
+    assert!(
+        v["method"].as_str().unwrap().contains("misère quotient"),
+        "{v}"
+    );
+    let v = json(
+        dir.path(),
+        &[
+            "who", "--game", "0.53", "--play", "misere", "--json", "32", "25", "37", "2",
+        ],
+    );
+    assert!(v["method"].as_str().unwrap().contains("order 16"), "{v}");
 }
 
 /// `who --play misere` on heaps near 10^6 of 0.75 answers through the proved quotient;

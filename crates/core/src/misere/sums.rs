@@ -114,7 +114,7 @@ pub fn misere_sum(
         let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
         let one_game = terms.iter().all(|t| t.0 == terms[0].0);
         if one_game && top > FORMS_FIRST {
-            return match by_quotient(&terms, limit, obs) {
+            return match by_quotient(&terms, limit, Reach::Quick, obs) {
                 // beyond the quick quotient: canonical forms, as far as they fit (Kayles
                 // heaps to about 70)
                 Err(e) if !matches!(e, Error::Cancelled { .. }) => {
@@ -128,11 +128,20 @@ pub fn misere_sum(
                 r => r,
             };
         }
+        // a quotient whose period is proved cheaply decides any sum at once (0.75's is
+        // proved at heap 24 and decides heaps 50 + 60, whose forms take 9 s; 0.53's at
+        // heap 71 decides 32 + 25 + 37 + 2, a minute by forms)
+        if one_game {
+            match by_quotient(&terms, limit, Reach::Proved, obs) {
+                Err(Error::Cancelled { done }) => return Err(Error::Cancelled { done }),
+                Err(_) => {}
+                r => return r,
+            }
+        }
         return match by_forms(&terms, limit, budget, obs) {
-            // forms beyond the budget: the quotient may still decide the sum quickly
-            // (0.75's is proved at heap 24, and decides heaps 50 + 60 at once)
+            // forms beyond the budget: the quotient may still reach the heaps
             Err(e) if one_game && !matches!(e, Error::Cancelled { .. }) => {
-                by_quotient(&terms, limit, obs).map_err(|_| e)
+                by_quotient(&terms, limit, Reach::Quick, obs).map_err(|_| e)
             }
             r => r,
         };
@@ -472,6 +481,24 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
 /// quotient (by canonical forms when the quotient does not reach them).
 const FORMS_FIRST: u64 = 64;
 
+/// How far [`by_quotient`] builds the quotient.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Until Φ's period is proved or the sum's largest heap is covered, growing within
+    /// [`GrowthLimit::QUICK`](super::quotient::GrowthLimit::QUICK).
+    Quick,
+    /// Only a period proved within [`PROVED_HEAPS`] heaps and [`PROVED_WORK`] search steps
+    /// (a fraction of a second): the try before canonical forms.
+    Proved,
+}
+
+/// Heaps a [`Reach::Proved`] try covers at most.
+const PROVED_HEAPS: u64 = 1000;
+
+/// Search steps a [`Reach::Proved`] try may spend learning growth (Kayles passes it at
+/// heap 25 after about 0.1 s).
+const PROVED_WORK: u64 = 200_000;
+
 /// Heaps [`by_quotient`] covers while it looks for a proved period.
 const QUOTIENT_HEAPS: u64 = 4096;
 
@@ -483,13 +510,27 @@ const QUOTIENT_HEAPS: u64 = 4096;
 fn by_quotient(
     terms: &[(Game, u64)],
     limit: usize,
+    reach: Reach,
     obs: &dyn Observer,
 ) -> Result<MisereSum, Error> {
+    use super::quotient::GrowthLimit;
     let game = &terms[0].0;
     let br = super::quotient::quotient_rule(game)?;
     let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
     let mut s = super::quotient::QuotientSolver::new(&br);
-    s.limit_growth(super::quotient::GrowthLimit::QUICK);
+    if reach == Reach::Proved {
+        s.limit_growth(GrowthLimit {
+            heap: super::quotient::QUICK_GROWTH,
+            work: PROVED_WORK,
+        });
+        s.solve_until_proved(PROVED_HEAPS, &crate::Silent)?;
+        if !s.period().is_some_and(|p| p.proved) {
+            return Err(Error::Unsupported {
+                what: "no period of the misère quotient is proved quickly".into(),
+            });
+        }
+    }
+    s.limit_growth(GrowthLimit::QUICK);
     match s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs) {
         Err(Error::Unsupported { what }) if s.growth_refused().is_some() => {
             return Err(Error::Unsupported {
