@@ -422,7 +422,9 @@ impl RawGame {
         let q = run(py, progress, |w| {
             let br = quotient_rule(game)?;
             let mut s = QuotientSolver::new(&br);
-            s.limit_growth(grow_to.map_or(GrowthLimit::QUICK, GrowthLimit::to_heap));
+            s.limit_growth(grow_to.map_or(GrowthLimit::QUICK, |h| {
+                GrowthLimit::to_heap(h.max(GrowthLimit::QUICK.heap))
+            }));
             s.solve_to(n_max, w)?;
             Ok::<_, Error>(s.quotient())
         })?;

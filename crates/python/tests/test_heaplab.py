@@ -593,10 +593,11 @@ def test_quotient_growth_limit_and_extended_codes():
     # 4!.0 is Grundy's game: the same quotient (order 48 from heap 20)
     assert heaplab.Game("4!.0").quotient(20).relations == heaplab.Game("grundy-game").quotient(20).relations
     assert heaplab.Game("4!.0").quotient(20).order == 48
-    # Kayles grows at heap 5; a limit below it refuses, naming the heap
-    with pytest.raises(heaplab.HeaplabError, match="grows at heap 5"):
-        heaplab.Game("0.77").quotient(9, grow_to=4)
-    assert heaplab.Game("0.77").quotient(9, grow_to=9).order == 18
+    # Kayles grows again at heap 27, past the quick limit: refused, naming the heap and the way
+    with pytest.raises(heaplab.HeaplabError, match="grows at heap 27"):
+        heaplab.Game("0.77").quotient(30)
+    # a grow_to below the quick limit never makes it stricter
+    assert heaplab.Game("0.77").quotient(9, grow_to=4).order == 18
     with pytest.raises(heaplab.HeaplabError, match="four or more heaps"):
         heaplab.Game("0.G").quotient(5)
     with pytest.raises(ValueError):

@@ -505,7 +505,7 @@ pub struct QuotientArgs {
     #[command(flatten)]
     pub gm: GameMax,
     /// Let the quotient grow at heaps up to H however long learning takes (Kayles grows
-    /// at heap 27 beyond what fits in memory here). Without it, growth is learned at heaps
+    /// at heap 27 beyond what fits in memory here); an H below 26 keeps the quick limit. Without it, growth is learned at heaps
     /// up to 26 within 8·10^6 search steps (seconds to tens of seconds), and a quotient
     /// that must grow further is refused, naming the heap.
     #[arg(long, value_name = "H", value_parser = count_arg)]

@@ -40,7 +40,10 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
         bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
     }
     let mut s = QuotientSolver::new(&br);
-    s.limit_growth(a.grow_to.map_or(GrowthLimit::QUICK, GrowthLimit::to_heap));
+    // (a --grow-to below the quick limit's heap never makes the limit stricter)
+    s.limit_growth(a.grow_to.map_or(GrowthLimit::QUICK, |h| {
+        GrowthLimit::to_heap(h.max(GrowthLimit::QUICK.heap))
+    }));
     // once Φ's period is proved, the quotient covers every heap: no need to go on
     let solved = s.solve_until_proved(a.gm.max, &progress);
     progress.finish();

@@ -131,7 +131,9 @@ pub fn misere_sum(
         // a quotient whose period is proved cheaply decides any sum at once (0.75's is
         // proved at heap 24 and decides heaps 50 + 60, whose forms take 9 s; 0.53's at
         // heap 71 decides 32 + 25 + 37 + 2, a minute by forms)
-        if one_game {
+        // (rules that leave three heaps get no proof: not tried)
+        let provable = super::quotient::quotient_rule(&terms[0].0).is_ok_and(|b| !b.has_three());
+        if one_game && provable {
             match by_quotient(&terms, limit, Reach::Proved, obs) {
                 Err(Error::Cancelled { done }) => return Err(Error::Cancelled { done }),
                 Err(_) => {}
