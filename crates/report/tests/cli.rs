@@ -3426,6 +3426,19 @@ fn quotient_limits_and_reasons() {
 #[test]
 fn who_decides_huge_misere_sums_by_the_quotient() {
     let dir = tempfile::tempdir().unwrap();
+    // the sum that `v`'s winning move leaves, asked of `who` again: lost
+    let leaves_a_loss = |v: &serde_json::Value| {
+        let after: Vec<String> = v["winning_move"]["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["n"].to_string())
+            .collect();
+        let mut args = vec!["who", "--game", "0.75", "--play", "misere", "--json"];
+        args.extend(after.iter().map(String::as_str));
+        let w = json(dir.path(), &args);
+        assert_eq!(w["win"], false, "{w}");
+    };
     let v = json(
         dir.path(),
         &[
@@ -3437,16 +3450,7 @@ fn who_decides_huge_misere_sums_by_the_quotient() {
         .as_str()
         .unwrap()
         .contains("misère quotient of order 8"));
-    let after: Vec<String> = v["winning_move"]["result"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["n"].to_string())
-        .collect();
-    let mut args = vec!["who", "--game", "0.75", "--play", "misere", "--json"];
-    args.extend(after.iter().map(String::as_str));
-    let w = json(dir.path(), &args);
-    assert_eq!(w["win"], false, "{w}");
+    leaves_a_loss(&v);
     // a heap near 10^18 (its splits are tried only up to n0 + 2p), first in the sum
     let v = json(
         dir.path(),
@@ -3463,15 +3467,7 @@ fn who_decides_huge_misere_sums_by_the_quotient() {
         ],
     );
     assert_eq!(v["win"], true);
-    let after: Vec<String> = v["winning_move"]["result"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["n"].to_string())
-        .collect();
-    let mut args = vec!["who", "--game", "0.75", "--play", "misere", "--json"];
-    args.extend(after.iter().map(String::as_str));
-    assert_eq!(json(dir.path(), &args)["win"], false);
+    leaves_a_loss(&v);
     let o = heaplab(
         dir.path(),
         &["who", "--game", "0.77", "--play", "misere", "1000000", "5"],

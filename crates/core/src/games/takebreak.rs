@@ -86,14 +86,7 @@ impl Breaker {
             .iter()
             .enumerate()
             .filter(|(_, &d)| d != 0)
-            .map(|(i, &d)| Digit {
-                take: i as u64,
-                nothing: i > 0 && d & 1 != 0,
-                one: i > 0 && d & 2 != 0,
-                two: d & 4 != 0,
-                three: d & 8 != 0,
-                unequal: false,
-            })
+            .map(|(i, &d)| code_digit(i, u64::from(d), false))
             .collect();
         Breaker { digits }
     }
@@ -124,10 +117,9 @@ impl Breaker {
                     tokens(i)
                 ));
             }
-            let (two, three) = (d.counts & 4 != 0, d.counts & 8 != 0);
             let unequal = match d.constraint {
                 Constraint::Any => false,
-                Constraint::Unequal | Constraint::NotAllEqual if !three => true,
+                Constraint::Unequal | Constraint::NotAllEqual if d.counts & 8 == 0 => true,
                 _ => {
                     return Err(format!(
                         "removing {} leaves heaps under a constraint (digit {d}) other than \
@@ -136,14 +128,7 @@ impl Breaker {
                     ))
                 }
             };
-            digits.push(Digit {
-                take: i as u64,
-                nothing: i > 0 && d.counts & 1 != 0,
-                one: i > 0 && d.counts & 2 != 0,
-                two,
-                three,
-                unequal: unequal && two,
-            });
+            digits.push(code_digit(i, d.counts, unequal));
         }
         Ok(Breaker { digits })
     }
@@ -160,6 +145,20 @@ impl Breaker {
                 unequal: true,
             }],
         }
+    }
+}
+
+/// The digit that removes `take` tokens with code bits `bits` (1: leave nothing, 2: one
+/// heap, 4: two, 8: three; the digit before the point only splits); `unequal`: its two
+/// heaps must differ.
+fn code_digit(take: usize, bits: u64, unequal: bool) -> Digit {
+    Digit {
+        take: take as u64,
+        nothing: take > 0 && bits & 1 != 0,
+        one: take > 0 && bits & 2 != 0,
+        two: bits & 4 != 0,
+        three: bits & 8 != 0,
+        unequal: unequal && bits & 4 != 0,
     }
 }
 

@@ -598,6 +598,17 @@ struct Oracle {
     budget: u64,
 }
 
+/// The refusal of growth at heap `at` (the quotient below it has `order` elements), for
+/// the reason `why`.
+fn growth_refused(at: u64, order: usize, why: &str) -> Error {
+    Error::Unsupported {
+        what: format!(
+            "the misère quotient of heaps 0..={} (order {order}) grows at heap {at}, {why}",
+            at - 1
+        ),
+    }
+}
+
 impl Oracle {
     /// Search steps taken so far: memoized outcomes, pair searches and canonical forms.
     fn work(&self) -> u64 {
@@ -610,14 +621,14 @@ impl Oracle {
         if self.work() <= self.budget {
             return Ok(());
         }
-        Err(Error::Unsupported {
-            what: format!(
-                "the misère quotient of heaps 0..={} (order {order}) grows at heap {at}, and \
-                 learning it passed this run's budget of {} search steps",
-                at - 1,
+        Err(growth_refused(
+            at,
+            order,
+            &format!(
+                "and learning it passed this run's budget of {} search steps",
                 self.budget
             ),
-        })
+        ))
     }
 
     /// Whether the sum `w` (heap sizes, any order) is a misère P-position. The heaps'
@@ -1220,15 +1231,14 @@ impl QuotientSolver {
         if n > self.grow_limit.heap {
             self.refused = Some(n);
             self.moving.truncate(n as usize);
-            return Err(Error::Unsupported {
-                what: format!(
-                    "the misère quotient of heaps 0..={} (order {}) grows at heap {n}, beyond \
-                     heap {} where this run learns new elements",
-                    n - 1,
-                    self.order,
+            return Err(growth_refused(
+                n,
+                self.order,
+                &format!(
+                    "beyond heap {} where this run learns new elements",
                     self.grow_limit.heap
                 ),
-            });
+            ));
         }
         let r = self.grow(n, obs, total);
         if r.is_err() {
@@ -1300,16 +1310,15 @@ impl QuotientSolver {
 pub fn quotient_rule(game: &crate::Game) -> Result<Breaker, Error> {
     use crate::{Game, Ruleset};
     let plain = game.under_normal_play().normalized().into_owned();
+    // (codes a breaker plays have code-digit structure, so Breaker::of takes them)
     if let Some(br) = Breaker::of(&plain) {
         return Ok(br);
     }
     let why = match &plain {
-        Game::Ruleset(Ruleset::Code(c)) => match Breaker::from_ext_code(c) {
-            Ok(br) => return Ok(br),
-            Err(why) => why,
-        },
-        _ => "it is not a take-and-break game".into(),
-    };
+        Game::Ruleset(Ruleset::Code(c)) => Breaker::from_ext_code(c).err(),
+        _ => None,
+    }
+    .unwrap_or_else(|| "it is not a take-and-break game".into());
     Err(Error::Unsupported {
         what: format!(
             "misère quotients are computed for take-and-break codes whose moves remove a \

@@ -73,6 +73,28 @@ impl Breaker {
         self.digits.iter().any(|d| d.three)
     }
 
+    /// Options visited when every heap 0..=`max` enumerates its options: a heap of s
+    /// tokens after a digit's take has one option leaving at most one heap, about s/2
+    /// splits in two and s²/12 in three, so the sum over heaps is about
+    /// Σ (s + 1 + s²/4 + s³/36) over the digits (s = max − take).
+    pub fn option_visits(&self, max: u64) -> f64 {
+        let mut visits = 0.0;
+        for d in &self.digits {
+            let Some(top) = max.checked_sub(d.take) else {
+                continue;
+            };
+            let s = top as f64;
+            visits += s + 1.0;
+            if d.two {
+                visits += s * s / 4.0;
+            }
+            if d.three {
+                visits += s * s * s / 36.0;
+            }
+        }
+        visits
+    }
+
     /// True for an octal rule in the sense of Guy and Smith: moves leave at most two heaps
     /// and any two parts are allowed (so [`guy_smith_bound`] applies).
     pub fn is_octal(&self) -> bool {

@@ -286,24 +286,7 @@ const PILOT_OPTIONS: u64 = 1 << 24;
 pub(crate) fn option_visits(moves: &Moves, max: u64) -> f64 {
     let m = max as f64 + 1.0;
     match moves {
-        Moves::Split(br) => {
-            let mut visits = 0.0;
-            for d in &br.digits {
-                let Some(top) = max.checked_sub(d.take) else {
-                    continue;
-                };
-                let s = top as f64;
-                // sum over s' <= top of the splits of s' (a half of s' in two, s'^2 / 12 in three)
-                visits += s + 1.0;
-                if d.two {
-                    visits += s * s / 4.0;
-                }
-                if d.three {
-                    visits += s * s * s / 36.0;
-                }
-            }
-            visits
-        }
+        Moves::Split(br) => br.option_visits(max),
         Moves::Options(rule) => {
             let mut count = 0u64;
             let _ = rule.for_each_option(max, &mut |_| {

@@ -291,9 +291,10 @@ const CANON_BYTES_PER_ENTRY: f64 = 32.0;
 /// Arena entries the pilot of [`canonical_entries`] builds before it stops (about 0.2 s).
 const CANON_PILOT_ENTRIES: u64 = 150_000;
 
-/// Options the pilot of [`canonical_entries`] enumerates at most (counted from the rule, so
-/// the same on every machine): a rule that leaves three heaps has about n²/12 options at
-/// heap n, and its forms may stay few, so entries alone would not stop it.
+/// Options the pilot of [`canonical_entries`] enumerates at most
+/// ([`Breaker::option_visits`], counted from the rule, so the same on every machine): a
+/// rule that leaves three heaps has about n²/12 options at heap n, and its forms may stay
+/// few, so entries alone would not stop it.
 const CANON_PILOT_OPTIONS: f64 = 2e6;
 
 /// Entries of the arena ([`crate::misere::canon::MisereForms::entries`]: forms, option
@@ -369,22 +370,12 @@ fn canonical_pilot(br: &Breaker) -> Vec<f64> {
     let mut forms = MisereForms::new();
     let mut heaps = vec![];
     let mut done = vec![];
-    let mut options = 0.0;
     for n in 0..1u64 << 16 {
         if extend_heaps(br, &mut forms, &mut heaps, n, &crate::Silent).is_err() {
             break;
         }
         done.push(forms.entries() as f64);
-        options += br
-            .digits
-            .iter()
-            .filter(|d| d.take <= n)
-            .map(|d| {
-                let s = (n - d.take) as f64;
-                1.0 + if d.two { s / 2.0 } else { 0.0 } + if d.three { s * s / 12.0 } else { 0.0 }
-            })
-            .sum::<f64>();
-        if forms.entries() > CANON_PILOT_ENTRIES || options > CANON_PILOT_OPTIONS {
+        if forms.entries() > CANON_PILOT_ENTRIES || br.option_visits(n) > CANON_PILOT_OPTIONS {
             break;
         }
     }
