@@ -593,9 +593,13 @@ def test_quotient_growth_limit_and_extended_codes():
     # 4!.0 is Grundy's game: the same quotient (order 48 from heap 20)
     assert heaplab.Game("4!.0").quotient(20).relations == heaplab.Game("grundy-game").quotient(20).relations
     assert heaplab.Game("4!.0").quotient(20).order == 48
-    # Kayles grows again at heap 27, past the quick limit: refused, naming the heap and the way
-    with pytest.raises(heaplab.HeaplabError, match="grows at heap 27"):
-        heaplab.Game("0.77").quotient(30)
+    # Grundy's game grows again at heap 29, past the quick limit, and its guesses fail:
+    # refused, naming the heap and the way
+    with pytest.raises(heaplab.HeaplabError, match="grows at heap 29"):
+        heaplab.Game("4!.0").quotient(30)
+    # Kayles' growths at heaps 25 and 27 are guessed and proved: order 40, period 12 from 71
+    k = heaplab.Game("0.77").quotient(200)
+    assert k.order == 40 and k.period.period == 12 and k.period.preperiod == 71 and k.period.proved
     # a grow_to below the quick limit never makes it stricter
     assert heaplab.Game("0.77").quotient(9, grow_to=4).order == 18
     with pytest.raises(heaplab.HeaplabError, match="four or more heaps"):

@@ -35,6 +35,7 @@ mod genus;
 pub(crate) mod oneheap;
 pub mod quotient;
 pub(crate) mod sums;
+mod trial;
 
 pub use genus::{first_move, genera, genus_table, misere_values};
 pub use oneheap::{Genus, GenusTable, Phylum, GENUS_LAYERS};

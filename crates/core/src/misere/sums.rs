@@ -57,7 +57,7 @@ pub struct MisereSum {
 const GENUS_HEAP_MAX: u64 = 1 << 26;
 
 /// The heap's game, without `misere( )`, after checking that the sum is misère throughout.
-fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
+pub(super) fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
     if sum.heaps.is_empty() {
         return Err(Error::Unsupported {
             what: "an empty sum".into(),
@@ -653,7 +653,7 @@ fn by_quotient(
 
 /// Any sum by canonical misère forms of its heaps, each game's forms built to its largest
 /// heap within `budget`.
-fn by_forms(
+pub(super) fn by_forms(
     terms: &[(Game, u64)],
     limit: usize,
     budget: &Budget,
