@@ -140,6 +140,39 @@ pub struct QuotientStats {
     pub stopped: Option<String>,
 }
 
+/// Certifies the misère outcomes' period seen in the data when the misère quotient's heap
+/// map Φ is periodic from n0 with period q, proved: a heap's outcome is its element's
+/// P-portion membership, so o(n) = o(n − q) for n ≥ n0 + q. If the data 0..=N show
+/// o(n) = o(n − p) for n0' + p ≤ n ≤ N, then for n > N take m = n − k·q in (N − q, N]:
+/// o(n) = o(m) = o(m − p) = o(n − p) whenever N − q + 1 − p ≥ n0 and N − q + 1 ≥ n0' + p,
+/// so the period (n0', p) holds for every n.
+fn certify_by_quotient(a: &mut crate::Analysis, max: u64) {
+    let Some(qp) = a
+        .quotient
+        .as_ref()
+        .and_then(|q| q.period)
+        .filter(|p| p.proved)
+    else {
+        return;
+    };
+    let Some(per) = a
+        .periodicity
+        .as_mut()
+        .filter(|p| !p.certified && p.saltus == 0)
+    else {
+        return;
+    };
+    let (n0, q) = (qp.preperiod, qp.period);
+    let need = (n0 + q + per.period - 1).max(per.preperiod + per.period + q - 1);
+    if max >= need {
+        per.certified = true;
+        per.certificate = format!(
+            "proved by the misère quotient (Φ periodic from heap {n0} with period {q}, \
+             proved), with the data to N = {max} >= {need}"
+        );
+    }
+}
+
 /// The quotient record of a misère take-and-break game to `max` (None for other games).
 fn quotient_stats(
     game: &Game,
@@ -297,6 +330,9 @@ pub(crate) fn analyze_unchecked(
         }
         if game.moves_of(0).is_none() {
             data.analysis.quotient = quotient_stats(game, max, obs)?;
+            if values == Sequence::Outcome {
+                certify_by_quotient(&mut data.analysis, max);
+            }
         }
     }
     Ok(data)

@@ -150,6 +150,10 @@ pub enum Engine {
     OptionPull,
     /// Misère play of take-and-break games: canonical misère forms of the heaps.
     CanonicalForms,
+    /// Misère outcomes of take-and-break heaps whose misère quotient has a period proved
+    /// quickly ([`crate::misere::quotient::proved_quotient`]): a heap is a P-position when
+    /// its element lies in the P-portion.
+    MisereQuotient,
     /// Extended codes and coin-turning games: the XOR values each move reaches, kept by a
     /// knapsack over part sizes (see [`crate::games::code::code_grundy`]).
     Knapsack,
@@ -178,6 +182,7 @@ impl Engine {
             Engine::OptionMex => "option mex",
             Engine::OptionPull => "option pull",
             Engine::CanonicalForms => "canonical misère forms",
+            Engine::MisereQuotient => "misère quotient",
             Engine::Knapsack => "knapsack",
             Engine::OptionWalk => "option walk",
         }

@@ -100,7 +100,7 @@ fn an_address_space_limit_ends_in_one_line_and_leaves_nothing() {
             "--max",
             "1e6",
         ],
-        &["who", "--game", "0.77", "--play", "misere", "33", "34"],
+        &["who", "--game", "0.07", "--play", "misere", "70", "71"],
         &[
             "check",
             "--game",

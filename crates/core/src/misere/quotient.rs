@@ -89,9 +89,15 @@ pub const QUICK_GROWTH: u64 = 26;
 /// learner's outcomes, pair searches and canonical forms, counted together (each a memo
 /// entry, so the count is the same on every machine). The learner took 6.1·10^6 for
 /// Kayles to heap 26 (4 s here); 0.137's growth at heap 24 to order 144 takes 9.5·10^6
-/// (about 20 s) and is refused. Guesses are not counted: each is bounded by
-/// `GUESS_SIZE`, `GUESS_ORDER` and `GUESS_ROUNDS`.
+/// (about 20 s) and is refused. The proof's walks are limited by [`WALK_WORK`]; guesses'
+/// own work is bounded by `GUESS_WORK` per growth.
 pub const QUICK_WORK: u64 = 8_000_000;
+
+/// Steps of the proof's walks (states visited times the kinds each state tries) that a run
+/// with a work limit ([`GrowthLimit::QUICK`], the quick proof try) may spend on heaps of new
+/// kinds: Kayles' quotient is proved at heap 180 within 4.3·10^6 (0.5 s here); 0.56's
+/// walks pass 10^7 near heap 80.
+pub const WALK_WORK: u64 = 10_000_000;
 
 /// How far a run may learn growth of the quotient ([`QuotientSolver::limit_growth`]):
 /// heaps whose kinds are already known, conservative extensions and proved guesses stay
@@ -163,10 +169,14 @@ fn subsets(items: &[u64], size: usize) -> Vec<Vec<u64>> {
 }
 
 /// Elements a guess's trial monoid may have.
-const GUESS_SIZE: usize = 1 << 16;
+const GUESS_SIZE: usize = 1 << 14;
 
 /// The largest guess whose proof is tried (larger ones are left to the learner).
-const GUESS_ORDER: usize = 1024;
+const GUESS_ORDER: usize = 512;
+
+/// Elementary steps the guesses for one growth may take (markings' products, the walks'
+/// states times kinds times elements): about a quarter of a second here.
+const GUESS_WORK: u64 = 100_000_000;
 
 /// Guesses tried to fix one failed proof (subsets of the failing sum's heaps).
 const GUESS_TRIES: usize = 64;
@@ -571,8 +581,18 @@ struct Kind {
 /// kinds obeys the misère rule in `q`, else the kinds (indices) of a sum where it fails.
 ///
 /// # Errors
-/// [`Error::Unsupported`] past [`MAX_STATES`] states.
-fn rule_walk(q: &Monoid, kinds: &[Kind]) -> Result<Option<Vec<usize>>, Error> {
+/// [`Error::Unsupported`] past `max_states` states.
+fn rule_walk(q: &Monoid, kinds: &[Kind], max_states: usize) -> Result<Option<Vec<usize>>, Error> {
+    rule_walk_counted(q, kinds, max_states, &mut 0)
+}
+
+/// [`rule_walk`], adding the states it visits to `visited`.
+fn rule_walk_counted(
+    q: &Monoid,
+    kinds: &[Kind],
+    max_states: usize,
+    visited: &mut u64,
+) -> Result<Option<Vec<usize>>, Error> {
     let order = q.order;
     let words = order.div_ceil(64);
     let mul = |a: u32, b: u32| q.mul[a as usize * order + b as usize];
@@ -585,6 +605,7 @@ fn rule_walk(q: &Monoid, kinds: &[Kind]) -> Result<Option<Vec<usize>>, Error> {
     seen.insert(states[0].clone());
     let mut i = 0;
     while i < states.len() {
+        *visited += 1;
         let (e, r) = states[i].clone();
         if i > 0 && q.p[e as usize] == has(&r, 0) {
             let mut path = Vec::new();
@@ -619,10 +640,10 @@ fn rule_walk(q: &Monoid, kinds: &[Kind]) -> Result<Option<Vec<usize>>, Error> {
             }
             let n = (mul(e, k.elem), nr);
             if !seen.contains(&n) {
-                if states.len() >= MAX_STATES {
+                if states.len() >= max_states {
                     return Err(Error::Unsupported {
                         what: format!(
-                            "the proof of the misère quotient passes {MAX_STATES} states"
+                            "the proof of the misère quotient passes {max_states} states"
                         ),
                     });
                 }
@@ -996,7 +1017,7 @@ fn check(
         mul: &mul,
         p: &p,
     };
-    match rule_walk(&q, &kinds)? {
+    match rule_walk(&q, &kinds, MAX_STATES)? {
         None => Ok(None),
         Some(path) => {
             let x: Vec<u64> = path.iter().map(|&k| kinds[k].heap).collect();
@@ -1107,6 +1128,10 @@ pub struct QuotientSolver {
     /// Whether growth is guessed first ([`super::trial`]); tests turn it off to check the
     /// guesses against the learner.
     guesses: bool,
+    /// Steps of the proof's walks for heaps not of a known kind (states times kinds),
+    /// limited by [`WALK_WORK`] when the run has a work limit (so a quick run that only
+    /// proves heaps is bounded too).
+    walked: u64,
 }
 
 impl QuotientSolver {
@@ -1150,6 +1175,7 @@ impl QuotientSolver {
             grow_limit: GrowthLimit::to_heap(u64::MAX),
             refused: None,
             guesses: true,
+            walked: 0,
         }
     }
 
@@ -1292,11 +1318,27 @@ impl QuotientSolver {
                 mul: &self.mul,
                 p: &self.p,
             };
-            if rule_walk(&q, &self.kinds)?.is_none() {
+            let before = self.walked;
+            let walked = rule_walk_counted(&q, &self.kinds, MAX_STATES, &mut self.walked);
+            self.walked = before + (self.walked - before) * self.kinds.len() as u64;
+            if walked?.is_none() {
                 self.phi.push(x);
                 return Ok(());
             }
             self.kinds.pop();
+            if self.grow_limit.work != u64::MAX && self.walked > WALK_WORK {
+                self.refused = Some(n);
+                self.moving.truncate(n as usize);
+                return Err(Error::Unsupported {
+                    what: format!(
+                        "the misère quotient of heaps 0..={} (order {order}) is proved no \
+                         further: proving heap {n} passed this run's budget of {} search \
+                         steps",
+                        n - 1,
+                        WALK_WORK
+                    ),
+                });
+            }
         }
         let options: Vec<Vec<Vec<u64>>> = (0..=n).map(|h| self.options_of(h)).collect();
         if self.guesses && self.grow_by_guess(n, &options)? {
@@ -1346,6 +1388,8 @@ impl QuotientSolver {
         let Some(mut g) = trial::guess(&first, options, &free, GUESS_SIZE) else {
             return Ok(false);
         };
+        // the elementary steps spent: guesses' markings and the walks' states
+        let mut work = g.work;
         for _ in 0..GUESS_ROUNDS {
             if g.order > GUESS_ORDER {
                 return Ok(false);
@@ -1356,7 +1400,17 @@ impl QuotientSolver {
                 mul: &g.mul,
                 p: &g.p,
             };
-            let Ok(failed) = rule_walk(&q, &kinds) else {
+            // the walk's cost: a state costs a pass over the kinds and the elements
+            let per_state = (kinds.len() * g.order).max(1) as u64;
+            let Some(left) = GUESS_WORK.checked_sub(work) else {
+                return Ok(false);
+            };
+            let max_states = (left / per_state).min(MAX_STATES as u64) as usize;
+            let mut visited = 0u64;
+            let walked = rule_walk_counted(&q, &kinds, max_states, &mut visited);
+            work += visited * per_state;
+            self.walked += visited * kinds.len() as u64;
+            let Ok(failed) = walked else {
                 return Ok(false);
             };
             let Some(path) = failed else {
@@ -1407,7 +1461,11 @@ impl QuotientSolver {
                             }
                         })
                         .collect();
+                    if work > GUESS_WORK {
+                        return Ok(false);
+                    }
                     if let Some(t) = trial::guess(&base, options, &free, GUESS_SIZE) {
+                        work += t.work;
                         if t.p[elem_of(&t) as usize] == should_be_p {
                             next = Some(t);
                             break 'sizes;
@@ -1503,6 +1561,43 @@ pub fn quotient_rule(game: &crate::Game) -> Result<Breaker, Error> {
              grundy-game); {plain} is not one: {why}"
         ),
     })
+}
+
+/// Heaps a quick proof try ([`proved_quotient`]) covers at most.
+pub const PROVED_HEAPS: u64 = 1000;
+
+/// Learner steps a quick proof try ([`proved_quotient`]) may spend on growth that guesses
+/// do not prove.
+pub const PROVED_WORK: u64 = 200_000;
+
+/// The misère quotient of the rule `br` when Φ's period is proved within
+/// [`PROVED_HEAPS`] heaps and [`PROVED_WORK`] learner steps — then it decides every heap
+/// and every sum (a fraction of a second: Kayles' is proved at heap 180 in 0.6 s, 0.75's
+/// at heap 24); None otherwise, and for rules that leave three heaps (which get no
+/// proof). Remembered per rule for the life of the process, so a plan that tries it and the
+/// run that uses it pay once.
+pub fn proved_quotient(br: &Breaker) -> Option<MisereQuotient> {
+    use std::sync::{Mutex, OnceLock};
+    static SEEN: OnceLock<Mutex<HashMap<String, Option<MisereQuotient>>>> = OnceLock::new();
+    if br.has_three() {
+        return None;
+    }
+    let key = format!("{br:?}");
+    let seen = SEEN.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(q) = seen.lock().ok()?.get(&key) {
+        return q.clone();
+    }
+    let mut s = QuotientSolver::new(br);
+    s.limit_growth(GrowthLimit {
+        heap: QUICK_GROWTH,
+        work: PROVED_WORK,
+    });
+    let q = match s.solve_until_proved(PROVED_HEAPS, &crate::Silent) {
+        Ok(()) if s.period().is_some_and(|p| p.proved) => Some(s.quotient()),
+        _ => None,
+    };
+    seen.lock().ok()?.insert(key, q.clone());
+    q
 }
 
 /// The misère quotient of heaps 0..=`max` of the take-and-break rule `br`, proved, with

@@ -489,17 +489,10 @@ enum Reach {
     /// Until Φ's period is proved or the sum's largest heap is covered, growing within
     /// [`GrowthLimit::QUICK`](super::quotient::GrowthLimit::QUICK).
     Quick,
-    /// Only a period proved within [`PROVED_HEAPS`] heaps and [`PROVED_WORK`] search steps
-    /// (a fraction of a second): the try before canonical forms.
+    /// Only a period proved quickly ([`super::quotient::proved_quotient`]): the try before
+    /// canonical forms.
     Proved,
 }
-
-/// Heaps a [`Reach::Proved`] try covers at most.
-const PROVED_HEAPS: u64 = 1000;
-
-/// Search steps a [`Reach::Proved`] try may spend learning growth (Kayles passes it at
-/// heap 25 after about 0.1 s).
-const PROVED_WORK: u64 = 200_000;
 
 /// Heaps [`by_quotient`] covers while it looks for a proved period.
 const QUOTIENT_HEAPS: u64 = 4096;
@@ -519,33 +512,27 @@ fn by_quotient(
     let game = &terms[0].0;
     let br = super::quotient::quotient_rule(game)?;
     let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
-    let mut s = super::quotient::QuotientSolver::new(&br);
-    if reach == Reach::Proved {
-        s.limit_growth(GrowthLimit {
-            heap: super::quotient::QUICK_GROWTH,
-            work: PROVED_WORK,
-        });
-        s.solve_until_proved(PROVED_HEAPS, &crate::Silent)?;
-        if !s.period().is_some_and(|p| p.proved) {
-            return Err(Error::Unsupported {
-                what: "no period of the misère quotient is proved quickly".into(),
-            });
+    let q = if reach == Reach::Proved {
+        super::quotient::proved_quotient(&br).ok_or_else(|| Error::Unsupported {
+            what: "no period of the misère quotient is proved quickly".into(),
+        })?
+    } else {
+        let mut s = super::quotient::QuotientSolver::new(&br);
+        s.limit_growth(GrowthLimit::QUICK);
+        match s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs) {
+            Err(Error::Unsupported { what }) if s.growth_refused().is_some() => {
+                return Err(Error::Unsupported {
+                    what: format!(
+                        "{what}; sums of heaps up to {} of {game} are decided (by the \
+                         quotient, or by canonical forms as far as they fit)",
+                        s.max()
+                    ),
+                })
+            }
+            r => r?,
         }
-    }
-    s.limit_growth(GrowthLimit::QUICK);
-    match s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs) {
-        Err(Error::Unsupported { what }) if s.growth_refused().is_some() => {
-            return Err(Error::Unsupported {
-                what: format!(
-                    "{what}; sums of heaps up to {} of {game} are decided (by the quotient, \
-                     or by canonical forms as far as they fit)",
-                    s.max()
-                ),
-            })
-        }
-        r => r?,
-    }
-    let q = s.quotient();
+        s.quotient()
+    };
     let elem = |h: u64| {
         q.heap_element(h).ok_or_else(|| Error::Unsupported {
             what: format!(

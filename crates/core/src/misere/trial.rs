@@ -52,6 +52,8 @@ pub(super) struct Guess {
     pub phi: Vec<u32>,
     /// Each element's least word (heap sizes, increasing).
     pub words: Vec<Vec<u64>>,
+    /// Elementary steps the guess took (products while marking and reducing).
+    pub work: u64,
 }
 
 /// The trial monoid D: element = q + order · (mixed-radix exponents of the free heaps).
@@ -119,6 +121,8 @@ struct Walk<'a> {
     exps: Vec<u32>,
     /// An option's element was not marked first (the walk's premise failed).
     broken: bool,
+    /// Products computed while marking.
+    work: u64,
 }
 
 impl Walk<'_> {
@@ -145,6 +149,7 @@ impl Walk<'_> {
             nt.extend(self.gens[g].opts.iter().map(|&o| self.trial.mul(e, o)));
             nt.sort_unstable();
             nt.dedup();
+            self.work += (t.len() + self.gens[g].opts.len() + 1) as u64;
             self.exps[g] += 1;
             self.visit(g, next, &nt);
             (e, t) = (next, nt);
@@ -223,6 +228,7 @@ pub(super) fn guess(
         words: HashMap::new(),
         exps: vec![0; k],
         broken: false,
+        work: 0,
     };
     walk.visit(k, 0, &[]);
     if walk.broken {
@@ -235,7 +241,9 @@ pub(super) fn guess(
         .map(|&d| (d, u32::from(walk.p[d as usize])))
         .collect();
     let mut count = 0;
+    let mut work = walk.work;
     loop {
+        work += (elems.len() * (walk.gens.len() + 1)) as u64;
         let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut next: HashMap<u32, u32> = HashMap::with_capacity(elems.len());
         for &d in &elems {
@@ -289,5 +297,6 @@ pub(super) fn guess(
         p,
         phi,
         words,
+        work: work + (order * order) as u64,
     })
 }

@@ -4,6 +4,7 @@
 
 use crate::budget::{Engine, Task};
 use crate::game::Game;
+use crate::misere::quotient::proved_quotient;
 use crate::moves::{Moves, Play, Structure};
 use crate::plan::pilots::dense_seconds;
 
@@ -47,10 +48,17 @@ pub(crate) fn engine_of(s: &Structure, task: Task) -> Engine {
 
 /// The engine that computes `task` for a structure over 0..=max: [`engine_of`], except that
 /// the Grundy values of an infinite set go to the layer engine when it is estimated faster
-/// (a pilot table to 2^16 gives the values' growth; see [`dense_seconds`]).
+/// (a pilot table to 2^16 gives the values' growth; see [`dense_seconds`]), and misère
+/// outcomes of take-and-break heaps go to the misère quotient when its period is proved
+/// within a fraction of a second ([`proved_quotient`]: Kayles, 0.75, 0.31, …).
 pub(crate) fn engine_for(s: &Structure, task: Task, max: u64) -> Engine {
     let engine = engine_of(s, task);
     match (&s.moves, engine) {
+        (Moves::Split(br), Engine::CanonicalForms)
+            if s.play == Play::Misere && task != Task::Grundy && proved_quotient(br).is_some() =>
+        {
+            Engine::MisereQuotient
+        }
         (Moves::Set { set, leave1 }, Engine::BlockedMex) => {
             let (layered, blocked) = dense_seconds(set, *leave1, max);
             if layered < blocked {

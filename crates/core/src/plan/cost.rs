@@ -15,6 +15,7 @@
 //! | divisor mex | N ln N / 5.8e7 | 1e8: 31 s |
 //! | option pull, option mex | N·moves / 5e7 + N / 5e7 | `divisors\|squares` to 1e6: 10.4 s |
 //! | sparse space | measured: a pilot run, extrapolated (`sparse_seconds`) | `.6` to 1e7: 15 s |
+//! | misère quotient | N / 2e8 (after the quotient's proof, a fraction of a second) | Kayles to 1e8: … |
 //! | option walk (remoteness, birthday) | options / 3.5e8 (ranges of amounts) or / 1e8 (listed amounts, splits) + N / 1e7 | `half` to 1e5: 6.9 s; `squares` to 1e6: 5.4 s |
 //!
 //! The number of P-positions of a sieve game is not known in advance (except for squares,
@@ -68,6 +69,11 @@ impl Priced<'_> {
                 }
                 // the u32 table, its copy, and the moves
                 (Engine::MisereMex, _) => self.grundy_memory(max).saturating_add(n * 4),
+                // the outcome bits (a stream's segments instead), and the quotient
+                (Engine::MisereQuotient, _) => {
+                    let bits = if task == Task::Outcomes { n / 8 + 1 } else { 0 };
+                    bits.saturating_add(16 << 20)
+                }
                 _ => Priced {
                     key: self.key,
                     s: &self.normal(),
@@ -178,6 +184,8 @@ impl Priced<'_> {
             }
             return match (engine, &self.s.moves) {
                 (Engine::CanonicalForms, Moves::Split(br)) => canonical_seconds(self.key, br, max),
+                // a lookup per heap (the quotient was proved while the engine was chosen)
+                (Engine::MisereQuotient, _) => m / 2e8,
                 // one walk over every option, about 3e8 options a second here (`sub{1,2,3}`
                 // to 1e8: 1.5 s; squares to 1e6: 2.5 s), plus the option lists' building
                 (Engine::MisereMex, m2) => m * moves_per_heap(m2, max) / 3e8 + m / 5e7,

@@ -232,7 +232,7 @@ pub fn tables(
     const LIMIT: u64 = (1 << 40) - 1;
     let via_grundy = want_grundy
         || matches!(
-            Engine::of(game, Task::Outcomes),
+            Engine::for_size(game, Task::Outcomes, max),
             Engine::GrundyTable | Engine::CanonicalForms
         );
     if max > LIMIT {

@@ -73,7 +73,11 @@ impl Plan {
     pub(crate) fn make(game: &Game, task: Task, max: u64, timed: bool) -> Result<Plan, Error> {
         let game = game.normalized().into_owned();
         let structure = game.structure();
-        let engine = engine_of(&structure, task);
+        let mut engine = engine_of(&structure, task);
+        if engine == Engine::CanonicalForms {
+            // (a proved misère quotient has no such limit)
+            engine = engine_for(&structure, task, max);
+        }
         if let Some(why) = crate::engines::remote::unsupported(&structure, task, &game) {
             return Err(Error::Unsupported { what: why });
         }
@@ -140,6 +144,7 @@ impl Plan {
 pub(crate) fn what(engine: Engine, task: Task) -> &'static str {
     match engine {
         Engine::CanonicalForms => "canonical misère forms",
+        Engine::MisereQuotient => "the misère quotient's outcomes",
         _ => task_name(task),
     }
 }

@@ -2,7 +2,7 @@
 //! time ([`PPositionStream`]), and saves a [`Checkpoint`] a later run resumes from, after
 //! the saved state is checked against the rule (`resume`).
 
-use crate::budget::Task;
+use crate::budget::{Engine, Task};
 use crate::engines::interval::JumpStream;
 use crate::engines::pull::{seeded_outcomes, PullStream};
 use crate::engines::sieve::{ListMoves, SetSieve, SquareMoves, DEFAULT_SEGMENT_BITS, MAX_SIEVE_N};
@@ -11,6 +11,7 @@ use crate::engines::window::WindowStream;
 use crate::error::Error;
 use crate::game::Game;
 use crate::games::allbut::all_but_p_positions_played;
+use crate::misere::quotient::{proved_quotient, MisereQuotient};
 use crate::moves::{Moves, Play};
 use crate::observe::{Observer, Watch};
 use crate::plan::cost::square_segment_bits;
@@ -276,6 +277,12 @@ fn engine_stream(
             let list: Vec<u64> = (0..=max).filter(|&n| !win[n as usize]).collect();
             list_stream(list, max, resume, "prescribed start, then the moves")
         }
+        Moves::Split(br) if p.engine == Engine::MisereQuotient => {
+            let q = proved_quotient(br).ok_or_else(|| Error::Unsupported {
+                what: format!("the misère quotient of {} has no proved period", p.game()),
+            })?;
+            Ok(Box::new(QuotientStream::new(&q, max, resume)?))
+        }
         Moves::Split(_) | Moves::Options(_) => {
             // the zeros of the (misère) value table
             let g = crate::plan::run::grundy(
@@ -368,4 +375,127 @@ fn list_stream(
         },
     };
     Ok(Box::new(ListStream::new(list, max, next as usize, method)))
+}
+
+/// Misère P-positions of a take-and-break rule from its misère quotient, whose heap map Φ
+/// is periodic from n0 with period p, proved (Plambeck–Siegel; see
+/// [`crate::misere::quotient`]): heap n is a misère P-position when Φ(n) lies in the
+/// P-portion, so one pass over heaps 0..n0 + p gives every heap. The checkpoint state is
+/// the count of P-positions emitted (`StreamState::List`), checked on resume against the
+/// count the period gives up to the last one.
+struct QuotientStream {
+    /// P-position? for heaps 0..n0 + p.
+    lose: Vec<bool>,
+    n0: u64,
+    period: u64,
+    max: u64,
+    /// The next heap to decide.
+    next: u64,
+    count: u64,
+}
+
+impl QuotientStream {
+    fn new(
+        q: &MisereQuotient,
+        max: u64,
+        resume: Option<&Checkpoint>,
+    ) -> Result<QuotientStream, Error> {
+        let per = q
+            .period()
+            .filter(|p| p.proved)
+            .ok_or_else(|| Error::Unsupported {
+                what: "a misère quotient without a proved period".into(),
+            })?;
+        let (n0, period) = (per.preperiod, per.period.max(1));
+        let lose = (0..n0 + period)
+            .map(|n| q.heap_element(n).is_some_and(|e| q.is_p(e)))
+            .collect();
+        let mut s = QuotientStream {
+            lose,
+            n0,
+            period,
+            max,
+            next: 0,
+            count: 0,
+        };
+        if let Some(cp) = resume {
+            let StreamState::List { next } = cp.state else {
+                return Err(bad("list"));
+            };
+            let upto = cp.last.map_or(0, |l| s.count_upto(l));
+            if cp.count != next || upto != next || cp.last.is_some_and(|l| !s.is_p(l)) {
+                return Err(Error::BadState {
+                    reason: format!(
+                        "counts {} P-positions up to {:?}, but the misère quotient gives {upto}",
+                        cp.count, cp.last
+                    ),
+                });
+            }
+            s.next = cp.last.map_or(0, |l| l + 1);
+            s.count = next;
+        }
+        Ok(s)
+    }
+
+    fn is_p(&self, n: u64) -> bool {
+        let i = if n < self.n0 {
+            n
+        } else {
+            self.n0 + (n - self.n0) % self.period
+        };
+        self.lose[i as usize]
+    }
+
+    /// P-positions among heaps 0..=x.
+    fn count_upto(&self, x: u64) -> u64 {
+        let below = |k: u64| {
+            (0..k.min(self.lose.len() as u64))
+                .filter(|&n| self.is_p(n))
+                .count() as u64
+        };
+        if x < self.n0 + self.period {
+            return below(x + 1);
+        }
+        let per_cycle = (self.n0..self.n0 + self.period)
+            .filter(|&n| self.is_p(n))
+            .count() as u64;
+        let span = x + 1 - self.n0;
+        let (cycles, rest) = (span / self.period, span % self.period);
+        below(self.n0)
+            + cycles * per_cycle
+            + (self.n0..self.n0 + rest).filter(|&n| self.is_p(n)).count() as u64
+    }
+}
+
+impl PStream for QuotientStream {
+    fn done(&self) -> u64 {
+        self.next
+    }
+    fn advance(&mut self, out: &mut Vec<u64>) -> bool {
+        if self.next > self.max {
+            return false;
+        }
+        let end = self.max.min(self.next.saturating_add(1 << 22));
+        for n in self.next..=end {
+            if self.is_p(n) {
+                out.push(n);
+                self.count += 1;
+            }
+        }
+        self.next = end.saturating_add(1);
+        if end == u64::MAX {
+            self.max = 0;
+            self.next = 1;
+        }
+        true
+    }
+    fn state(&self) -> StreamState {
+        StreamState::List { next: self.count }
+    }
+    fn count(&self) -> u64 {
+        self.count
+    }
+    fn method(&self) -> &'static str {
+        "misère quotient"
+    }
 }

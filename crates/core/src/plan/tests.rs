@@ -450,3 +450,52 @@ fn wide_coin_turning_is_estimated_before_work() {
         "{t1} {t2}"
     );
 }
+
+/// Misère outcomes of take-and-break codes whose quotient has a period proved quickly come
+/// from the quotient (any N): they equal the zeros of the canonical forms' misère
+/// nim-values where both reach, the stream resumes from a checkpoint taken mid-way, and
+/// Kayles' single-heap misère P-positions are 1, 4, 9, 12 and 20 up to 10^7 (the forms
+/// alone stop near heap 87). Dawson's Kayles, whose quotient is not proved quickly, stays
+/// with the forms.
+#[test]
+fn misere_outcomes_of_proved_quotients_come_from_the_quotient() {
+    use crate::misere::canon::take_break_misere;
+    use crate::misere::quotient::quotient_rule;
+    for spec in ["0.77", "0.75", "0.31", "0.52"] {
+        let g = Game::parse(&format!("misere({spec})")).unwrap();
+        assert_eq!(
+            Engine::for_size(&g, Task::Outcomes, 1000),
+            Engine::MisereQuotient,
+            "{spec}"
+        );
+        assert_eq!(
+            Engine::for_size(&g, Task::Grundy, 1000),
+            Engine::CanonicalForms
+        );
+        let br = quotient_rule(&g).unwrap();
+        let (_, heaps) = take_break_misere(&br, 60, &Silent).unwrap();
+        let by_forms: Vec<u64> = (0..=60u64)
+            .filter(|&n| heaps[n as usize].misere_value == 0)
+            .collect();
+        assert_eq!(collect(&g, 60), by_forms, "{spec}");
+        let o = outcome_table(&g, 60, &Silent).unwrap();
+        assert_eq!(o.p_positions().collect::<Vec<u64>>(), by_forms, "{spec}");
+        // a checkpoint after the first segment (2^22 heaps) resumes to the same list
+        let max = 10_000_000;
+        let full = collect(&g, max);
+        let mut s = open_stream(&g, max, &Silent).unwrap();
+        let mut out = vec![];
+        s.advance(&mut out);
+        let cp = s.checkpoint();
+        let mut r = resume_stream(cp, &Silent).unwrap();
+        while r.advance(&mut out) {}
+        assert_eq!(out, full, "{spec}");
+    }
+    let kayles = Game::parse("misere(0.77)").unwrap();
+    assert_eq!(collect(&kayles, 10_000_000), vec![1, 4, 9, 12, 20]);
+    let dawson = Game::parse("misere(0.07)").unwrap();
+    assert_eq!(
+        Engine::for_size(&dawson, Task::Outcomes, 1000),
+        Engine::CanonicalForms
+    );
+}
