@@ -30,7 +30,7 @@ use crate::budget::{Budget, Engine, Task};
 use crate::error::{Error, Refusal};
 use crate::game::Game;
 use crate::observe::Observer;
-use crate::plan::choose::{engine_for, engine_of};
+use crate::plan::choose::engine_for;
 use crate::plan::cost::Priced;
 pub use crate::plan::planned::Plan;
 pub(crate) use crate::plan::planned::{task_name, what, GRUNDY_MAX};
@@ -147,7 +147,7 @@ pub fn plan(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, 
 /// [`plan`] without the largest N that fits.
 fn check(game: &Game, task: Task, max: u64, budget: &Budget) -> Result<Plan, Error> {
     let p = Plan::new(game, task, max)?;
-    let what = what(engine_of(&p.structure, task), task);
+    let what = what(p.engine, task);
     let game = &p.game;
     budget.check_memory(|| format!("{what} of {game} to N = {max}"), p.memory)?;
     budget.check_time(

@@ -144,7 +144,6 @@ impl Plan {
 pub(crate) fn what(engine: Engine, task: Task) -> &'static str {
     match engine {
         Engine::CanonicalForms => "canonical misère forms",
-        Engine::MisereQuotient => "the misère quotient's outcomes",
         _ => task_name(task),
     }
 }
