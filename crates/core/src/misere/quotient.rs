@@ -586,12 +586,13 @@ fn rule_walk(q: &Monoid, kinds: &[Kind], max_states: usize) -> Result<Option<Vec
     rule_walk_counted(q, kinds, max_states, &mut 0)
 }
 
-/// [`rule_walk`], adding the states it visits to `visited`.
+/// [`rule_walk`], adding its steps (each state visited times the kinds it tries) to
+/// `steps`.
 fn rule_walk_counted(
     q: &Monoid,
     kinds: &[Kind],
     max_states: usize,
-    visited: &mut u64,
+    steps: &mut u64,
 ) -> Result<Option<Vec<usize>>, Error> {
     let order = q.order;
     let words = order.div_ceil(64);
@@ -605,7 +606,7 @@ fn rule_walk_counted(
     seen.insert(states[0].clone());
     let mut i = 0;
     while i < states.len() {
-        *visited += 1;
+        *steps += kinds.len() as u64;
         let (e, r) = states[i].clone();
         if i > 0 && q.p[e as usize] == has(&r, 0) {
             let mut path = Vec::new();
@@ -794,9 +795,11 @@ impl Table {
         // elements were told apart by other sums) keep the first of each row
         let mut rows: Vec<Vec<bool>> = Vec::with_capacity(reps.len());
         let mut kept: Vec<Vec<u64>> = Vec::with_capacity(reps.len());
+        let mut index: HashMap<Vec<bool>, u32> = HashMap::new();
         for r in reps {
             let row = row_of(&r, oracle);
-            if !rows.contains(&row) {
+            if let std::collections::hash_map::Entry::Vacant(v) = index.entry(row.clone()) {
+                v.insert(rows.len() as u32);
                 rows.push(row);
                 kept.push(r);
             }
@@ -807,10 +810,6 @@ impl Table {
             next: vec![],
             tests: vec![],
         };
-        let mut index: HashMap<Vec<bool>, u32> = HashMap::new();
-        for (a, r) in t.rows.iter().enumerate() {
-            index.insert(r.clone(), a as u32);
-        }
         let mut a = 0;
         while a < t.reps.len() {
             if obs.observe(tick.0, tick.1).is_break() {
@@ -1318,9 +1317,7 @@ impl QuotientSolver {
                 mul: &self.mul,
                 p: &self.p,
             };
-            let before = self.walked;
             let walked = rule_walk_counted(&q, &self.kinds, MAX_STATES, &mut self.walked);
-            self.walked = before + (self.walked - before) * self.kinds.len() as u64;
             if walked?.is_none() {
                 self.phi.push(x);
                 return Ok(());
@@ -1406,10 +1403,10 @@ impl QuotientSolver {
                 return Ok(false);
             };
             let max_states = (left / per_state).min(MAX_STATES as u64) as usize;
-            let mut visited = 0u64;
-            let walked = rule_walk_counted(&q, &kinds, max_states, &mut visited);
-            work += visited * per_state;
-            self.walked += visited * kinds.len() as u64;
+            let mut steps = 0u64;
+            let walked = rule_walk_counted(&q, &kinds, max_states, &mut steps);
+            work += steps * g.order as u64;
+            self.walked += steps;
             let Ok(failed) = walked else {
                 return Ok(false);
             };

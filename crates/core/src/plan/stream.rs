@@ -446,24 +446,21 @@ impl QuotientStream {
         self.lose[i as usize]
     }
 
+    /// P-positions among heaps a..b.
+    fn count_in(&self, a: u64, b: u64) -> u64 {
+        (a..b).filter(|&n| self.is_p(n)).count() as u64
+    }
+
     /// P-positions among heaps 0..=x.
     fn count_upto(&self, x: u64) -> u64 {
-        let below = |k: u64| {
-            (0..k.min(self.lose.len() as u64))
-                .filter(|&n| self.is_p(n))
-                .count() as u64
-        };
-        if x < self.n0 + self.period {
-            return below(x + 1);
+        let (n0, q) = (self.n0, self.period);
+        if x < n0 + q {
+            return self.count_in(0, x + 1);
         }
-        let per_cycle = (self.n0..self.n0 + self.period)
-            .filter(|&n| self.is_p(n))
-            .count() as u64;
-        let span = x + 1 - self.n0;
-        let (cycles, rest) = (span / self.period, span % self.period);
-        below(self.n0)
-            + cycles * per_cycle
-            + (self.n0..self.n0 + rest).filter(|&n| self.is_p(n)).count() as u64
+        let span = x + 1 - n0;
+        self.count_in(0, n0)
+            + span / q * self.count_in(n0, n0 + q)
+            + self.count_in(n0, n0 + span % q)
     }
 }
 
