@@ -504,10 +504,12 @@ pub struct QuotientArgs {
     /// quotient is of misère play, so `--play` may be left out) and the largest heap N.
     #[command(flatten)]
     pub gm: GameMax,
-    /// Let the quotient grow at heaps up to H however long learning takes (Kayles grows
-    /// at heap 27 beyond what fits in memory here); an H below 26 keeps the quick limit. Without it, growth is learned at heaps
-    /// up to 26 within 8·10^6 search steps (seconds to tens of seconds), and a quotient
-    /// that must grow further is refused, naming the heap.
+    /// Let the quotient grow at heaps up to H however long it takes; an H below 26 keeps
+    /// the quick limit. Without it, growth is first guessed and proved (within 10^8 walk
+    /// steps: Kayles grows this way up to heap 27 and is proved periodic at heap 180), else
+    /// learned at heaps up to 26 within 8·10^6 search steps (seconds to tens of seconds),
+    /// and a quotient that must grow further is refused, naming the heap (Dawson's Kayles,
+    /// 0.07, at heap 25).
     #[arg(long, value_name = "H", value_parser = count_arg)]
     pub grow_to: Option<u64>,
     /// Write the heap map (heap, element, word, p) as CSV or Parquet (by extension).

@@ -102,9 +102,12 @@ fn all_moves(sum: &Sum, limit: usize, shift: u64, as_json: bool) -> Result<ExitC
     let d = &w.decision;
     if one {
         let h = &d.heaps[0];
-        let g = h
-            .grundy
-            .map_or(String::new(), |g| format!(", Grundy value {g}"));
+        // a misère heap's value is its misère nim-value, not a Grundy value
+        let label = match sum.heaps[0].0.play() {
+            Play::Misere => "misère nim-value",
+            Play::Normal => "Grundy value",
+        };
+        let g = h.grundy.map_or(String::new(), |g| format!(", {label} {g}"));
         println!(
             "{}:{}{}: {}{g}{} [{}]",
             h.game,

@@ -26,6 +26,9 @@ struct State {
     shown: bool,
     /// stderr is a log file, not a terminal: plain lines every minute instead of a bar
     log: Option<Instant>,
+    /// When the first count arrived and what it was: a run resumed from a checkpoint starts
+    /// far from 0, and its rate and time left count only the positions done since.
+    base: Option<(Instant, u64)>,
 }
 
 impl Progress {
@@ -58,6 +61,7 @@ impl Progress {
                 start: Instant::now(),
                 shown: false,
                 log: (!std::io::stderr().is_terminal()).then(Instant::now),
+                base: None,
             }),
         }
     }
@@ -69,17 +73,22 @@ impl Progress {
         }
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let total = self.bar.length().unwrap_or(0);
+        let (since, base) = *st.base.get_or_insert_with(|| {
+            if done > 0 {
+                // resumed: the bar's rate estimator must not count the jump from 0
+                self.bar.set_position(done);
+                self.bar.reset_eta();
+            }
+            (Instant::now(), done)
+        });
         if let Some(last) = st.log {
             if last.elapsed() >= LOG_EVERY {
                 let t = st.start.elapsed().as_secs_f64();
                 let pct = 100.0 * done as f64 / total.max(1) as f64;
-                let eta = if done > 0 {
-                    format!(
-                        ", ETA {:.0} s",
-                        t * (total.saturating_sub(done)) as f64 / done as f64
-                    )
-                } else {
-                    String::new()
+                let (eta, rate) = eta_and_rate(since.elapsed().as_secs_f64(), base, done, total);
+                let eta = match eta {
+                    Some(eta) => format!(", {rate:.0} {}/s, ETA {eta:.0} s", self.unit),
+                    None => String::new(),
                 };
                 eprintln!(
                     "heaplab: {}: {done}/{total} {} ({pct:.1}%), {t:.0} s{eta}",
@@ -126,6 +135,18 @@ impl Observer for Progress {
             );
         }
     }
+}
+
+/// Seconds left and the rate (positions a second) of a run that counted `base` when it
+/// began `secs` seconds ago and counts `done` of `total` now; no estimate before it has
+/// counted anything since it began.
+fn eta_and_rate(secs: f64, base: u64, done: u64, total: u64) -> (Option<f64>, f64) {
+    let since = done.saturating_sub(base);
+    if since == 0 || secs <= 0.0 {
+        return (None, 0.0);
+    }
+    let rate = since as f64 / secs;
+    (Some(total.saturating_sub(done) as f64 / rate), rate)
 }
 
 /// Runs estimated at more seconds than this are announced with their estimate.
@@ -213,4 +234,22 @@ impl Drop for Spinner {
 /// Whether `--quiet` was given.
 pub fn quiet() -> bool {
     QUIET.load(Ordering::Relaxed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eta_and_rate;
+
+    #[test]
+    fn a_resumed_run_counts_its_rate_from_where_it_resumed() {
+        // resumed at 1.8e9 of 4.3e9, 2.9e7 done in 100 s: 2.9e5 a second, 8,621 s left
+        let (eta, rate) = eta_and_rate(100.0, 1_800_000_000, 1_829_000_000, 4_329_000_000);
+        assert_eq!(rate.round(), 290_000.0);
+        assert_eq!(eta.unwrap().round(), 8_621.0);
+        // a fresh run: the same as counting from 0
+        let (eta, rate) = eta_and_rate(10.0, 0, 1_000, 5_000);
+        assert_eq!((eta, rate), (Some(40.0), 100.0));
+        // nothing done since it began: no estimate
+        assert_eq!(eta_and_rate(10.0, 7, 7, 100), (None, 0.0));
+    }
 }
