@@ -3419,8 +3419,9 @@ fn quotient_limits_and_reasons() {
     assert!(out.contains("lose (P-position)"), "{out}");
 }
 
-/// `who --play misere` on heaps near 10^6 of 0.75 and of Kayles answers through the
-/// proved quotient; the winning move leaves a sum that `who` itself calls lost.
+/// `who --play misere` on heaps near 10^6 of 0.75 and of Kayles, and of both at once,
+/// answers through the proved (joint) quotient; the winning move leaves a sum that `who`
+/// itself calls lost.
 #[test]
 fn who_decides_huge_misere_sums_by_the_quotient() {
     let dir = tempfile::tempdir().unwrap();
@@ -3485,4 +3486,34 @@ fn who_decides_huge_misere_sums_by_the_quotient() {
         ],
     );
     assert_eq!(v["win"], false);
+    // heaps of two games: their joint quotient (order 48) decides the sum, and the sum the
+    // winning move leaves, written back as game:heap terms, is lost
+    let v = json(
+        dir.path(),
+        &[
+            "who",
+            "--play",
+            "misere",
+            "0.75:1000000",
+            "0.77:999999",
+            "0.77:5",
+            "--json",
+        ],
+    );
+    assert_eq!(v["win"], true, "{v}");
+    let method = v["method"].as_str().unwrap();
+    assert!(
+        method.contains("joint misère quotient of 0.75 and 0.77, order 48"),
+        "{v}"
+    );
+    let after: Vec<String> = v["winning_move"]["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{}:{}", r["game"].as_str().unwrap(), r["n"]))
+        .collect();
+    let mut args = vec!["who", "--json"];
+    args.extend(after.iter().map(String::as_str));
+    let w = json(dir.path(), &args);
+    assert_eq!(w["win"], false, "{w}");
 }

@@ -133,6 +133,9 @@ impl GrowthLimit {
 /// multiplication table and of the test table).
 pub const MAX_ORDER: usize = 4096;
 
+/// Games a joint quotient ([`QuotientSolver::joint`]) may be of.
+pub const MAX_JOINT: usize = 16;
+
 /// Guesses of a grown quotient ([`super::trial`]) tried before the learner takes over.
 const GUESS_ROUNDS: usize = 24;
 
@@ -217,8 +220,13 @@ pub struct MisereQuotient {
     words: Vec<Vec<u64>>,
     /// (heap, order): the heaps at which the quotient grew, and its order there.
     growth: Vec<(u64, usize)>,
-    /// Φ's period, when one is seen.
+    /// Φ's period, when one is seen (one game; None for a joint quotient).
     period: Option<QuotientPeriod>,
+    /// The games the quotient is of: 1, or k for a joint quotient, whose heap map is
+    /// indexed by position i = n·k + j for heap n of game j.
+    games: usize,
+    /// Each game's period of its heaps' elements, when one is seen.
+    periods: Vec<Option<QuotientPeriod>>,
 }
 
 impl MisereQuotient {
@@ -296,6 +304,50 @@ impl MisereQuotient {
     /// misère P-position, None when a heap is beyond what the quotient covers.
     pub fn is_p_position(&self, heaps: &[u64]) -> Option<bool> {
         self.element_of(heaps).map(|a| self.is_p(a))
+    }
+
+    /// How many games the quotient is of: 1, or k for a joint quotient
+    /// ([`QuotientSolver::joint`]). A joint quotient's [`MisereQuotient::heap_elements`],
+    /// [`MisereQuotient::heap_element`], [`MisereQuotient::max`] and words count positions
+    /// i = n·k + j (heap n of game j); [`MisereQuotient::heap_element_in`] takes (j, n).
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// The period of game j's heap map n ↦ Φ(heap n of game j), when one is seen (for
+    /// one game, j = 0, it is [`MisereQuotient::period`]); None too when j is not a game.
+    pub fn period_of(&self, j: usize) -> Option<QuotientPeriod> {
+        self.periods.get(j).copied().flatten()
+    }
+
+    /// The element of heap n of game j: from Φ where the quotient covers it, by game j's
+    /// proved period beyond; None when n is beyond what is covered and no period of game
+    /// j is proved, or when j is not a game.
+    pub fn heap_element_in(&self, j: usize, n: u64) -> Option<u32> {
+        let k = self.games as u64;
+        if j as u64 >= k {
+            return None;
+        }
+        let at = |n: u64| {
+            n.checked_mul(k)
+                .and_then(|i| i.checked_add(j as u64))
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| self.phi.get(i).copied())
+        };
+        if let Some(e) = at(n) {
+            return Some(e);
+        }
+        let per = self.period_of(j).filter(|p| p.proved)?;
+        at(per.preperiod + n.checked_sub(per.preperiod)? % per.period)
+    }
+
+    /// The element of a sum of heaps, each (game j, heap n); None when a heap is beyond
+    /// what [`MisereQuotient::heap_element_in`] covers.
+    pub fn element_of_heaps_in(&self, heaps: &[(usize, u64)]) -> Option<u32> {
+        heaps.iter().try_fold(0u32, |acc, &(j, n)| {
+            let e = self.heap_element_in(j, n)?;
+            Some(self.mul(acc, e))
+        })
     }
 }
 
@@ -674,6 +726,8 @@ struct Oracle {
     known: (usize, Vec<u32>, Vec<bool>, Vec<u32>),
     /// The search steps allowed ([`GrowthLimit::work`]).
     budget: u64,
+    /// A joint quotient's heaps of each game (then `heaps` interleaves them by position).
+    game_heaps: Vec<Vec<MisereHeap>>,
 }
 
 /// The refusal of growth at heap `at` (the quotient below it has `order` elements), for
@@ -1105,7 +1159,9 @@ fn wrong_sum(
 /// documentation): the quotient of heaps 0..=[`QuotientSolver::max`] is proved after
 /// every step.
 pub struct QuotientSolver {
-    br: Breaker,
+    /// The games' rules: one, or k for a joint quotient (position i = n·k + j is heap n
+    /// of game j; a heap's options are heaps of its own game, at smaller positions).
+    rules: Vec<Breaker>,
     /// `moving[n]`: heap n has a move. (Heaps' options are enumerated when needed, not
     /// kept: a heap of n tokens has about n/2 of them, so keeping them all would cost
     /// memory quadratic in N.)
@@ -1152,8 +1208,37 @@ impl QuotientSolver {
 
     /// A solver at heap 0 (the trivial quotient: the empty sum, a misère N-position).
     pub fn new(br: &Breaker) -> QuotientSolver {
+        QuotientSolver::of_rules(vec![br.clone()])
+    }
+
+    /// A solver for the **joint** misère quotient of several games (Plambeck–Siegel, JCTA
+    /// 2008, define the quotient of any closed set of games; here the sums of heaps of all
+    /// the games at once), at position 0. Positions interleave the games: position
+    /// i = n·k + j is heap n of game j (of k), so every option of a position is at a
+    /// smaller one, and the heap-by-heap construction, its proof and its guesses apply
+    /// unchanged. Each game's heap map has its own period, proved as for one game (a
+    /// heap's kind depends on heaps of its own game only); the quotient is proved for every
+    /// heap of every game when all are.
+    ///
+    /// # Errors
+    /// [`Error::Unsupported`] for no rules, or more than [`MAX_JOINT`].
+    pub fn joint(rules: &[Breaker]) -> Result<QuotientSolver, Error> {
+        if rules.is_empty() || rules.len() > MAX_JOINT {
+            return Err(Error::Unsupported {
+                what: format!(
+                    "a joint misère quotient is of 1 to {MAX_JOINT} games, not {}",
+                    rules.len()
+                ),
+            });
+        }
+        Ok(QuotientSolver::of_rules(rules.to_vec()))
+    }
+
+    /// A solver for `rules` (at least one) at position 0.
+    fn of_rules(rules: Vec<Breaker>) -> QuotientSolver {
+        let k = rules.len();
         QuotientSolver {
-            br: br.clone(),
+            rules,
             moving: vec![false],
             order: 1,
             mul: vec![0],
@@ -1170,6 +1255,7 @@ impl QuotientSolver {
                 pairs: PairMemo::default(),
                 known: (1, vec![0], vec![false], vec![0]),
                 budget: u64::MAX,
+                game_heaps: vec![vec![]; k],
             },
             grow_limit: GrowthLimit::to_heap(u64::MAX),
             refused: None,
@@ -1178,9 +1264,24 @@ impl QuotientSolver {
         }
     }
 
-    /// The largest heap N the proved quotient covers.
+    /// The largest heap N the proved quotient covers (for a joint quotient, the largest
+    /// position i = n·k + j; [`QuotientSolver::covers`] gives heaps).
     pub fn max(&self) -> u64 {
         self.phi.len() as u64 - 1
+    }
+
+    /// The largest heap of game j the proved quotient covers; None when it covers none
+    /// (or j is not a game).
+    pub fn covers(&self, j: usize) -> Option<u64> {
+        let k = self.rules.len() as u64;
+        let j = j as u64;
+        (j < k).then_some(())?;
+        self.max().checked_sub(j).map(|m| m / k)
+    }
+
+    /// Whether every game's period is proved (see [`QuotientPeriod`]).
+    pub fn proved(&self) -> bool {
+        self.periods().iter().all(|p| p.is_some_and(|p| p.proved))
     }
 
     /// The order of the quotient proved so far.
@@ -1216,7 +1317,7 @@ impl QuotientSolver {
     /// As [`QuotientSolver::solve_to`].
     pub fn solve_until_proved(&mut self, max: u64, obs: &dyn Observer) -> Result<(), Error> {
         let total = max.saturating_add(1);
-        while self.max() < max && !self.period().is_some_and(|p| p.proved) {
+        while self.max() < max && !self.proved() {
             if obs.observe(self.max() + 1, total).is_break() {
                 return Err(Error::Cancelled {
                     done: self.max() + 1,
@@ -1228,22 +1329,40 @@ impl QuotientSolver {
     }
 
     /// Φ's period on heaps 0..=N: the least period the data shows (with the smallest
-    /// preperiod for it, [`crate::period::find_period`]), and whether it is proved.
+    /// preperiod for it, [`crate::period::find_period`]), and whether it is proved (of
+    /// game 0 for a joint quotient: [`QuotientSolver::periods`] gives each game's).
     pub fn period(&self) -> Option<QuotientPeriod> {
-        let a: Vec<i64> = self.phi.iter().map(|&e| i64::from(e)).collect();
-        let per = find_period(&a, false)?;
-        let (n0, p) = (per.preperiod, per.period);
-        let proof_needs = (!self.br.has_three()).then(|| {
-            n0.saturating_mul(2)
-                .saturating_add(p.saturating_mul(3))
-                .saturating_add(self.br.last_take())
-        });
-        Some(QuotientPeriod {
-            preperiod: n0,
-            period: p,
-            proof_needs,
-            proved: proof_needs.is_some_and(|m| self.max() >= m),
-        })
+        self.periods().into_iter().next().flatten()
+    }
+
+    /// Each game's period of n ↦ Φ(heap n of that game), as [`QuotientSolver::period`].
+    pub fn periods(&self) -> Vec<Option<QuotientPeriod>> {
+        let k = self.rules.len();
+        (0..k)
+            .map(|j| {
+                let a: Vec<i64> = self
+                    .phi
+                    .iter()
+                    .skip(j)
+                    .step_by(k)
+                    .map(|&e| i64::from(e))
+                    .collect();
+                let per = find_period(&a, false)?;
+                let (n0, p) = (per.preperiod, per.period);
+                let br = &self.rules[j];
+                let proof_needs = (!br.has_three()).then(|| {
+                    n0.saturating_mul(2)
+                        .saturating_add(p.saturating_mul(3))
+                        .saturating_add(br.last_take())
+                });
+                Some(QuotientPeriod {
+                    preperiod: n0,
+                    period: p,
+                    proof_needs,
+                    proved: proof_needs.is_some_and(|m| a.len() as u64 > m),
+                })
+            })
+            .collect()
     }
 
     /// The quotient proved so far.
@@ -1263,16 +1382,21 @@ impl QuotientSolver {
                 })
                 .collect(),
             growth: self.growth.clone(),
-            period: self.period(),
+            period: (self.rules.len() == 1).then(|| self.period()).flatten(),
+            games: self.rules.len(),
+            periods: self.periods(),
         }
     }
 
     /// Heap h's options (h ≤ N + 1): each the heaps with a move that it leaves
     /// (increasing); distinct.
     fn options_of(&self, h: u64) -> Vec<Vec<u64>> {
+        // position h is heap n of game j
+        let k = self.rules.len() as u64;
+        let (n, j) = (h / k, h % k);
         let mut opts: Vec<Vec<u64>> = Vec::new();
-        let _ = self.br.options(h, u64::MAX, &mut |_, left| {
-            opts.push(left.to_vec());
+        let _ = self.rules[j as usize].options(n, u64::MAX, &mut |_, left| {
+            opts.push(left.iter().map(|&m| m * k + j).collect());
             ControlFlow::Continue(())
         });
         for w in opts.iter_mut() {
@@ -1341,7 +1465,7 @@ impl QuotientSolver {
         if self.guesses && self.grow_by_guess(n, &options)? {
             return Ok(());
         }
-        if n > self.grow_limit.heap {
+        if n / self.rules.len() as u64 > self.grow_limit.heap {
             self.refused = Some(n);
             self.moving.truncate(n as usize);
             return Err(growth_refused(
@@ -1489,7 +1613,26 @@ impl QuotientSolver {
     ) -> Result<(), Error> {
         let tick = (n, total, self.order);
         let o = &mut self.oracle;
-        extend_heaps(&self.br, &mut o.forms, &mut o.heaps, n, &crate::Silent)?;
+        if let [br] = &self.rules[..] {
+            extend_heaps(br, &mut o.forms, &mut o.heaps, n, &crate::Silent)?;
+        } else {
+            // each game's heaps to position n, interleaved as the positions are
+            let k = self.rules.len() as u64;
+            for (j, br) in self.rules.iter().enumerate() {
+                if let Some(top) = n.checked_sub(j as u64) {
+                    extend_heaps(
+                        br,
+                        &mut o.forms,
+                        &mut o.game_heaps[j],
+                        top / k,
+                        &crate::Silent,
+                    )?;
+                }
+            }
+            o.heaps = (0..=n)
+                .map(|i| o.game_heaps[(i % k) as usize][(i / k) as usize])
+                .collect();
+        }
         o.known = (
             self.order,
             self.mul.clone(),
@@ -1574,23 +1717,33 @@ pub const PROVED_WORK: u64 = 200_000;
 /// proof). Remembered per rule for the life of the process, so a plan that tries it and the
 /// run that uses it pay once.
 pub fn proved_quotient(br: &Breaker) -> Option<MisereQuotient> {
+    proved_joint_quotient(std::slice::from_ref(br))
+}
+
+/// The joint misère quotient of the rules ([`QuotientSolver::joint`]) when every game's
+/// period is proved within [`PROVED_HEAPS`] heaps each and [`PROVED_WORK`] learner steps,
+/// as [`proved_quotient`] (which is this for one rule); None otherwise, for no rules or
+/// more than [`MAX_JOINT`], and when some rule leaves three heaps.
+pub fn proved_joint_quotient(rules: &[Breaker]) -> Option<MisereQuotient> {
     use std::sync::{Mutex, OnceLock};
     static SEEN: OnceLock<Mutex<HashMap<String, Option<MisereQuotient>>>> = OnceLock::new();
-    if br.has_three() {
+    if rules.iter().any(Breaker::has_three) {
         return None;
     }
-    let key = format!("{br:?}");
+    let key = format!("{rules:?}");
     let seen = SEEN.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(q) = seen.lock().ok()?.get(&key) {
         return q.clone();
     }
-    let mut s = QuotientSolver::new(br);
+    let mut s = QuotientSolver::joint(rules).ok()?;
     s.limit_growth(GrowthLimit {
         heap: QUICK_GROWTH,
         work: PROVED_WORK,
     });
-    let q = match s.solve_until_proved(PROVED_HEAPS, &crate::Silent) {
-        Ok(()) if s.period().is_some_and(|p| p.proved) => Some(s.quotient()),
+    let k = rules.len() as u64;
+    let last = (PROVED_HEAPS + 1) * k - 1;
+    let q = match s.solve_until_proved(last, &crate::Silent) {
+        Ok(()) if s.proved() => Some(s.quotient()),
         _ => None,
     };
     seen.lock().ok()?.insert(key, q.clone());
@@ -1875,6 +2028,96 @@ mod tests {
 
     /// Every misère quotient of impartial games has even order (a theorem of Plambeck and
     /// Siegel, "Misère quotients for impartial games", JCTA 2008).
+    /// Joint quotients (Plambeck–Siegel's quotient of a closed set of games, here the sums
+    /// of heaps of two games at once) decide every sum of at most three heaps of either
+    /// game up to N as both games' canonical misère forms in one arena do (an independent
+    /// engine); they have even order and are at least as large as each game's own
+    /// quotient (the sums of one game's heaps map onto its own quotient).
+    #[test]
+    fn joint_quotients_decide_mixed_sums() {
+        for (specs, max) in [
+            (["0.75", "0.77"], 20u64),
+            (["0.52", "0.77"], 16),
+            (["0.31", "0.137"], 14),
+        ] {
+            let rules = [rule(specs[0]), rule(specs[1])];
+            let mut s = QuotientSolver::joint(&rules).unwrap();
+            s.solve_to(2 * max + 1, &Silent).unwrap();
+            assert_eq!((s.covers(0), s.covers(1)), (Some(max), Some(max)));
+            let q = s.quotient();
+            let own: Vec<usize> = specs.iter().map(|g| quotient(g, max).order()).collect();
+            assert_eq!((q.games(), q.order() % 2), (2, 0), "{specs:?}");
+            assert!(own.iter().all(|&o| o <= q.order()), "{specs:?}: {own:?}");
+            let mut forms = MisereForms::new();
+            let mut hs = [vec![], vec![]];
+            for (j, br) in rules.iter().enumerate() {
+                extend_heaps(br, &mut forms, &mut hs[j], max, &Silent).unwrap();
+            }
+            let all: Vec<(usize, u64)> = (0..2)
+                .flat_map(|j| (0..=max).map(move |n| (j, n)))
+                .collect();
+            let f = |(j, n): (usize, u64)| hs[j][n as usize].form;
+            let mut memo = crate::misere::canon::PairMemo::default();
+            let is_p = |w: &[(usize, u64)]| q.element_of_heaps_in(w).map(|e| q.is_p(e));
+            for (x, &a) in all.iter().enumerate() {
+                assert_eq!(
+                    is_p(&[a]),
+                    Some(forms.misere_value(f(a)) == 0),
+                    "{specs:?}: {a:?}"
+                );
+                for (y, &b) in all.iter().enumerate().skip(x) {
+                    let two = pair_is_p(&forms, f(a), f(b), &mut memo);
+                    assert_eq!(is_p(&[a, b]), Some(two), "{specs:?}: {a:?} + {b:?}");
+                    let ab = forms.add(f(a), f(b));
+                    for &c in &all[y..] {
+                        let three = pair_is_p(&forms, ab, f(c), &mut memo);
+                        assert_eq!(
+                            is_p(&[a, b, c]),
+                            Some(three),
+                            "{specs:?}: {a:?} + {b:?} + {c:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A joint quotient is proved for every heap of both games when each game's period is
+    /// proved in it: 0.75 (own quotient R8) with Kayles (own order 40) has order 48, the
+    /// last growth at Kayles' heap 27 (position 55), and each game keeps its own period
+    /// (0.75 from heap 8 with period 2, Kayles from 71 with period 12), proved at 24 and
+    /// 180. Sums of Kayles heaps alone get the outcomes of Kayles' own quotient.
+    #[test]
+    fn joint_quotient_periods_are_proved_game_by_game() {
+        let q = proved_joint_quotient(&[rule("0.75"), rule("0.77")]).expect("proved");
+        assert_eq!(q.order(), 48);
+        assert_eq!(q.growth().last(), Some(&(55, 48)));
+        let per = |j: usize| {
+            let p = q.period_of(j).unwrap();
+            (p.preperiod, p.period, p.proof_needs, p.proved)
+        };
+        assert_eq!(per(0), (8, 2, Some(24), true));
+        assert_eq!(per(1), (71, 12, Some(180), true));
+        assert_eq!(q.period_of(2), None);
+        let kayles = quotient("0.77", 180);
+        for a in (0..300u64).step_by(7) {
+            for b in (a..400).step_by(5) {
+                assert_eq!(
+                    q.element_of_heaps_in(&[(1, a), (1, b)]).map(|e| q.is_p(e)),
+                    kayles.is_p_position(&[a, b]),
+                    "{a} + {b}"
+                );
+            }
+        }
+        // every heap of both games is covered, the largest included; no game 2
+        assert!(q.heap_element_in(0, u64::MAX).is_some());
+        assert!(q.heap_element_in(1, u64::MAX).is_some());
+        assert_eq!(q.heap_element_in(2, 1), None);
+        // no rules, or too many, are refused
+        assert!(QuotientSolver::joint(&[]).is_err());
+        assert!(QuotientSolver::joint(&vec![rule("0.75"); MAX_JOINT + 1]).is_err());
+    }
+
     #[test]
     fn every_quotient_has_even_order() {
         for spec in [

@@ -89,10 +89,13 @@ pub(super) fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
 ///   may be any size once its genus period is proven (see `genus_for`).
 /// - when some heap is of a take-and-break game, exactly, by the canonical misère forms of
 ///   the heaps ([`super::canon`]), tame or not, as far as the budget allows (Kayles heaps
-///   to about 70 in a minute). When every heap is of one take-and-break game, heaps above
-///   64, or forms beyond the budget, go to the game's misère quotient
-///   ([`super::quotient`]; see `by_quotient`), and a quotient that does not reach the
-///   heaps falls back to the forms; when both fail, the error says why for each.
+///   to about 70 in a minute). When every heap is of a take-and-break game with a
+///   quotient rule ([`super::quotient::quotient_rule`]), a quotient whose periods are
+///   proved quickly comes first; heaps above 64, or forms beyond the budget, go to the
+///   games' misère quotient ([`super::quotient`]: the game's own, or the joint quotient of
+///   the sum's games, [`super::quotient::QuotientSolver::joint`]; see `by_quotient`), and a
+///   quotient that does not reach the heaps falls back to the forms; when both fail, the
+///   error says why for each.
 ///
 /// # Errors
 /// [`Error::Unsupported`] for a sum that mixes normal and misère terms, a sum with a heap
@@ -112,8 +115,13 @@ pub fn misere_sum(
     let limit = limit.max(1);
     if terms.iter().any(|(g, _)| g.moves_of(0).is_none()) {
         let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
-        let one_game = terms.iter().all(|t| t.0 == terms[0].0);
-        if one_game && top > FORMS_FIRST {
+        // heaps of take-and-break games only (one game, or several with a joint quotient)
+        let rules: Vec<_> = terms
+            .iter()
+            .map(|t| super::quotient::quotient_rule(&t.0))
+            .collect();
+        let quotientable = rules.iter().all(Result::is_ok);
+        if quotientable && top > FORMS_FIRST {
             return match by_quotient(&terms, limit, Reach::Quick, obs) {
                 // beyond the quick quotient: canonical forms, as far as they fit (Kayles
                 // heaps to about 70)
@@ -132,8 +140,10 @@ pub fn misere_sum(
         // proved at heap 24 and decides heaps 50 + 60, whose forms take 9 s; 0.53's at
         // heap 71 decides 32 + 25 + 37 + 2, a minute by forms)
         // (rules that leave three heaps get no proof: not tried)
-        let provable = super::quotient::quotient_rule(&terms[0].0).is_ok_and(|b| !b.has_three());
-        if one_game && provable {
+        let provable = rules
+            .iter()
+            .all(|b| b.as_ref().is_ok_and(|b| !b.has_three()));
+        if provable {
             match by_quotient(&terms, limit, Reach::Proved, obs) {
                 Err(Error::Cancelled { done }) => return Err(Error::Cancelled { done }),
                 Err(_) => {}
@@ -142,7 +152,7 @@ pub fn misere_sum(
         }
         return match by_forms(&terms, limit, budget, obs) {
             // forms beyond the budget: the quotient may still reach the heaps
-            Err(e) if one_game && !matches!(e, Error::Cancelled { .. }) => {
+            Err(e) if quotientable && !matches!(e, Error::Cancelled { .. }) => {
                 by_quotient(&terms, limit, Reach::Quick, obs).map_err(|_| e)
             }
             r => r,
@@ -497,59 +507,115 @@ enum Reach {
 /// Heaps [`by_quotient`] covers while it looks for a proved period.
 const QUOTIENT_HEAPS: u64 = 4096;
 
-/// A sum of heaps of one take-and-break game by its misère quotient
-/// ([`super::quotient::QuotientSolver`]): the quotient is built until Φ's period is
-/// proved (then every heap is covered) or the sum's largest heap is covered; the outcome
-/// is the product of the heaps' elements, and each winning move is found by the products
-/// of its options' elements and checked by the product of the whole sum it leaves.
+/// A sum of heaps of take-and-break games by their misère quotient
+/// ([`super::quotient::QuotientSolver`]; the joint quotient,
+/// [`super::quotient::QuotientSolver::joint`], when the sum has heaps of several games):
+/// the quotient is built until every game's period is proved (then every heap is covered)
+/// or the sum's largest heap is covered; the outcome is the product of the heaps'
+/// elements, and each winning move is found by the products of its options' elements and
+/// checked by the product of the whole sum it leaves.
 fn by_quotient(
     terms: &[(Game, u64)],
     limit: usize,
     reach: Reach,
     obs: &dyn Observer,
 ) -> Result<MisereSum, Error> {
-    use super::quotient::GrowthLimit;
-    let game = &terms[0].0;
-    let br = super::quotient::quotient_rule(game)?;
+    use super::quotient::{quotient_rule, GrowthLimit, QuotientSolver};
+    // the games in order of first appearance, and each term's game
+    let mut games: Vec<&Game> = vec![];
+    let of: Vec<usize> = terms
+        .iter()
+        .map(|(g, _)| match games.iter().position(|x| *x == g) {
+            Some(j) => j,
+            None => {
+                games.push(g);
+                games.len() - 1
+            }
+        })
+        .collect();
+    let rules = games
+        .iter()
+        .map(|g| quotient_rule(g))
+        .collect::<Result<Vec<_>, _>>()?;
+    let k = games.len() as u64;
+    // "0.75 and 0.77", "0.75, 0.77 and 0.07"
+    let names = match &games[..] {
+        [] => String::new(),
+        [first @ .., last] if !first.is_empty() => format!(
+            "{} and {last}",
+            first
+                .iter()
+                .map(|g| g.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        [only, ..] => only.to_string(),
+    };
     let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
     let q = if reach == Reach::Proved {
-        super::quotient::proved_quotient(&br).ok_or_else(|| Error::Unsupported {
+        super::quotient::proved_joint_quotient(&rules).ok_or_else(|| Error::Unsupported {
             what: "no period of the misère quotient is proved quickly".into(),
         })?
     } else {
-        let mut s = super::quotient::QuotientSolver::new(&br);
+        let mut s = QuotientSolver::joint(&rules)?;
         s.limit_growth(GrowthLimit::QUICK);
-        match s.solve_until_proved(top.min(QUOTIENT_HEAPS), obs) {
+        let last = (top.min(QUOTIENT_HEAPS) + 1) * k - 1;
+        match s.solve_until_proved(last, obs) {
             Err(Error::Unsupported { what }) if s.growth_refused().is_some() => {
+                let what = match s.growth_refused() {
+                    // positions interleave the games: name the heap and its game
+                    Some(i) if k > 1 => format!(
+                        "the joint misère quotient of {names} (order {}) grows at heap {} of \
+                         {}, beyond what this run learns (guesses proved within 10^8 steps, \
+                         then heaps up to {} of each game within {} search steps)",
+                        s.order(),
+                        i / k,
+                        games[(i % k) as usize],
+                        super::quotient::QUICK_GROWTH,
+                        super::quotient::QUICK_WORK
+                    ),
+                    _ => what,
+                };
+                let reach = (0..games.len())
+                    .map(|j| {
+                        let c = s.covers(j).map_or("none".into(), |c| format!("up to {c}"));
+                        format!("heaps {c} of {}", games[j])
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 return Err(Error::Unsupported {
                     what: format!(
-                        "{what}; sums of heaps up to {} of {game} are decided (by the \
-                         quotient, or by canonical forms as far as they fit)",
-                        s.max()
+                        "{what}; sums of {reach} are decided (by the quotient, or by \
+                         canonical forms as far as they fit)"
                     ),
-                })
+                });
             }
             r => r?,
         }
         s.quotient()
     };
-    let elem = |h: u64| {
-        q.heap_element(h).ok_or_else(|| Error::Unsupported {
+    let elem = |j: usize, h: u64| {
+        q.heap_element_in(j, h).ok_or_else(|| Error::Unsupported {
             what: format!(
-                "heap {h} of {game} is beyond the misère quotient, which covers heaps \
+                "heap {h} of {} is beyond the misère quotient, which covers positions \
                  0..={} (order {}) without a proved period",
+                games[j],
                 q.max(),
                 q.order()
             ),
         })
     };
-    let els: Vec<u32> = terms.iter().map(|t| elem(t.1)).collect::<Result<_, _>>()?;
+    let els: Vec<u32> = terms
+        .iter()
+        .zip(&of)
+        .map(|(t, &j)| elem(j, t.1))
+        .collect::<Result<_, _>>()?;
     // With Φ's period (n0, p) proved, a split a + b (a ≤ b) with a ≥ n0 + p has the
     // element of the split (a − p) + (b + p) (both parts keep their elements, and the
     // parts stay unequal when they were), so every option's element is reached by a split
     // whose smaller part is below n0 + p: heaps above 2^20 try only those (at most
     // n0 + 2p), lest a heap near 10^18 enumerate that many splits.
-    let split_max = |n: u64| match q.period().filter(|p| p.proved) {
+    let split_max = |j: usize, n: u64| match q.period_of(j).filter(|p| p.proved) {
         Some(p) if n > 1 << 20 => p.preperiod + 2 * p.period,
         _ => u64::MAX,
     };
@@ -558,17 +624,21 @@ fn by_quotient(
     let mut moves = vec![];
     if win {
         'heaps: for (i, (_, n)) in terms.iter().enumerate() {
+            let j = of[i];
             let rest = els
                 .iter()
                 .enumerate()
-                .filter(|&(j, _)| j != i)
+                .filter(|&(x, _)| x != i)
                 .fold(0, |a, (_, &e)| q.mul(a, e));
             let mut found: Vec<Move> = vec![];
-            let _ = br.options(*n, split_max(*n), &mut |removed, left| {
+            let _ = rules[j].options(*n, split_max(j, *n), &mut |removed, left| {
                 // every heap left is smaller than n, whose element is known, so its
                 // element is known too (below N, or by the proved period)
                 let e = left.iter().fold(rest, |e, &h| {
-                    q.mul(e, q.heap_element(h).expect("a smaller heap is covered"))
+                    q.mul(
+                        e,
+                        q.heap_element_in(j, h).expect("a smaller heap is covered"),
+                    )
                 });
                 if q.is_p(e) {
                     found.push(Move {
@@ -585,17 +655,23 @@ fn by_quotient(
             });
             for m in found {
                 let left = m.leaves.clone();
-                let mv = sum_move(terms, i, m, &left);
                 // check: the whole sum the move leaves is in the P-portion
-                let after: Vec<u64> = mv.result.iter().map(|r| r.1).collect();
-                if q.is_p_position(&after) != Some(true) {
+                let after: Vec<(usize, u64)> = terms
+                    .iter()
+                    .zip(&of)
+                    .enumerate()
+                    .filter(|&(x, _)| x != i)
+                    .map(|(_, (t, &g))| (g, t.1))
+                    .chain(left.iter().map(|&h| (j, h)))
+                    .collect();
+                if q.element_of_heaps_in(&after).map(|e| q.is_p(e)) != Some(true) {
                     return Err(Error::Unsupported {
                         what: "a winning move from the misère quotient failed its check (a \
                                defect: please report the sum)"
                             .into(),
                     });
                 }
-                moves.push(mv);
+                moves.push(sum_move(terms, i, m, &left));
                 if moves.len() >= limit {
                     break 'heaps;
                 }
@@ -615,26 +691,50 @@ fn by_quotient(
             phylum: None,
         })
         .collect();
-    let per = q.period();
-    let narrowed = terms.iter().any(|t| split_max(t.1) != u64::MAX);
+    let narrowed = terms
+        .iter()
+        .zip(&of)
+        .any(|(t, &j)| split_max(j, t.1) != u64::MAX);
+    let periods: Vec<Option<super::quotient::QuotientPeriod>> =
+        (0..games.len()).map(|j| q.period_of(j)).collect();
+    let all_proved = periods.iter().all(|p| p.is_some_and(|p| p.proved));
+    let method = match (&periods[..], all_proved) {
+        ([Some(p)], true) => format!(
+            "misère quotient of order {} (Φ periodic from heap {} with period {}, proved)",
+            q.order(),
+            p.preperiod,
+            p.period
+        ),
+        ([_], false) => format!(
+            "misère quotient of order {} (heaps 0..={})",
+            q.order(),
+            q.max()
+        ),
+        (_, true) => format!(
+            "joint misère quotient of {names}, order {} (Φ periodic, proved: {})",
+            q.order(),
+            games
+                .iter()
+                .zip(&periods)
+                .map(|(g, p)| {
+                    let p = p.expect("proved");
+                    format!("{g} from heap {} with period {}", p.preperiod, p.period)
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        (_, false) => format!(
+            "joint misère quotient of {names}, order {} (heaps up to {})",
+            q.order(),
+            ((q.max() + 1) / k).saturating_sub(1)
+        ),
+    };
     Ok(MisereSum {
         heaps,
         win,
         complete: moves.len() < limit && !(win && narrowed),
         moves,
-        method: match per.filter(|p| p.proved) {
-            Some(p) => format!(
-                "misère quotient of order {} (Φ periodic from heap {} with period {}, proved)",
-                q.order(),
-                p.preperiod,
-                p.period
-            ),
-            None => format!(
-                "misère quotient of order {} (heaps 0..={})",
-                q.order(),
-                q.max()
-            ),
-        },
+        method,
     })
 }
 

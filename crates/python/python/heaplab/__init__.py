@@ -265,9 +265,10 @@ class MisereSum:
     """Who wins a sum of heaps in misère play (the last player to move loses): each heap,
     the outcome, the winning moves found (one for :func:`who`, up to the limit for
     :func:`winning_moves`) and the method: tame sums by the misère-Nim rule on genera,
-    take-and-break heaps by canonical misère forms, or, for heaps of one take-and-break
-    game beyond 64, by its misère quotient (any size once the quotient's period is
-    proved). A sum that is not tame raises
+    take-and-break heaps by canonical misère forms, or by the misère quotient of their
+    game — the joint quotient of their games when the heaps are of several take-and-break
+    games — first when its periods are proved quickly and for heaps beyond 64 (any size
+    once the periods are proved). A sum that is not tame raises
     :class:`HeaplabError` naming the heap."""
 
     heaps: list
