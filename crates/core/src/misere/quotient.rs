@@ -2029,31 +2029,33 @@ mod tests {
     /// Every misère quotient of impartial games has even order (a theorem of Plambeck and
     /// Siegel, "Misère quotients for impartial games", JCTA 2008).
     /// Joint quotients (Plambeck–Siegel's quotient of a closed set of games, here the sums
-    /// of heaps of two games at once) decide every sum of at most three heaps of either
-    /// game up to N as both games' canonical misère forms in one arena do (an independent
+    /// of heaps of two or three games at once) decide every sum of at most three heaps of
+    /// the games up to N as both games' canonical misère forms in one arena do (an independent
     /// engine); they have even order and are at least as large as each game's own
     /// quotient (the sums of one game's heaps map onto its own quotient).
     #[test]
     fn joint_quotients_decide_mixed_sums() {
         for (specs, max) in [
-            (["0.75", "0.77"], 20u64),
-            (["0.52", "0.77"], 16),
-            (["0.31", "0.137"], 14),
+            (&["0.75", "0.77"][..], 20u64),
+            (&["0.52", "0.77"], 16),
+            (&["0.31", "0.137"], 14),
+            (&["0.31", "0.52", "0.75"], 10),
         ] {
-            let rules = [rule(specs[0]), rule(specs[1])];
+            let k = specs.len();
+            let rules: Vec<Breaker> = specs.iter().map(|g| rule(g)).collect();
             let mut s = QuotientSolver::joint(&rules).unwrap();
-            s.solve_to(2 * max + 1, &Silent).unwrap();
-            assert_eq!((s.covers(0), s.covers(1)), (Some(max), Some(max)));
+            s.solve_to((max + 1) * k as u64 - 1, &Silent).unwrap();
+            assert!((0..k).all(|j| s.covers(j) == Some(max)), "{specs:?}");
             let q = s.quotient();
             let own: Vec<usize> = specs.iter().map(|g| quotient(g, max).order()).collect();
-            assert_eq!((q.games(), q.order() % 2), (2, 0), "{specs:?}");
+            assert_eq!((q.games(), q.order() % 2), (k, 0), "{specs:?}");
             assert!(own.iter().all(|&o| o <= q.order()), "{specs:?}: {own:?}");
             let mut forms = MisereForms::new();
-            let mut hs = [vec![], vec![]];
+            let mut hs = vec![vec![]; k];
             for (j, br) in rules.iter().enumerate() {
                 extend_heaps(br, &mut forms, &mut hs[j], max, &Silent).unwrap();
             }
-            let all: Vec<(usize, u64)> = (0..2)
+            let all: Vec<(usize, u64)> = (0..k)
                 .flat_map(|j| (0..=max).map(move |n| (j, n)))
                 .collect();
             let f = |(j, n): (usize, u64)| hs[j][n as usize].form;
@@ -2115,6 +2117,13 @@ mod tests {
         assert_eq!(q.heap_element_in(2, 1), None);
         // no rules, or too many, are refused
         assert!(QuotientSolver::joint(&[]).is_err());
+        // 0.31, 0.52 and 0.75 together keep R8 (order 8), each with its own period
+        let q = proved_joint_quotient(&[rule("0.31"), rule("0.52"), rule("0.75")]).unwrap();
+        assert_eq!(q.order(), 8);
+        let periods: Vec<(u64, u64)> = (0..3)
+            .map(|j| q.period_of(j).map(|p| (p.preperiod, p.period)).unwrap())
+            .collect();
+        assert_eq!(periods, [(3, 2), (6, 4), (8, 2)]);
         assert!(QuotientSolver::joint(&vec![rule("0.75"); MAX_JOINT + 1]).is_err());
     }
 
