@@ -269,7 +269,23 @@ pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result
         Sequence::Grundy => Task::Grundy,
         Sequence::Outcome => Task::Outcomes,
     };
-    let p = plan(game, task, max, budget)?;
+    let p = match plan(game, task, max, budget) {
+        // misère values beyond the forms' reach, while the outcomes fit (the quotient's)
+        Err(e)
+            if task == Task::Grundy
+                && game.play() == Play::Misere
+                && plan(game, Task::Outcomes, max, budget).is_ok() =>
+        {
+            return Err(heaplab_core::Error::Unsupported {
+                what: format!(
+                    "{e}; `--values outcome` analyses this game's misère outcomes to \
+                     N = {max}"
+                ),
+            }
+            .into())
+        }
+        r => r?,
+    };
     budget
         .check_memory(
             || format!("the analysis of {} positions", max + 1),
@@ -666,14 +682,14 @@ impl Analysis {
                 None => String::new(),
             };
             s.push_str(&format!(
-                "  misère quotient: order {} on heaps 0..={}, P-portion of {}{}{period}\n",
+                "  misère quotient: order {} on heaps 0..={}, P-portion of {} elements{}{period}\n",
                 q.order,
                 q.heaps,
                 q.p_portion,
-                if q.tame {
-                    " (tame: misère Nim's quotient)"
-                } else {
-                    ""
+                match (q.tame, q.order) {
+                    (true, 2) => " (tame: the quotient of misère Nim heaps *0 and *1)",
+                    (true, _) => " (tame: the quotient of misère Nim heaps *0 to *3)",
+                    _ => "",
                 },
             ));
             if let Some(why) = &q.stopped {

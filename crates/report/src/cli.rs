@@ -193,7 +193,7 @@ pub enum Cmd {
     /// The misère quotient of a take-and-break game's heaps 0..=N: order, generators,
     /// relations, P-portion, the heap map and its period (proved when it can be).
     #[command(
-        after_help = "Examples:\n  heaplab quotient --game 0.75 --max 30\n  heaplab quotient --game 0.77 --max 20 --json\n  heaplab quotient --game 0.72 --max 60 -o data/q072.csv\n  heaplab quotient --game 0.07 --max 25 --grow-to 25",
+        after_help = "Examples:\n  heaplab quotient --game 0.75 --max 30\n  heaplab quotient --game 0.77 --max 20 --json\n  heaplab quotient --game 0.72 --max 60 -o data/q072.csv\n  heaplab quotient --game 0.07 --max 25 --grow-to 25\n  heaplab quotient --game 0.75 --with 0.77 --max 200",
         mut_arg("game", |a| a.help(
             "Take-and-break game: an octal or hexadecimal code (0.75, 0.77, 4.7, 0.8), \
              grundy-game, or a CGSuite code a breaker plays (4!.0); misere(SPEC) is the same"
@@ -446,9 +446,11 @@ pub struct WhoArgs {
     pub shift: u64,
     /// Normal play (the default) or misère play (the last player to move loses), for every
     /// heap. A misère sum of several heaps is decided when its heaps are tame (by their
-    /// genera), small take-and-break heaps (by canonical misère forms), or heaps of one
-    /// take-and-break game of any size up to 2^64 - 1 whose misère quotient is found
-    /// quickly with a proved period (see `heaplab quotient`).
+    /// genera), small take-and-break heaps (by canonical misère forms), or heaps of
+    /// take-and-break games of any size up to 2^64 - 1 whose misère quotient — the joint
+    /// quotient for heaps of several games — is found quickly with proved periods (see
+    /// `heaplab quotient`, and `--with` for a joint quotient: its letters name the
+    /// elements `who` prints).
     #[arg(long, value_enum)]
     pub play: Option<PlayArg>,
     /// List every winning move (up to --limit), each with the position it leaves.
@@ -512,6 +514,11 @@ pub struct QuotientArgs {
     /// 0.07, at heap 25).
     #[arg(long, value_name = "H", value_parser = count_arg)]
     pub grow_to: Option<u64>,
+    /// Another take-and-break game (repeatable): the **joint** quotient of the games, which
+    /// decides every sum of heaps 0..=N of all of them at once (Plambeck–Siegel's quotient
+    /// of a closed set of games); each game's heap map gets its own period.
+    #[arg(long = "with", value_name = "GAME", value_parser = game_arg)]
+    pub with: Vec<Game>,
     /// Write the heap map (heap, element, word, p) as CSV or Parquet (by extension).
     #[arg(long, short = 'o')]
     pub output: Option<PathBuf>,

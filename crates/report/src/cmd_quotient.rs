@@ -7,8 +7,10 @@ use crate::output::{print_json, secs, write_frame};
 use crate::progress::Progress;
 use anyhow::{bail, Result};
 use heaplab_core::misere::quotient::{
-    quotient_rule, GrowthLimit, MisereQuotient, Presentation, QuotientSolver, SUMMARY_PRODUCTS,
+    quotient_rule, GrowthLimit, MisereQuotient, Presentation, QuotientPeriod, QuotientSolver,
+    SUMMARY_PRODUCTS,
 };
+use heaplab_core::Game;
 use polars::prelude::*;
 use serde_json::json;
 use std::process::ExitCode;
@@ -29,6 +31,9 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     if a.gm.play == Some(crate::cli::PlayArg::Normal) {
         bail!("a misère quotient is of misère play: leave out --play normal");
     }
+    if !a.with.is_empty() {
+        return joint(a);
+    }
     let br = quotient_rule(&a.gm.game)?;
     let game = a.gm.game.under_normal_play().normalized().into_owned();
     let t0 = Instant::now();
@@ -40,10 +45,7 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
         bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
     }
     let mut s = QuotientSolver::new(&br);
-    // (a --grow-to below the quick limit's heap never makes the limit stricter)
-    s.limit_growth(a.grow_to.map_or(GrowthLimit::QUICK, |h| {
-        GrowthLimit::to_heap(h.max(GrowthLimit::QUICK.heap))
-    }));
+    limit(&mut s, a.grow_to);
     // once Φ's period is proved, the quotient covers every heap: no need to go on
     let solved = s.solve_until_proved(a.gm.max, &progress);
     progress.finish();
@@ -68,6 +70,155 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The growth limit of `--grow-to H` (the quick limit without it; an H below the quick
+/// limit's heap never makes the limit stricter).
+fn limit(s: &mut QuotientSolver, grow_to: Option<u64>) {
+    s.limit_growth(grow_to.map_or(GrowthLimit::QUICK, |h| {
+        GrowthLimit::to_heap(h.max(GrowthLimit::QUICK.heap))
+    }));
+}
+
+/// `--with`: the joint quotient of `--game` and the `--with` games on heaps 0..=N of each.
+fn joint(a: QuotientArgs) -> Result<ExitCode> {
+    let mut games: Vec<Game> = vec![];
+    for g in std::iter::once(&a.gm.game).chain(&a.with) {
+        let g = g.under_normal_play().normalized().into_owned();
+        if games.contains(&g) {
+            bail!("{g} is listed twice: a joint quotient is of distinct games");
+        }
+        games.push(g);
+    }
+    let rules = games
+        .iter()
+        .map(quotient_rule)
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = games.iter().map(|g| g.to_string()).collect();
+    let k = rules.len() as u64;
+    let last =
+        a.gm.max
+            .checked_add(1)
+            .and_then(|n| n.checked_mul(k))
+            .map(|n| n - 1)
+            .filter(|&n| n < u64::MAX)
+            .ok_or_else(|| anyhow::anyhow!("--max {} is too large for {k} games", a.gm.max))?;
+    if a.output.is_some() && a.gm.max > MAX_ROWS {
+        bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
+    }
+    let t0 = Instant::now();
+    let together = joined(&names);
+    let progress = Progress::new(&format!("joint misère quotient of {together}"), last + 1);
+    let mut s = QuotientSolver::joint(&rules)?;
+    limit(&mut s, a.grow_to);
+    let solved = s.solve_until_proved(last, &progress);
+    progress.finish();
+    if let (Err(_), Some(i)) = (&solved, s.growth_refused()) {
+        let (j, n) = ((i % k) as usize, i / k);
+        bail!(
+            "the joint misère quotient of {together} (order {}) grows at heap {n} of {}, \
+             beyond what this run learns; pass --grow-to {n} (or more) to learn it, which can \
+             take minutes or more",
+            s.order(),
+            names[j]
+        );
+    }
+    solved?;
+    let q = s.quotient();
+    let sm = q.joint_summary(&names);
+    if let Some(out) = &a.output {
+        let mut df = joint_frame(&q, &names, a.gm.max)?;
+        let path = write_frame(&mut df, out)?;
+        if !crate::progress::quiet() {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    if a.json {
+        let mut v = json!(sm);
+        v["asked"] = json!(a.gm.max);
+        v["seconds"] = json!(secs(t0));
+        print_json(&v);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let proved = sm.periods.iter().all(|p| p.is_some_and(|p| p.proved));
+    if proved && sm.max < a.gm.max {
+        println!(
+            "joint misère quotient of {together}, heaps 0..={} of each ({:.2} s): every \
+             game's period is proved there, so it is the quotient of every heap, {} included",
+            sm.max,
+            secs(t0),
+            a.gm.max
+        );
+    } else {
+        println!(
+            "joint misère quotient of {together}, heaps 0..={} of each (proved for every sum \
+             of these heaps, {:.2} s)",
+            sm.max,
+            secs(t0)
+        );
+    }
+    println!(
+        "order {}, P-portion of {} elements: {{{}}}",
+        sm.order,
+        sm.p_portion.len(),
+        sm.p_portion.join(", ")
+    );
+    let gens: Vec<String> = sm
+        .generators
+        .iter()
+        .map(|g| format!("{} = {}:{}", g.name, g.game, g.heap))
+        .collect();
+    println!("generators: {}", listed(&gens, "none"));
+    println!("relations: {}", listed(&sm.relations, "none"));
+    let growth: Vec<String> = sm
+        .growth
+        .iter()
+        .map(|g| format!("{}:{} (order {})", g.game, g.heap, g.order))
+        .collect();
+    println!("order grew at: {}", listed(&growth, "never"));
+    for (j, game) in names.iter().enumerate() {
+        let phi: Vec<String> = sm.heap_elements[j]
+            .iter()
+            .take(SHOWN_HEAPS)
+            .enumerate()
+            .map(|(n, e)| format!("{n}:{e}"))
+            .collect();
+        let more = if sm.heap_elements[j].len() > SHOWN_HEAPS {
+            " …"
+        } else {
+            ""
+        };
+        println!("Φ of {game}: {}{more}", phi.join(" "));
+        println!("{game}: {}", period_words(sm.periods[j], game));
+    }
+    print_products(&q, &q.presentation());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// "0.75 and 0.77", "0.75, 0.77 and 0.07".
+fn joined(names: &[String]) -> String {
+    match names {
+        [first @ .., last] if !first.is_empty() => format!("{} and {last}", first.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// One row per game and heap 0..=`max` (through each game's proved period beyond the
+/// quotient's own heaps): game, heap, element (id), its normal form, and whether the heap
+/// alone is a misère P-position.
+fn joint_frame(q: &MisereQuotient, names: &[String], max: u64) -> Result<DataFrame> {
+    let pr = q.presentation();
+    let (mut game, mut heap, mut elem, mut word, mut p) = (vec![], vec![], vec![], vec![], vec![]);
+    for (j, name) in names.iter().enumerate() {
+        for (n, e) in (0..=max).map_while(|n| q.heap_element_in(j, n).map(|e| (n, e))) {
+            game.push(name.clone());
+            heap.push(n);
+            elem.push(e);
+            word.push(pr.element(e));
+            p.push(q.is_p(e));
+        }
+    }
+    Ok(df!("game" => game, "heap" => heap, "element" => elem, "word" => word, "p" => p)?)
+}
+
 /// One row per heap: heap, element (id), its normal form, and whether a heap alone is a
 /// misère P-position.
 /// Heaps 0..=`max`, through the proved period beyond the quotient's own heaps.
@@ -90,8 +241,16 @@ fn listed(items: &[String], none: &str) -> String {
 }
 
 fn period_text(q: &MisereQuotient, game: &str) -> String {
-    match q.period() {
-        None => "Φ shows no period on these heaps".into(),
+    period_words(q.period(), game)
+}
+
+/// What a heap map's period says: none seen, proved (then the quotient is the whole
+/// game's), or observed with what its proof needs.
+fn period_words(period: Option<QuotientPeriod>, game: &str) -> String {
+    match period {
+        None => "no period of Φ is accepted on these heaps yet (a period needs to be seen \
+                 twice over; more heaps may show one)"
+            .into(),
         Some(p) if p.proved => format!(
             "Φ is periodic from heap {} with period {}, proved (the proof needs heaps to {}): \
              this is the quotient of every heap of {game}",
@@ -126,7 +285,7 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, sec
     }
     let ps: Vec<String> = q.p_portion().iter().map(|&e| pr.element(e)).collect();
     println!(
-        "order {}, P-portion of {}: {{{}}}",
+        "order {}, P-portion of {} elements: {{{}}}",
         q.order(),
         ps.len(),
         ps.join(", ")
@@ -160,6 +319,11 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, sec
     };
     println!("Φ: {}{more}", phi.join(" "));
     println!("{}", period_text(q, game));
+    print_products(q, pr);
+}
+
+/// The multiplication table, P-portion marked, for quotients up to [`TABLE_ORDER`].
+fn print_products(q: &MisereQuotient, pr: &Presentation) {
     if q.order() > TABLE_ORDER {
         println!(
             "multiplication table omitted (order {} > {TABLE_ORDER}; the relations present it, \

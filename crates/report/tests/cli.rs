@@ -3261,7 +3261,10 @@ fn a_closed_pipe_leaves_no_spill_file() {
 fn quotient_prints_r8_for_0_75() {
     let dir = tempfile::tempdir().unwrap();
     let out = ok(dir.path(), &["quotient", "--game", "0.75", "--max", "30"]);
-    assert!(out.contains("order 8, P-portion of 2: {a, b^2}"), "{out}");
+    assert!(
+        out.contains("order 8, P-portion of 2 elements: {a, b^2}"),
+        "{out}"
+    );
     assert!(
         out.contains("relations: a^2 = 1, bc = ab, c^2 = b^2, b^3 = b"),
         "{out}"
@@ -3294,12 +3297,56 @@ fn quotient_prints_r8_for_0_75() {
             "quotient", "--game", "0.75", "--max", "5", "--play", "normal",
         ],
         vec!["quotient", "--game", "0.75", "--max", "-3"],
+        vec!["quotient", "--game", "0.75", "--with", "0.75", "--max", "5"],
+        vec![
+            "quotient", "--game", "0.75", "--with", "squares", "--max", "5",
+        ],
+        vec![
+            "quotient", "--game", "0.75", "--with", "0.77", "--max", "1.8e19",
+        ],
     ] {
         let o = heaplab(dir.path(), &bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
     }
+    // the joint quotient of 0.31, 0.52 and 0.75 is R8 again, each game's period proved;
+    // with Kayles, order 48, generators named by game and heap
+    let out = ok(
+        dir.path(),
+        &[
+            "quotient", "--game", "0.31", "--with", "0.52", "--with", "0.75", "--max", "50",
+        ],
+    );
+    assert!(
+        out.contains("joint misère quotient of 0.31, 0.52 and 0.75"),
+        "{out}"
+    );
+    assert!(
+        out.contains("generators: a = 0.31:1, b = 0.31:2, c = 0.75:5"),
+        "{out}"
+    );
+    assert!(
+        out.contains("relations: a^2 = 1, bc = ab, c^2 = b^2, b^3 = b"),
+        "{out}"
+    );
+    let v = json(
+        dir.path(),
+        &[
+            "quotient", "--game", "0.75", "--with", "0.77", "--max", "200", "--json", "-o", "j.csv",
+        ],
+    );
+    assert_eq!(v["order"], 48);
+    assert_eq!(v["games"], json!(["0.75", "0.77"]));
+    assert_eq!(v["periods"][1]["preperiod"], 71);
+    assert_eq!(v["periods"][1]["proved"], true);
+    assert_eq!(
+        v["generators"][3],
+        json!({"name": "d", "game": "0.77", "heap": 5})
+    );
+    let csv = std::fs::read_to_string(dir.path().join("j.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 2 * 201);
+    assert!(csv.contains("\n0.77,200,"), "{csv}");
 }
 
 /// The quotient of an extended code (4!.0 is Grundy's game), the growth limit and its way

@@ -551,6 +551,140 @@ impl MisereQuotient {
     }
 }
 
+/// Everything a front end shows of a joint quotient ([`QuotientSolver::joint`]) of several
+/// games, serializable (`heaplab quotient --with`), as [`QuotientSummary`] with heaps named
+/// by their game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JointQuotientSummary {
+    /// The games' specs (normal-play moves; the quotient is of misère play), in order.
+    pub games: Vec<String>,
+    /// Misère.
+    pub play: &'static str,
+    /// Heaps 0..=max of every game are covered.
+    pub max: u64,
+    /// |Q|.
+    pub order: usize,
+    /// The P-portion's elements.
+    pub p_portion: Vec<String>,
+    /// Generators: name, and the first heap (of its game) with that element.
+    pub generators: Vec<JointGenerator>,
+    /// Relations "left = right".
+    pub relations: Vec<String>,
+    /// Every element by id.
+    pub elements: Vec<String>,
+    /// Each game's Φ on heaps 0..=max, as elements.
+    pub heap_elements: Vec<Vec<String>>,
+    /// Each game's Φ on heaps 0..=max, as element ids.
+    pub heap_element_ids: Vec<Vec<u32>>,
+    /// Where the order grew: the game, its heap, the new order.
+    pub growth: Vec<JointGrowth>,
+    /// Each game's period of Φ, when one is seen.
+    pub periods: Vec<Option<QuotientPeriod>>,
+    /// `products[a][b]` = a·b by ids, for order at most [`SUMMARY_PRODUCTS`].
+    pub products: Option<Vec<Vec<u32>>>,
+}
+
+/// A generator of a [`JointQuotientSummary`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JointGenerator {
+    /// a, b, c, …
+    pub name: String,
+    /// The game (its spec).
+    pub game: String,
+    /// The first heap of that game with this element (generators are taken in the order
+    /// of positions, which interleave the games: heap n of every game before heap n + 1).
+    pub heap: u64,
+}
+
+/// A growth step of a [`JointQuotientSummary`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct JointGrowth {
+    /// The game whose heap made the order grow.
+    pub game: String,
+    /// The heap.
+    pub heap: u64,
+    /// The order from there on.
+    pub order: usize,
+}
+
+impl MisereQuotient {
+    /// Position i of a quotient of k games as (game index, heap): (i mod k, i div k).
+    pub fn position(&self, i: u64) -> (usize, u64) {
+        let k = self.games as u64;
+        ((i % k) as usize, i / k)
+    }
+
+    /// The largest heap covered for every game (for one game, [`MisereQuotient::max`]).
+    pub fn max_heap(&self) -> u64 {
+        ((self.max() + 1) / self.games as u64).saturating_sub(1)
+    }
+
+    /// The joint quotient as front ends show it; `games` are the games' specs in order
+    /// (missing names are written `game j`).
+    pub fn joint_summary(&self, games: &[String]) -> JointQuotientSummary {
+        let pr = self.presentation();
+        let elements: Vec<String> = (0..self.order as u32).map(|e| pr.element(e)).collect();
+        let name = |j: usize| games.get(j).cloned().unwrap_or_else(|| format!("game {j}"));
+        let max = self.max_heap();
+        let ids: Vec<Vec<u32>> = (0..self.games)
+            .map(|j| {
+                (0..=max)
+                    .map_while(|n| self.heap_element_in(j, n))
+                    .collect()
+            })
+            .collect();
+        JointQuotientSummary {
+            games: (0..self.games).map(name).collect(),
+            play: "misere",
+            max,
+            order: self.order,
+            p_portion: self
+                .p_portion()
+                .iter()
+                .map(|&e| elements[e as usize].clone())
+                .collect(),
+            generators: pr
+                .generators
+                .iter()
+                .enumerate()
+                .map(|(i, &(_, at))| {
+                    let (j, heap) = self.position(at);
+                    JointGenerator {
+                        name: Presentation::name(i),
+                        game: name(j),
+                        heap,
+                    }
+                })
+                .collect(),
+            relations: pr.relation_texts(),
+            heap_elements: ids
+                .iter()
+                .map(|v| v.iter().map(|&e| elements[e as usize].clone()).collect())
+                .collect(),
+            heap_element_ids: ids,
+            growth: self
+                .growth
+                .iter()
+                .map(|&(at, order)| {
+                    let (j, heap) = self.position(at);
+                    JointGrowth {
+                        game: name(j),
+                        heap,
+                        order,
+                    }
+                })
+                .collect(),
+            periods: (0..self.games).map(|j| self.period_of(j)).collect(),
+            products: (self.order <= SUMMARY_PRODUCTS).then(|| {
+                (0..self.order)
+                    .map(|a| self.mul[a * self.order..(a + 1) * self.order].to_vec())
+                    .collect()
+            }),
+            elements,
+        }
+    }
+}
+
 /// A presentation of a misère quotient, in the style of Plambeck and Siegel: generators
 /// named a, b, c, … — the elements of the heaps that the smaller heaps' elements do not
 /// generate, in heap order — each element's normal form (the first word reaching it in

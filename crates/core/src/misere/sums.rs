@@ -91,7 +91,8 @@ pub(super) fn misere_terms(sum: &Sum) -> Result<Vec<(Game, u64)>, Error> {
 ///   the heaps ([`super::canon`]), tame or not, as far as the budget allows (Kayles heaps
 ///   to about 70 in a minute). When every heap is of a take-and-break game with a
 ///   quotient rule ([`super::quotient::quotient_rule`]), a quotient whose periods are
-///   proved quickly comes first; heaps above 64, or forms beyond the budget, go to the
+///   proved quickly comes first (unless every heap is at most 16: forms first, which take
+///   milliseconds there); heaps above 64, or forms beyond the budget, go to the
 ///   games' misère quotient ([`super::quotient`]: the game's own, or the joint quotient of
 ///   the sum's games, [`super::quotient::QuotientSolver::joint`]; see `by_quotient`), and a
 ///   quotient that does not reach the heaps falls back to the forms; when both fail, the
@@ -143,7 +144,9 @@ pub fn misere_sum(
         let provable = rules
             .iter()
             .all(|b| b.as_ref().is_ok_and(|b| !b.has_three()));
-        if provable {
+        // (sums of tiny heaps: their forms answer in milliseconds, a proof takes up to
+        // seconds — Kayles' 0.5 s, joint with 0.75 1.8 s)
+        if provable && top > FORMS_TINY {
             match by_quotient(&terms, limit, Reach::Proved, obs) {
                 Err(Error::Cancelled { done }) => return Err(Error::Cancelled { done }),
                 Err(_) => {}
@@ -493,6 +496,9 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
 /// quotient (by canonical forms when the quotient does not reach them).
 const FORMS_FIRST: u64 = 64;
 
+/// Sums whose heaps are all at most this go to canonical forms before a proved quotient.
+const FORMS_TINY: u64 = 16;
+
 /// How far [`by_quotient`] builds the quotient.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Reach {
@@ -739,7 +745,7 @@ fn by_quotient(
         (_, false) => format!(
             "joint misère quotient of {names}, order {} (heaps up to {})",
             q.order(),
-            ((q.max() + 1) / k).saturating_sub(1)
+            q.max_heap()
         ),
     };
     Ok(MisereSum {
