@@ -3563,4 +3563,52 @@ fn who_decides_huge_misere_sums_by_the_quotient() {
     args.extend(after.iter().map(String::as_str));
     let w = json(dir.path(), &args);
     assert_eq!(w["win"], false, "{w}");
+    // a game without a proof (0.F may leave three heaps) beside proved ones: the joint
+    // quotient goes only until each game is proved or covers its heap in the sum (74 s
+    // before, to heap 4096 of each)
+    let v = json(
+        dir.path(),
+        &[
+            "who",
+            "--play",
+            "misere",
+            "0.F:5",
+            "0.75:1000000",
+            "0.77:7",
+            "--json",
+        ],
+    );
+    assert_eq!(v["win"], true, "{v}");
+    let method = v["method"].as_str().unwrap();
+    assert!(
+        method.contains("0.75 periodic from heap 8 with period 2, proved"),
+        "{v}"
+    );
+    // two spellings of Grundy's game are one game of the joint quotient
+    let o = heaplab(
+        dir.path(),
+        &[
+            "who",
+            "--play",
+            "misere",
+            "4!.0:1000000",
+            "grundy-game:7",
+            "0.75:1000",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("joint misère quotient of 4!.0 and 0.75 "),
+        "{err}"
+    );
+    // a heap of a game without a quotient is named as what keeps the quotient out
+    let o = heaplab(
+        dir.path(),
+        &["who", "--play", "misere", "squares:5", "0.75:1000000"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("squares is not one"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
 }

@@ -134,7 +134,7 @@ impl GrowthLimit {
 pub const MAX_ORDER: usize = 4096;
 
 /// Games a joint quotient ([`QuotientSolver::joint`]) may be of.
-pub const MAX_JOINT: usize = 16;
+pub const MAX_JOINT: usize = 64;
 
 /// Guesses of a grown quotient ([`super::trial`]) tried before the learner takes over.
 const GUESS_ROUNDS: usize = 24;
@@ -1452,6 +1452,38 @@ impl QuotientSolver {
     pub fn solve_until_proved(&mut self, max: u64, obs: &dyn Observer) -> Result<(), Error> {
         let total = max.saturating_add(1);
         while self.max() < max && !self.proved() {
+            if obs.observe(self.max() + 1, total).is_break() {
+                return Err(Error::Cancelled {
+                    done: self.max() + 1,
+                });
+            }
+            self.step(obs, total)?;
+        }
+        Ok(())
+    }
+
+    /// Extends the quotient position by position until each game j's period is proved or
+    /// its heap `tops[j]` is covered (games beyond `tops` need neither), or position `max`
+    /// is covered: what a sum whose largest heap of game j is `tops[j]` needs.
+    ///
+    /// # Errors
+    /// As [`QuotientSolver::solve_to`].
+    pub fn solve_until_covered(
+        &mut self,
+        tops: &[u64],
+        max: u64,
+        obs: &dyn Observer,
+    ) -> Result<(), Error> {
+        let total = max.saturating_add(1);
+        let done = |s: &QuotientSolver| {
+            s.periods().iter().enumerate().all(|(j, p)| {
+                p.is_some_and(|p| p.proved)
+                    || tops
+                        .get(j)
+                        .is_none_or(|&t| s.covers(j).is_some_and(|c| c >= t))
+            })
+        };
+        while self.max() < max && !done(self) {
             if obs.observe(self.max() + 1, total).is_break() {
                 return Err(Error::Cancelled {
                     done: self.max() + 1,

@@ -158,6 +158,20 @@ pub fn misere_sum(
             Err(e) if quotientable && !matches!(e, Error::Cancelled { .. }) => {
                 by_quotient(&terms, limit, Reach::Quick, obs).map_err(|_| e)
             }
+            // say which heap keeps the quotient out
+            Err(e) if top > FORMS_TINY && !matches!(e, Error::Cancelled { .. }) => {
+                let other = terms
+                    .iter()
+                    .zip(&rules)
+                    .find(|(_, r)| r.is_err())
+                    .map_or(String::new(), |((g, _), _)| g.to_string());
+                Err(Error::Unsupported {
+                    what: format!(
+                        "{e} (a misère quotient, which reaches large heaps, needs every \
+                         heap to be of a take-and-break game; {other} is not one)"
+                    ),
+                })
+            }
             r => r,
         };
     }
@@ -527,22 +541,25 @@ fn by_quotient(
     obs: &dyn Observer,
 ) -> Result<MisereSum, Error> {
     use super::quotient::{quotient_rule, GrowthLimit, QuotientSolver};
-    // the games in order of first appearance, and each term's game
+    // the games in order of first appearance (two spellings of one rule, `4!.0` and
+    // `grundy-game`, are one game), and each term's game
     let mut games: Vec<&Game> = vec![];
-    let of: Vec<usize> = terms
-        .iter()
-        .map(|(g, _)| match games.iter().position(|x| *x == g) {
-            Some(j) => j,
+    let mut rules = vec![];
+    let mut keys: Vec<String> = vec![];
+    let mut of: Vec<usize> = vec![];
+    for (g, _) in terms {
+        let rule = quotient_rule(g)?;
+        let key = format!("{rule:?}");
+        match keys.iter().position(|k| *k == key) {
+            Some(j) => of.push(j),
             None => {
+                of.push(games.len());
                 games.push(g);
-                games.len() - 1
+                rules.push(rule);
+                keys.push(key);
             }
-        })
-        .collect();
-    let rules = games
-        .iter()
-        .map(|g| quotient_rule(g))
-        .collect::<Result<Vec<_>, _>>()?;
+        }
+    }
     let k = games.len() as u64;
     // "0.75 and 0.77", "0.75, 0.77 and 0.07"
     let names = match &games[..] {
@@ -579,7 +596,12 @@ fn by_quotient(
         let mut s = QuotientSolver::joint(&rules)?;
         s.limit_growth(GrowthLimit::QUICK);
         let last = (top.min(QUOTIENT_HEAPS) + 1) * k - 1;
-        match s.solve_until_proved(last, obs) {
+        // each game's largest heap in the sum
+        let mut tops = vec![0u64; games.len()];
+        for (t, &j) in terms.iter().zip(&of) {
+            tops[j] = tops[j].max(t.1);
+        }
+        match s.solve_until_covered(&tops, last, obs) {
             Err(Error::Unsupported { what }) if s.growth_refused().is_some() => {
                 let what = match s.growth_refused() {
                     // positions interleave the games: name the heap and its game
@@ -743,9 +765,24 @@ fn by_quotient(
                 .join("; ")
         ),
         (_, false) => format!(
-            "joint misère quotient of {names}, order {} (heaps up to {})",
+            "joint misère quotient of {names}, order {} ({})",
             q.order(),
-            q.max_heap()
+            games
+                .iter()
+                .zip(&periods)
+                .enumerate()
+                .map(|(j, (g, p))| match p.filter(|p| p.proved) {
+                    Some(p) => format!(
+                        "{g} periodic from heap {} with period {}, proved",
+                        p.preperiod, p.period
+                    ),
+                    None => format!(
+                        "{g} to heap {}",
+                        q.max().checked_sub(j as u64).map_or(0, |m| m / k)
+                    ),
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
     };
     Ok(MisereSum {
