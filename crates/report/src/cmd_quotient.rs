@@ -93,6 +93,17 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
         .map(quotient_rule)
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = games.iter().map(|g| g.to_string()).collect();
+    // two spellings of one rule (4!.0 and grundy-game)
+    let keys: Vec<String> = rules.iter().map(|r| format!("{r:?}")).collect();
+    for (j, key) in keys.iter().enumerate() {
+        if let Some(i) = keys[..j].iter().position(|k| k == key) {
+            bail!(
+                "{} and {} are the same game: a joint quotient is of distinct games",
+                names[i],
+                names[j]
+            );
+        }
+    }
     let k = rules.len() as u64;
     let last =
         a.gm.max
