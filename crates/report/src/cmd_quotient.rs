@@ -56,11 +56,7 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     let q = s.quotient();
     let pr = q.presentation();
     if let Some(out) = &a.output {
-        let mut df = heap_frame(&q, &pr, a.gm.max)?;
-        let path = write_frame(&mut df, out)?;
-        if !crate::progress::quiet() {
-            eprintln!("wrote {}", path.display());
-        }
+        write_map(heap_frame(&q, &pr, a.gm.max)?, out)?;
     }
     if a.json {
         print_json(&answer_json(&game.to_string(), &q, a.gm.max, secs(t0)));
@@ -136,11 +132,7 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
     let q = s.quotient();
     let sm = q.joint_summary(&names);
     if let Some(out) = &a.output {
-        let mut df = joint_frame(&q, &names, a.gm.max)?;
-        let path = write_frame(&mut df, out)?;
-        if !crate::progress::quiet() {
-            eprintln!("wrote {}", path.display());
-        }
+        write_map(joint_frame(&q, &names, a.gm.max)?, out)?;
     }
     if a.json {
         let mut v = json!(sm);
@@ -202,6 +194,15 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
     }
     print_products(&q, &q.presentation());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the heap map `-o` asked for and says where.
+fn write_map(mut df: DataFrame, out: &std::path::Path) -> Result<()> {
+    let path = write_frame(&mut df, out)?;
+    if !crate::progress::quiet() {
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
 }
 
 /// "0.75 and 0.77", "0.75, 0.77 and 0.07".

@@ -514,11 +514,7 @@ impl MisereQuotient {
             play: "misere",
             max: self.max(),
             order: self.order,
-            p_portion: self
-                .p_portion()
-                .iter()
-                .map(|&e| elements[e as usize].clone())
-                .collect(),
+            p_portion: self.p_portion_words(&elements),
             generators: pr
                 .generators
                 .iter()
@@ -541,11 +537,7 @@ impl MisereQuotient {
                 .map(|&(heap, order)| SummaryGrowth { heap, order })
                 .collect(),
             period: self.period,
-            products: (self.order <= SUMMARY_PRODUCTS).then(|| {
-                (0..self.order)
-                    .map(|a| self.mul[a * self.order..(a + 1) * self.order].to_vec())
-                    .collect()
-            }),
+            products: self.products(),
             elements,
         }
     }
@@ -608,6 +600,23 @@ pub struct JointGrowth {
 }
 
 impl MisereQuotient {
+    /// The multiplication table by ids, for order at most [`SUMMARY_PRODUCTS`].
+    fn products(&self) -> Option<Vec<Vec<u32>>> {
+        (self.order <= SUMMARY_PRODUCTS).then(|| {
+            (0..self.order)
+                .map(|a| self.mul[a * self.order..(a + 1) * self.order].to_vec())
+                .collect()
+        })
+    }
+
+    /// The P-portion written with `elements` (each element's word, by id).
+    fn p_portion_words(&self, elements: &[String]) -> Vec<String> {
+        self.p_portion()
+            .iter()
+            .map(|&e| elements[e as usize].clone())
+            .collect()
+    }
+
     /// Position i of a quotient of k games as (game index, heap): (i mod k, i div k).
     pub fn position(&self, i: u64) -> (usize, u64) {
         let k = self.games as u64;
@@ -638,11 +647,7 @@ impl MisereQuotient {
             play: "misere",
             max,
             order: self.order,
-            p_portion: self
-                .p_portion()
-                .iter()
-                .map(|&e| elements[e as usize].clone())
-                .collect(),
+            p_portion: self.p_portion_words(&elements),
             generators: pr
                 .generators
                 .iter()
@@ -675,11 +680,7 @@ impl MisereQuotient {
                 })
                 .collect(),
             periods: (0..self.games).map(|j| self.period_of(j)).collect(),
-            products: (self.order <= SUMMARY_PRODUCTS).then(|| {
-                (0..self.order)
-                    .map(|a| self.mul[a * self.order..(a + 1) * self.order].to_vec())
-                    .collect()
-            }),
+            products: self.products(),
             elements,
         }
     }
