@@ -7,8 +7,8 @@ use crate::output::{print_json, secs, write_frame};
 use crate::progress::Progress;
 use anyhow::{bail, Result};
 use heaplab_core::misere::quotient::{
-    quotient_rule, GrowthLimit, MisereQuotient, Presentation, QuotientPeriod, QuotientSolver,
-    SUMMARY_PRODUCTS,
+    joined_names, quotient_rule, GrowthLimit, MisereQuotient, Presentation, QuotientPeriod,
+    QuotientSolver, SUMMARY_PRODUCTS,
 };
 use heaplab_core::Game;
 use polars::prelude::*;
@@ -112,7 +112,7 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
         bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
     }
     let t0 = Instant::now();
-    let together = joined(&names);
+    let together = joined_names(&names);
     let progress = Progress::new(&format!("joint misère quotient of {together}"), last + 1);
     let mut s = QuotientSolver::joint(&rules)?;
     limit(&mut s, a.grow_to);
@@ -203,14 +203,6 @@ fn write_map(mut df: DataFrame, out: &std::path::Path) -> Result<()> {
         eprintln!("wrote {}", path.display());
     }
     Ok(())
-}
-
-/// "0.75 and 0.77", "0.75, 0.77 and 0.07".
-fn joined(names: &[String]) -> String {
-    match names {
-        [first @ .., last] if !first.is_empty() => format!("{} and {last}", first.join(", ")),
-        _ => names.join(""),
-    }
 }
 
 /// One row per game and heap 0..=`max` (through each game's proved period beyond the

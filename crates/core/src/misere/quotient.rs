@@ -133,6 +133,15 @@ impl GrowthLimit {
 /// multiplication table and of the test table).
 pub const MAX_ORDER: usize = 4096;
 
+/// Game names as a joint quotient's texts list them: "0.75 and 0.77", "0.75, 0.77 and
+/// 0.07" (one name alone; empty for none).
+pub fn joined_names(names: &[String]) -> String {
+    match names {
+        [first @ .., last] if !first.is_empty() => format!("{} and {last}", first.join(", ")),
+        _ => names.join(""),
+    }
+}
+
 /// Games a joint quotient ([`QuotientSolver::joint`]) may be of.
 pub const MAX_JOINT: usize = 64;
 

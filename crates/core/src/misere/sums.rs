@@ -561,19 +561,8 @@ fn by_quotient(
         }
     }
     let k = games.len() as u64;
-    // "0.75 and 0.77", "0.75, 0.77 and 0.07"
-    let names = match &games[..] {
-        [] => String::new(),
-        [first @ .., last] if !first.is_empty() => format!(
-            "{} and {last}",
-            first
-                .iter()
-                .map(|g| g.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        [only, ..] => only.to_string(),
-    };
+    let names =
+        super::quotient::joined_names(&games.iter().map(|g| g.to_string()).collect::<Vec<_>>());
     let top = terms.iter().map(|t| t.1).max().unwrap_or(0);
     let q = if reach == Reach::Proved {
         // a joint quotient maps onto each game's own (on sums of that game's heaps), so its
