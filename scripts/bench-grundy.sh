@@ -22,8 +22,10 @@
 # `heaplab table --grundy -o t.parquet`). A virtual machine's timings drift by tens of
 # percent.
 #
-# usage: [REPEAT=k] [GAMES="0.167 .6"] [SIZES="16777216 67108864"] scripts/bench-grundy.sh [--quick]
-#        (--quick: 2^20 only, no squares)
+# usage: [REPEAT=k] [GAMES="0.167 .6"] [SIZES="16777216 67108864"] [BASELINE=record]
+#        [RECORD=path/to/octal] scripts/bench-grundy.sh [--quick]
+#        (--quick: 2^20 only, no squares; BASELINE=record: only the rows against the record
+#        solver, BASELINE=ogsolve: only those against ogsolve)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -37,6 +39,14 @@ sizes=(${SIZES:-1048576 16777216})
 quick=0
 [ "${1:-}" = "--quick" ] && { sizes=(1048576); quick=1; }
 games=${GAMES:-"0.014 0.034 0.161 0.167 0.172 .6 .16 .56 .354 grundy-game"}
+baseline=${BASELINE:-all}
+case $baseline in
+  all|ogsolve|record) ;;
+  *) echo "BASELINE must be all, ogsolve or record, not '$baseline'" >&2; exit 2 ;;
+esac
+if [ "$baseline" = record ] && [ -z "${RECORD:-}" ]; then
+  echo "BASELINE=record needs RECORD=path/to/octal (the record solver's binary)" >&2; exit 2
+fi
 
 if [ -f "$baselines/sas_dp.c" ]; then
   gcc -O3 -march=native -o "$work/sas_dp" "$baselines/sas_dp.c"
@@ -102,22 +112,24 @@ record() {
 printf '%-12s %-9s %10s %10s %9s %7s   %s\n' game N baseline_s heaplab_s heap_mem "h/b" "runs (baseline | heaplab)"
 for n in "${sizes[@]}"; do
   for code in $games; do
-    case $code in
-      grundy-game) row "$code" "$n" ;;
-      *) row "$code" "$n" ogsolve "$code" "$n" ;;
-    esac
+    if [ "$baseline" != record ]; then
+      case $code in
+        grundy-game) row "$code" "$n" ;;
+        *) row "$code" "$n" ogsolve "$code" "$n" ;;
+      esac
+    fi
     case $code in
       0.014|0.034|0.161|0.167|0.172)
-        if [ -n "${RECORD:-}" ]; then
+        if [ -n "${RECORD:-}" ] && [ "$baseline" != ogsolve ]; then
           LABEL="$code(record)" SNAPS=1 row "$code" "$n" record "$code" "$n"
         fi ;;
     esac
   done
 done
-if [ $quick = 0 ] && [ -x "$work/sas_dp" ] && [ -z "${GAMES:-}" ]; then
+if [ $quick = 0 ] && [ -x "$work/sas_dp" ] && [ -z "${GAMES:-}" ] && [ "$baseline" = all ]; then
   HEAPLAB=table row squares 10000000 sas_dp 10000001
 fi
-if [ $quick = 0 ] && [ -z "${GAMES:-}" ]; then
+if [ $quick = 0 ] && [ -z "${GAMES:-}" ] && [ "$baseline" = all ]; then
   echo "dense sets: the layer engine (layer_s) against the blocked mex (blocked_s), one run each"
   for n in 1000000 10000000; do
     { /usr/bin/time -f 'mem %M' "$layers" primes "$n" check > "$work/out"; } 2> "$work/mem"
