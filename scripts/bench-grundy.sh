@@ -51,7 +51,7 @@ fi
 if [ -f "$baselines/sas_dp.c" ]; then
   gcc -O3 -march=native -o "$work/sas_dp" "$baselines/sas_dp.c"
 fi
-if [ ! -x "$tools/bin/ogsolve" ]; then
+if [ "$baseline" != record ] && [ ! -x "$tools/bin/ogsolve" ]; then
   echo "installing ogsolve (crates.io) into $tools ..." >&2
   CARGO_TARGET_DIR="$HOME/.cache/heaplab/ogsolve-target" cargo install -q ogsolve --root "$tools"
 fi

@@ -158,12 +158,7 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
             secs(t0)
         );
     }
-    println!(
-        "order {}, P-portion of {} elements: {{{}}}",
-        sm.order,
-        sm.p_portion.len(),
-        sm.p_portion.join(", ")
-    );
+    print_order(sm.order, &sm.p_portion);
     let gens: Vec<String> = sm
         .generators
         .iter()
@@ -288,12 +283,7 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, sec
         );
     }
     let ps: Vec<String> = q.p_portion().iter().map(|&e| pr.element(e)).collect();
-    println!(
-        "order {}, P-portion of {} elements: {{{}}}",
-        q.order(),
-        ps.len(),
-        ps.join(", ")
-    );
+    print_order(q.order(), &ps);
     let gens: Vec<String> = pr
         .generators
         .iter()
@@ -324,6 +314,15 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, sec
     println!("Φ: {}{more}", phi.join(" "));
     println!("{}", period_text(q, game));
     print_products(q, pr);
+}
+
+/// The quotient's order and P-portion (its elements as words), one line.
+fn print_order(order: usize, p_portion: &[String]) {
+    println!(
+        "order {order}, P-portion of {} elements: {{{}}}",
+        p_portion.len(),
+        p_portion.join(", ")
+    );
 }
 
 /// The multiplication table, P-portion marked, for quotients up to [`TABLE_ORDER`].

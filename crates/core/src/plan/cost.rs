@@ -226,7 +226,14 @@ impl Priced<'_> {
                 } else {
                     pilot_p_count(set, *leave1, max)
                 };
-                let rate = if squares { 3e9 } else { 6e8 };
+                // marks a second; for squares it falls as the P-position list outgrows the
+                // caches: 2.5e9 at 1e9 (11.2 s), 2.1e9 at 1e10 (213.6 s), 1.5e9 at 1e11
+                // (4685 s; measured here on 2 cores, 2026-12-04 and 05): 0.78 times a decade
+                let rate = if squares {
+                    (2.5e9 * (m / 1e9).powf(-0.11)).min(3e9)
+                } else {
+                    6e8
+                };
                 ps * moves / 2.0 / rate + m / 2e9
             }
             Moves::Divisors { .. } if grundy => m * ln / 5.8e7,
