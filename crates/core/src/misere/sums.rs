@@ -808,15 +808,11 @@ pub(super) fn by_forms(
         obs.planned(&p);
     }
     let mut forms = MisereForms::new();
-    // each game's heaps 0..=its largest, as canonical forms
+    // each game's heaps 0..=its largest, as canonical forms (built once per game)
     let mut of_game: BTreeMap<String, Vec<FormId>> = BTreeMap::new();
-    for (g, n) in terms {
-        let have = of_game.get(&g.to_string()).map_or(0, |v| v.len() as u64);
-        if have > *n {
-            continue;
-        }
+    for (key, (g, n)) in &largest {
         let v = heap_forms(&mut forms, g, *n, obs)?;
-        of_game.insert(g.to_string(), v);
+        of_game.insert(key.clone(), v);
     }
     let form = |g: &Game, h: u64| of_game[&g.to_string()][h as usize];
     let parts: Vec<FormId> = terms.iter().map(|(g, n)| form(g, *n)).collect();
