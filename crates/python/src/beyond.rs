@@ -6,10 +6,8 @@
 use crate::{run, ArrowTable, HeaplabError, Raised};
 use arrow_array::{ArrayRef, RecordBatch, StringArray, UInt64Array};
 use heaplab_core::beyond::loopy::{loopy_outcomes, Loopy};
-use heaplab_core::beyond::memory::state_grundy;
-use heaplab_core::beyond::pairs::grundy_rect;
 use heaplab_core::beyond::sum::MixedSumError;
-use heaplab_core::beyond::{decide, for_each_rows, BeyondError, Rows};
+use heaplab_core::beyond::{decide, for_each_rows, grundy_grid, BeyondError, Rows};
 use heaplab_core::BeyondGame;
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
@@ -81,33 +79,12 @@ impl RawBeyond {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<u32>>> {
         let game = &self.game;
-        let side = n_max
-            .checked_add(1)
-            .ok_or_else(|| PyValueError::new_err("n_max is too large"))?;
-        let (rows, values) = run(py, progress, |w| -> Result<(u64, Vec<u32>), Raised> {
-            match game {
-                BeyondGame::Pair(p) => {
-                    let rows = row.map_or(side, |r| r.saturating_add(1));
-                    Ok((rows, grundy_rect(p, rows, side, w)?.values))
-                }
-                BeyondGame::Memory(t) => {
-                    if row.is_some() {
-                        return Err(Raised(PyValueError::new_err("row= is for two-heap games")));
-                    }
-                    let g = state_grundy(t, n_max, w)?;
-                    let mut v = Vec::with_capacity((side * side) as usize);
-                    for (h, r) in g.iter().enumerate() {
-                        v.extend((0..side as usize).map(|m| r[m.min(h)]));
-                    }
-                    Ok((side, v))
-                }
-                BeyondGame::Loopy(_) => Err(Raised(PyValueError::new_err(format!(
-                    "{game} is loopy: it has outcomes (win, loss, draw), not Grundy values; use outcomes()"
-                )))),
-            }
+        let (rows, cols, values) = run(py, progress, |w| -> Result<_, Raised> {
+            let t = grundy_grid(game, n_max, row, w)?.rect;
+            Ok((t.rows, t.cols, t.values))
         })?;
         let flat = values.into_pyarray(py);
-        flat.reshape([rows as usize, side as usize])
+        flat.reshape([rows as usize, cols as usize])
     }
 
     /// The P-positions up to n_max as an Arrow table: (k, a, b) pairs, (k, n) start heaps,

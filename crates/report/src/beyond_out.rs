@@ -6,9 +6,7 @@ use crate::output::{resolve_format, Format, RowWriter};
 use crate::progress::Progress;
 use anyhow::{bail, Result};
 use heaplab_analysis::{beyond_frames, rows_frame};
-use heaplab_core::beyond::memory::state_grundy;
-use heaplab_core::beyond::pairs::grundy_rect;
-use heaplab_core::beyond::{for_each_rows, Rows};
+use heaplab_core::beyond::{for_each_rows, grundy_grid, Rows};
 use heaplab_core::BeyondGame;
 use polars::prelude::*;
 use std::path::{Path, PathBuf};
@@ -74,41 +72,29 @@ pub(crate) fn table_frame(
     row: Option<u64>,
     progress: &Progress,
 ) -> Result<(DataFrame, Option<String>)> {
-    if row.is_some() && !matches!(g, BeyondGame::Pair(_)) {
-        bail!("--row is for two-heap games");
-    }
-    if let BeyondGame::Pair(_) = g {
+    if let BeyondGame::Loopy(_) = g {
+        if row.is_some() {
+            bail!("--row is for two-heap games");
+        }
+    } else {
         let side = max as u128 + 1;
         memory_for_cells(g, side.saturating_mul(row.map_or(side, |r| r as u128 + 1)))?;
     }
     let mut statement = None;
     let df = match g {
-        BeyondGame::Pair(p) => {
-            if let Some(r) = row {
-                let t = grundy_rect(p, r.saturating_add(1), max.saturating_add(1), progress)?;
-                let b: Vec<u64> = (0..=max).collect();
-                let v: Vec<u32> = t.row(r).to_vec();
-                df!("a" => vec![r; b.len()], "b" => b, "grundy" => v)?
-            } else {
-                let side = max.saturating_add(1);
-                let t = grundy_rect(p, side, side, progress)?;
-                // sides are at most 20,000: u32 coordinates
-                let ca: Vec<u32> = (0..side * side).map(|i| (i / side) as u32).collect();
-                let cb: Vec<u32> = (0..side * side).map(|i| (i % side) as u32).collect();
-                df!("a" => ca, "b" => cb, "grundy" => t.values)?
-            }
-        }
-        BeyondGame::Memory(t) => {
-            let v = state_grundy(t, max, progress)?;
-            let (mut n, mut m, mut gv) = (vec![], vec![], vec![]);
-            for (h, row) in v.iter().enumerate() {
-                for (al, x) in row.iter().enumerate() {
-                    n.push(h as u64);
-                    m.push(al as u64);
-                    gv.push(*x);
+        BeyondGame::Pair(_) | BeyondGame::Memory(_) => {
+            let grid = grundy_grid(g, max, row, progress)?;
+            let t = &grid.rect;
+            // `--row r` writes row r alone; sides are at most 20,000: u32 coordinates
+            let (mut r, mut c, mut v) = (vec![], vec![], vec![]);
+            for x in row.unwrap_or(0)..t.rows {
+                for y in (0..t.cols).filter(|&y| grid.is_state(x, y)) {
+                    r.push(x as u32);
+                    c.push(y as u32);
+                    v.push(t.get(x, y));
                 }
             }
-            df!("heap" => n, "allowance" => m, "grundy" => gv)?
+            df!(grid.row_name => r, grid.col_name => c, "grundy" => v)?
         }
         BeyondGame::Loopy(_) => {
             // one analysis: its rows, and the window's argument on stderr
@@ -138,25 +124,26 @@ pub(crate) fn draw(
     let spec =
         |t: &str, x: &str, y: &str| crate::plot::ChartSpec::new(t, x, y).sized(Some((900, 900)));
     let written = match (g, kind) {
-        (BeyondGame::Pair(p), "grundy") => {
+        (BeyondGame::Memory(_), "pairs") => bail!("{g}: --kind pairs is for two-heap games"),
+        (BeyondGame::Pair(_), "grundy") | (BeyondGame::Memory(_), _) => {
             if max > 4000 {
                 bail!(
-                    "a heat map of the square to {}: at most 4000 (a pixel a cell)",
+                    "a heat map of Grundy values to {}: at most 4000 (a pixel a cell)",
                     max
                 );
             }
-            let t = grundy_rect(p, max + 1, max + 1, progress)?;
-            let side = max + 1;
+            let grid = grundy_grid(g, max, None, progress)?;
+            let (rn, cn) = (grid.row_name, grid.col_name);
             crate::plot::square_png(
                 output,
                 &spec(
-                    &format!("{g}: Grundy values of (a, b), P-positions black"),
-                    "b",
-                    "a",
+                    &format!("{g}: Grundy values of ({rn}, {cn}), P-positions black"),
+                    cn,
+                    rn,
                 ),
-                side,
-                side,
-                &|r, c| t.get(r, c),
+                grid.rect.rows,
+                grid.rect.cols,
+                &|r, c| grid.rect.get(r, c),
             )?
         }
         (BeyondGame::Pair(p), _) if p.beatty().is_none() => {
@@ -164,7 +151,7 @@ pub(crate) fn draw(
             // symmetric)
             let side = max.saturating_add(1);
             memory_for_cells(g, side as u128 * side as u128)?;
-            let t = grundy_rect(p, side, side, progress)?;
+            let t = grundy_grid(g, max, None, progress)?.rect;
             let pts: Vec<(u64, u64)> = (0..side)
                 .flat_map(|x| (0..side).map(move |y| (x, y)))
                 .filter(|&(x, y)| t.get(x, y) == 0)
@@ -200,24 +187,6 @@ pub(crate) fn draw(
                 &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
                 &pts,
                 max,
-            )?
-        }
-        (BeyondGame::Memory(_), "pairs") => bail!("{g}: --kind pairs is for two-heap games"),
-        (BeyondGame::Memory(t), _) => {
-            if max > 4000 {
-                bail!("a heat map of values by state to {}: at most 4000", max);
-            }
-            let v = state_grundy(t, max, progress)?;
-            crate::plot::square_png(
-                output,
-                &spec(
-                    &format!("{g}: Grundy value of (heap, allowance), P black"),
-                    "allowance",
-                    "heap",
-                ),
-                max + 1,
-                max + 1,
-                &|h, m| v[h as usize][(m as usize).min(h as usize)],
             )?
         }
         (BeyondGame::Loopy(_), _) => {

@@ -433,6 +433,84 @@ pub fn for_each_rows<E: From<BeyondError>>(
     }
 }
 
+/// Grundy values of a two-heap or move-memory game on a grid ([`grundy_grid`]).
+#[derive(Debug, Clone)]
+pub struct Grid {
+    /// The first coordinate's name: `a` (two heaps) or `heap` (move memory).
+    pub row_name: &'static str,
+    /// The second coordinate's name: `b` or `allowance`.
+    pub col_name: &'static str,
+    /// g(r, c) for r < `rect.rows`, c < `rect.cols`, row-major.
+    pub rect: pairs::Rect,
+    /// Move memory: a state is (heap, allowance ≤ heap), and the cells with allowance
+    /// beyond the heap repeat the heap's own (cell (h, h)).
+    pub clamped: bool,
+}
+
+impl Grid {
+    /// Whether cell (r, c) is a state of its own (not a copy of (r, r) beyond the heap).
+    pub fn is_state(&self, r: u64, c: u64) -> bool {
+        !self.clamped || c <= r
+    }
+}
+
+/// The Grundy values of `game` on the grid 0 ≤ r ≤ max (or 0 ≤ r ≤ `last_row` when
+/// given), 0 ≤ c ≤ max: a two-heap game's g(a, b) ([`pairs::grundy_rect`]); a move-memory
+/// game's g(heap, allowance) by state ([`memory::state_grundy`]), an allowance beyond the
+/// heap reading as the heap. The one table behind `table`, `plot` and Python's
+/// `BeyondGame.grundy`.
+///
+/// # Errors
+/// [`BeyondError::Unsupported`] for loopy games (outcomes, not Grundy values) and for
+/// `last_row` on a move-memory game; the engines' limits ([`pairs::MAX_CELLS`],
+/// [`memory::MAX_STATE_HEAP`]); [`BeyondError::Cancelled`] when the observer stops it.
+pub fn grundy_grid(
+    game: &BeyondGame,
+    max: u64,
+    last_row: Option<u64>,
+    obs: &dyn crate::Observer,
+) -> Result<Grid, BeyondError> {
+    let side = max
+        .checked_add(1)
+        .ok_or_else(|| BeyondError::TooLarge(format!("{game}: a grid to {max}")))?;
+    match game {
+        BeyondGame::Pair(p) => {
+            let rows = last_row.map_or(side, |r| r.saturating_add(1));
+            Ok(Grid {
+                row_name: "a",
+                col_name: "b",
+                rect: pairs::grundy_rect(p, rows, side, obs)?,
+                clamped: false,
+            })
+        }
+        BeyondGame::Memory(t) => {
+            if last_row.is_some() {
+                return Err(BeyondError::Unsupported(format!(
+                    "{game}: a single row is for two-heap games"
+                )));
+            }
+            let g = memory::state_grundy(t, max, obs)?;
+            let mut values = Vec::with_capacity((side * side) as usize);
+            for (h, r) in g.iter().enumerate() {
+                values.extend((0..side as usize).map(|m| r[m.min(h)]));
+            }
+            Ok(Grid {
+                row_name: "heap",
+                col_name: "allowance",
+                rect: pairs::Rect {
+                    rows: side,
+                    cols: side,
+                    values,
+                },
+                clamped: true,
+            })
+        }
+        BeyondGame::Loopy(_) => Err(BeyondError::Unsupported(format!(
+            "{game} is loopy: it has outcomes (win, loss, draw), not Grundy values"
+        ))),
+    }
+}
+
 /// A position of a game beyond one heap in a sum of normal play, read from its
 /// coordinates: two heaps (a, b); a start heap n (the first move takes 1..n − 1) or
 /// CGSuite's (heap, previous move) for move memory. Loopy games have no Grundy values.

@@ -661,3 +661,55 @@ fn mixed_sums_decide_by_the_xor_with_a_move_that_checks() {
 fn pair_game(spec: &str) -> BeyondGame {
     BeyondGame::parse(spec).unwrap()
 }
+
+#[test]
+fn grids_are_the_tables_of_each_family() {
+    use super::{grundy_grid, BeyondError};
+    // Wythoff: P-positions (0,0), (1,2), (3,5) and their mirrors (A000201, A001950) are the
+    // zeros of the square; a last row is the square's first rows.
+    let w = BeyondGame::parse("wythoff").unwrap();
+    let g = grundy_grid(&w, 5, None, &Silent).unwrap();
+    assert_eq!(
+        (g.row_name, g.col_name, g.rect.rows, g.rect.cols),
+        ("a", "b", 6, 6)
+    );
+    let zeros: Vec<(u64, u64)> = (0..6)
+        .flat_map(|a| (0..6).map(move |b| (a, b)))
+        .filter(|&(a, b)| g.rect.get(a, b) == 0)
+        .collect();
+    assert_eq!(zeros, [(0, 0), (1, 2), (2, 1), (3, 5), (5, 3)]);
+    assert!((0..6).all(|a| (0..6).all(|b| g.is_state(a, b))));
+    let rows = grundy_grid(&w, 5, Some(2), &Silent).unwrap();
+    assert_eq!(rows.rect.values, g.rect.values[..18]);
+    // Take-Away(2) by state: every state is its definition, and an allowance beyond the
+    // heap reads as the heap.
+    let t = BeyondGame::parse("takeaway{2}").unwrap();
+    let BeyondGame::Memory(rule) = &t else {
+        panic!("takeaway{{2}} is move memory")
+    };
+    let g = grundy_grid(&t, 12, None, &Silent).unwrap();
+    assert_eq!(
+        (g.row_name, g.col_name, g.clamped),
+        ("heap", "allowance", true)
+    );
+    for h in 0..=12 {
+        for m in 0..=12 {
+            let want = state_grundy_by_definition(rule, h, m.min(h)).unwrap();
+            assert_eq!(g.rect.get(h, m), want, "({h}, {m})");
+            assert_eq!(g.is_state(h, m), m <= h);
+        }
+    }
+    // Loopy games have no Grundy values; move memory has no last row.
+    let l = BeyondGame::parse("put-or-take{squares}").unwrap();
+    assert!(
+        matches!(grundy_grid(&l, 5, None, &Silent), Err(BeyondError::Unsupported(m)) if m.contains("loopy"))
+    );
+    assert!(matches!(
+        grundy_grid(&t, 5, Some(1), &Silent),
+        Err(BeyondError::Unsupported(_))
+    ));
+    assert!(matches!(
+        grundy_grid(&w, u64::MAX, None, &Silent),
+        Err(BeyondError::TooLarge(_))
+    ));
+}
