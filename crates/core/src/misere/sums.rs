@@ -792,10 +792,17 @@ pub(super) fn by_forms(
     obs: &dyn Observer,
 ) -> Result<MisereSum, Error> {
     // each game's forms to its largest heap, planned and announced (heap 95 of 0.37 takes
-    // about a minute); the sum's own estimate follows once the forms are built
-    let mut largest: BTreeMap<String, (&Game, u64)> = BTreeMap::new();
-    for (g, n) in terms {
-        let e = largest.entry(g.to_string()).or_insert((g, *n));
+    // about a minute); the sum's own estimate follows once the forms are built. A game is
+    // its moves (the forms are built from them alone): two spellings of one take-and-break
+    // rule, `4!.0` and `grundy-game`, share their forms.
+    let key = |g: &Game| match g.structure().moves {
+        Moves::Split(br) => format!("split {br:?}"),
+        _ => g.to_string(),
+    };
+    let keys: Vec<String> = terms.iter().map(|(g, _)| key(g)).collect();
+    let mut largest: BTreeMap<&str, (&Game, u64)> = BTreeMap::new();
+    for ((g, n), k) in terms.iter().zip(&keys) {
+        let e = largest.entry(k.as_str()).or_insert((g, *n));
         e.1 = e.1.max(*n);
     }
     for (g, n) in largest.values() {
@@ -809,21 +816,19 @@ pub(super) fn by_forms(
     }
     let mut forms = MisereForms::new();
     // each game's heaps 0..=its largest, as canonical forms (built once per game)
-    let mut of_game: BTreeMap<String, Vec<FormId>> = BTreeMap::new();
-    for (key, (g, n)) in &largest {
+    let mut of_game: BTreeMap<&str, Vec<FormId>> = BTreeMap::new();
+    for (k, (g, n)) in &largest {
         let v = heap_forms(&mut forms, g, *n, obs)?;
-        of_game.insert(key.clone(), v);
+        of_game.insert(k, v);
     }
-    let form = |g: &Game, h: u64| of_game[&g.to_string()][h as usize];
-    let parts: Vec<FormId> = terms.iter().map(|(g, n)| form(g, *n)).collect();
-    check_sum_cost(
-        terms,
-        &forms,
-        &parts,
-        &|i, h| form(&terms[i].0, h),
-        budget,
-        obs,
-    )?;
+    // heap h of term i's game
+    let form = |i: usize, h: u64| of_game[keys[i].as_str()][h as usize];
+    let parts: Vec<FormId> = terms
+        .iter()
+        .enumerate()
+        .map(|(i, (_, n))| form(i, *n))
+        .collect();
+    check_sum_cost(terms, &forms, &parts, &form, budget, obs)?;
     let total = parts.iter().fold(forms.zero(), |acc, &f| forms.add(acc, f));
     let win = forms.misere_value(total) != 0;
     let heaps = terms
@@ -858,7 +863,7 @@ pub(super) fn by_forms(
                 // its form was built), then the rest: a canonical option's sum with the
                 // rest is memoized too, from adding the whole sum
                 let option = left.iter().fold(forms.zero(), |acc, &h| {
-                    let f = form(&terms[i].0, h);
+                    let f = form(i, h);
                     forms.add(acc, f)
                 });
                 let after = forms.add(rests[i], option);

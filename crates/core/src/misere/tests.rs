@@ -494,6 +494,21 @@ fn misere_sums_of_wild_heaps_are_estimated_first() {
     assert_eq!(seen[0], *forms);
     assert_eq!(seen[1].engine, crate::budget::Engine::CanonicalForms);
     assert!(seen[1].seconds > seen[0].seconds, "{seen:?}");
+    // two spellings of one take-and-break rule share their forms: one plan for both, to the
+    // larger heap, and the outcome of the game with itself (4!.0 is Grundy's game)
+    let seen = Seen(Default::default());
+    let mut terms = sums::misere_terms(&Sum::of_heaps(&misere("4!.0"), &[9])).unwrap();
+    terms.extend(sums::misere_terms(&Sum::of_heaps(&misere("grundy-game"), &[13])).unwrap());
+    let mixed = sums::by_forms(&terms, 1, &budget, &seen).unwrap();
+    let seen = seen.0.into_inner().unwrap();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    let grundy = misere("grundy-game");
+    let forms = crate::plan::plan(&grundy, crate::budget::Task::Grundy, 13, &budget).unwrap();
+    assert_eq!(seen[0], *forms);
+    let same = sums::misere_terms(&Sum::of_heaps(&grundy, &[9, 13])).unwrap();
+    let same = sums::by_forms(&same, 1, &budget, &Silent).unwrap();
+    assert_eq!(mixed.win, same.win);
+    assert_eq!(mixed.moves, same.moves);
     // a heap of size 0 adds nothing to the estimate
     let r = [40.0, 50.0, 60.0];
     assert_eq!(sums::sum_cost(&[40.0, 1.0, 50.0, 60.0]), sums::sum_cost(&r));
