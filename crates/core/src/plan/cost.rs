@@ -9,7 +9,7 @@
 //! | divisor pull | N ln N / 2.8e8 | 1e9: 74 s |
 //! | jump-ahead | P-positions / 4e7 | `sqrt` to 1e14: 0.5 s |
 //! | plain mex | N / 6e7 + N·\|S\| / 1e9 | `sub{1,2,3}` to 1e9: 15 s |
-//! | blocked mex | N·#moves / 2 / 2e9, times V / 1600 past 1600 values (`dense_seconds`) | squares to 1e7: 2.6 s, to 3e7: 60 s; primes to 3e6: 17 s; practical to 2^19: 38.6 s |
+//! | blocked mex | N·#moves / 2 / 2e9, times V / 1600 past 1600 values, times (N / 3.2e7)^0.25 past 3.2e7 (`dense_seconds`) | squares to 1e7: 2.6 s, to 3e7: 33 s, to 1e8: 301 s; primes to 3e6: 17 s; practical to 2^19: 38.6 s |
 //! | layer convolution | layers · N · log²(top) · 2e-10 (`dense_seconds`) | primes to 1e7: 13.5 s, to 1e8: 120 s |
 //! | sliding window, all-but counts | N / 3.7e7 + N·V / 2.6e5 / 1e9 (V: values) | `sqrt` to 1e9: 27 s |
 //! | divisor mex | N ln N / 5.8e7 | 1e8: 31 s |

@@ -212,6 +212,17 @@ pub(crate) fn ruleset_cost(key: &str, moves: &Moves, max: u64) -> (f64, u64) {
     (work / 1e9, bytes as u64)
 }
 
+/// How much slower the blocked mex runs once its table (2 bytes a position) outgrows the
+/// caches: every move reads a window of the table far behind the block, so the reads come
+/// from memory. Measured here (squares, 2 cores): to 3·10^7 in 33 s and to 10^8 in 301 s;
+/// in the run to 10^9, 1.6·10^9 (position, option) pairs a second at 1.3·10^8 and
+/// 1.43·10^9 at 2.05·10^8 — the rate falls as N^-0.25 from about 3.2·10^7 positions
+/// (64 MB of table), and the run to 10^9 takes about 5 hours, not the 2.7 the rate at
+/// 10^7 gave.
+fn table_slowdown(max: f64) -> f64 {
+    (max / 3.2e7).max(1.0).powf(0.25)
+}
+
 /// Seconds of (the layer engine, the blocked mex) for the Grundy values of a subtraction
 /// game with an infinite move set over 0..=max. The blocked mex costs N·#moves / 4e9, times
 /// V / 1600 when the largest value V passes 1600 (its marks cover the values 32 at a time:
@@ -225,7 +236,7 @@ pub(crate) fn ruleset_cost(key: &str, moves: &Moves, max: u64) -> (f64, u64) {
 /// once per game and process, and only when the blocked mex would take a second or more).
 pub(crate) fn dense_seconds(set: &MoveSet, leave1: bool, max: u64) -> (f64, f64) {
     let m = max as f64;
-    let blocked = m * set.count_upto_estimate(max) as f64 / 4e9;
+    let blocked = m * set.count_upto_estimate(max) as f64 / 4e9 * table_slowdown(m);
     if blocked < 1.0 {
         return (f64::INFINITY, blocked);
     }

@@ -93,6 +93,12 @@ fn time_estimates_refuse_only_hopeless_runs() {
     let sq11 = t("squares", PPositions, 100_000_000_000);
     assert!((3000.0..8000.0).contains(&sq11), "{sq11}");
     assert!(t("squares", Grundy, 10_000_000) < 60.0);
+    // the blocked mex slows as its table outgrows the caches: 10^8 took 301 s here, and the
+    // run to 10^9 is on course for about 5 hours (1.43·10^9 pairs a second at 2·10^8)
+    let sq8 = t("squares", Grundy, 100_000_000);
+    assert!((250.0..500.0).contains(&sq8), "{sq8}");
+    let sq9 = t("squares", Grundy, 1_000_000_000);
+    assert!((15_000.0..40_000.0).contains(&sq9), "{sq9}");
     // dense sets: the layer engine, its cost growing with the largest value (11 for the
     // primes to 10^8, measured 120 s; 3 with 1 added), not with the number of moves;
     // practical numbers' values grow about linearly (15231 at 10^6): no engine is fast
