@@ -203,4 +203,9 @@ pub struct Estimate {
     pub memory: u64,
     /// Estimated seconds on this machine ([`crate::time_estimate`]).
     pub seconds: f64,
+    /// How the cost of positions 0..n grows near N: about n^growth (1 for a cost linear in
+    /// n; for the engines whose cost per position grows — the blocked mex, the layer
+    /// engine, the sieve — from the estimate at N and at N/2). The time left of a run at n
+    /// is then its elapsed time times (N^growth − n^growth) / n^growth.
+    pub growth: f64,
 }

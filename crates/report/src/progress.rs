@@ -4,7 +4,7 @@
 use heaplab_core::{duration, ControlFlow, Estimate, Observer};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,27 @@ pub struct Progress {
     what: String,
     unit: &'static str,
     state: Mutex<State>,
+    eta: Arc<EtaModel>,
+}
+
+/// What the time left needs besides the bar's own counts, shared with the bar's ETA key
+/// (atomics: the bar draws while [`Progress::set`] holds its state).
+struct EtaModel {
+    /// The plan's [`Estimate::growth`], as f64 bits.
+    growth: AtomicU64,
+    /// The first count of this run (a resumed run's starting point).
+    base: AtomicU64,
+    /// Seconds after the bar's start when that count arrived, as f64 bits.
+    base_secs: AtomicU64,
+}
+
+impl EtaModel {
+    /// Seconds left at `done` of `total`, `elapsed` seconds after the bar's start.
+    fn left(&self, elapsed: f64, done: u64, total: u64) -> Option<f64> {
+        let secs = elapsed - f64::from_bits(self.base_secs.load(Ordering::Relaxed));
+        let growth = f64::from_bits(self.growth.load(Ordering::Relaxed));
+        eta_and_rate(secs, self.base.load(Ordering::Relaxed), done, total, growth).0
+    }
 }
 
 /// What a [`Progress`] remembers between calls.
@@ -41,13 +62,26 @@ impl Progress {
     /// [`Progress::new`] counting `unit` (`games`) instead of positions.
     pub fn counting(what: &str, total: u64, unit: &'static str) -> Progress {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+        let eta = Arc::new(EtaModel {
+            growth: AtomicU64::new(1f64.to_bits()),
+            base: AtomicU64::new(0),
+            base_secs: AtomicU64::new(0f64.to_bits()),
+        });
+        let model = Arc::clone(&eta);
         bar.set_style(
             ProgressStyle::with_template(&format!(
-                "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{rate}}, ETA {{eta}})"
+                "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{rate}}, ETA {{left}})"
             ))
             .expect("template")
             .with_key("rate", move |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 let _ = write!(w, "{} {unit}/s", indicatif::HumanCount(st.per_sec() as u64));
+            })
+            .with_key("left", move |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let left = model.left(st.elapsed().as_secs_f64(), st.pos(), st.len().unwrap_or(0));
+                let _ = match left {
+                    Some(s) => write!(w, "{:#}", indicatif::HumanDuration(Duration::from_secs_f64(s))),
+                    None => write!(w, "?"),
+                };
             })
             .progress_chars("=> "),
         );
@@ -63,6 +97,7 @@ impl Progress {
                 log: (!std::io::stderr().is_terminal()).then(Instant::now),
                 base: None,
             }),
+            eta,
         }
     }
 
@@ -73,19 +108,25 @@ impl Progress {
         }
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let total = self.bar.length().unwrap_or(0);
+        let start = st.start;
         let (since, base) = *st.base.get_or_insert_with(|| {
             if done > 0 {
                 // resumed: the bar's rate estimator must not count the jump from 0
                 self.bar.set_position(done);
                 self.bar.reset_eta();
             }
+            self.eta.base.store(done, Ordering::Relaxed);
+            let secs = start.elapsed().as_secs_f64();
+            self.eta.base_secs.store(secs.to_bits(), Ordering::Relaxed);
             (Instant::now(), done)
         });
         if let Some(last) = st.log {
             if last.elapsed() >= LOG_EVERY {
                 let t = st.start.elapsed().as_secs_f64();
                 let pct = 100.0 * done as f64 / total.max(1) as f64;
-                let (eta, rate) = eta_and_rate(since.elapsed().as_secs_f64(), base, done, total);
+                let growth = f64::from_bits(self.eta.growth.load(Ordering::Relaxed));
+                let secs = since.elapsed().as_secs_f64();
+                let (eta, rate) = eta_and_rate(secs, base, done, total, growth);
                 let eta = match eta {
                     Some(eta) => format!(", {rate:.0} {}/s, ETA {eta:.0} s", self.unit),
                     None => String::new(),
@@ -126,6 +167,9 @@ impl Observer for Progress {
 
     /// Says up front how long a run will take, when that is more than half a minute.
     fn planned(&self, plan: &Estimate) {
+        self.eta
+            .growth
+            .store(plan.growth.to_bits(), Ordering::Relaxed);
         if !self.quiet && plan.seconds >= ANNOUNCE_AFTER {
             eprintln!(
                 "heaplab: {} ({}) is estimated at about {} here",
@@ -138,15 +182,31 @@ impl Observer for Progress {
 }
 
 /// Seconds left and the rate (positions a second) of a run that counted `base` when it
-/// began `secs` seconds ago and counts `done` of `total` now; no estimate before it has
-/// counted anything since it began.
-fn eta_and_rate(secs: f64, base: u64, done: u64, total: u64) -> (Option<f64>, f64) {
+/// began `secs` seconds ago and counts `done` of `total` now, its cost to n growing as
+/// n^`growth` ([`Estimate::growth`]): the time from base to done is c·(done^g − base^g),
+/// so the time left is secs·(total^g − done^g) / (done^g − base^g) — the rate since the
+/// start when g = 1. No estimate before it has counted anything since it began.
+fn eta_and_rate(secs: f64, base: u64, done: u64, total: u64, growth: f64) -> (Option<f64>, f64) {
     let since = done.saturating_sub(base);
-    if since == 0 || secs <= 0.0 {
+    if since == 0 || secs <= 0.0 || total == 0 {
         return (None, 0.0);
     }
     let rate = since as f64 / secs;
-    (Some(total.saturating_sub(done) as f64 / rate), rate)
+    let g = if growth.is_finite() {
+        growth.max(1.0)
+    } else {
+        1.0
+    };
+    // in units of total, so the powers stay near 1
+    let t = total as f64;
+    let (d, b) = ((done as f64 / t).min(1.0), base as f64 / t);
+    let (dg, bg) = (d.powf(g), b.powf(g));
+    let left = if dg > bg {
+        secs * (1.0 - dg) / (dg - bg)
+    } else {
+        total.saturating_sub(done) as f64 / rate
+    };
+    (Some(left.max(0.0)), rate)
 }
 
 /// Runs estimated at more seconds than this are announced with their estimate.
@@ -242,14 +302,40 @@ mod tests {
 
     #[test]
     fn a_resumed_run_counts_its_rate_from_where_it_resumed() {
+        let near = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-6 * b.max(1.0);
         // resumed at 1.8e9 of 4.3e9, 2.9e7 done in 100 s: 2.9e5 a second, 8,621 s left
-        let (eta, rate) = eta_and_rate(100.0, 1_800_000_000, 1_829_000_000, 4_329_000_000);
+        let (eta, rate) = eta_and_rate(100.0, 1_800_000_000, 1_829_000_000, 4_329_000_000, 1.0);
         assert_eq!(rate.round(), 290_000.0);
         assert_eq!(eta.unwrap().round(), 8_621.0);
         // a fresh run: the same as counting from 0
-        let (eta, rate) = eta_and_rate(10.0, 0, 1_000, 5_000);
-        assert_eq!((eta, rate), (Some(40.0), 100.0));
+        let (eta, rate) = eta_and_rate(10.0, 0, 1_000, 5_000, 1.0);
+        assert!(near(eta, 40.0) && rate == 100.0, "{eta:?} {rate}");
         // nothing done since it began: no estimate
-        assert_eq!(eta_and_rate(10.0, 7, 7, 100), (None, 0.0));
+        assert_eq!(eta_and_rate(10.0, 7, 7, 100, 1.0), (None, 0.0));
+        assert_eq!(eta_and_rate(10.0, 0, 0, 0, 2.0), (None, 0.0));
+    }
+
+    #[test]
+    fn a_run_whose_cost_grows_is_given_the_time_its_growth_leaves() {
+        let near = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-6 * b;
+        // cost c·n²: half-way after 100 s, the whole run takes 400 s, so 300 s are left
+        // (the rate since the start would say 100)
+        let (eta, rate) = eta_and_rate(100.0, 0, 500, 1_000, 2.0);
+        assert!(near(eta, 300.0) && rate == 5.0, "{eta:?}");
+        // resumed at a quarter: 0.25² to 0.5² took 100 s, 0.5² to 1 takes 400 s
+        let (eta, _) = eta_and_rate(100.0, 250, 500, 1_000, 2.0);
+        assert!(near(eta, 400.0), "{eta:?}");
+        // the blocked mex to 10^9 of squares (n^1.75): a fifth of the way in 1,000 s
+        // leaves 1000·(1 − 0.2^1.75)/0.2^1.75 ≈ 15,700 s, where the rate says 4,000
+        let (eta, _) = eta_and_rate(1_000.0, 0, 200_000_000, 1_000_000_000, 1.75);
+        let want = 1000.0 * (1.0 - 0.2f64.powf(1.75)) / 0.2f64.powf(1.75);
+        assert!(
+            near(eta, want) && (15_000.0..16_500.0).contains(&want),
+            "{eta:?}"
+        );
+        // done: nothing left; a growth below 1 or not a number counts as 1
+        assert_eq!(eta_and_rate(10.0, 0, 100, 100, 1.5).0, Some(0.0));
+        assert!(near(eta_and_rate(10.0, 0, 50, 100, 0.5).0, 10.0));
+        assert!(near(eta_and_rate(10.0, 0, 50, 100, f64::NAN).0, 10.0));
     }
 }

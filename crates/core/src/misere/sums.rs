@@ -952,6 +952,7 @@ fn check_sum_cost(
             engine: crate::budget::Engine::CanonicalForms,
             memory: bytes as u64,
             seconds,
+            growth: 1.0,
         });
         return Ok(());
     }

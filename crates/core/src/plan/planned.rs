@@ -9,6 +9,10 @@ use crate::moves::{Moves, Structure};
 use crate::plan::choose::{engine_for, engine_of};
 use crate::plan::cost::Priced;
 
+/// Runs estimated at fewer seconds than this keep a linear cost ([`Estimate::growth`] 1):
+/// their time left matters little.
+const GROWTH_AFTER: f64 = 10.0;
+
 /// Largest heap of a take-and-break game in misère play (canonical forms grow fast; see
 /// [`crate::misere::canon`]).
 pub const CANONICAL_MAX: u64 = 100_000;
@@ -101,16 +105,35 @@ impl Plan {
             s: &structure,
         };
         let engine = engine_for(&structure, task, max);
+        let seconds = if timed {
+            priced.seconds(task, engine, max)
+        } else {
+            0.0
+        };
+        // the cost's growth near N, for the time left of a long run: the blocked mex to
+        // 10^9 of squares (about n^1.75) spends 80% of its time past half-way, where a rate
+        // since the start tells 35% of the time left
+        let superlinear = matches!(
+            engine,
+            Engine::BlockedMex | Engine::LayeredMex | Engine::SegmentedSieve
+        );
+        let growth = if superlinear && seconds >= GROWTH_AFTER {
+            let half = priced.seconds(task, engine, max / 2);
+            if half > 0.0 {
+                (seconds / half).log2().clamp(1.0, 3.0)
+            } else {
+                1.0
+            }
+        } else {
+            1.0
+        };
         let estimate = Estimate {
             task,
             max,
             engine,
             memory: priced.memory(task, engine, max),
-            seconds: if timed {
-                priced.seconds(task, engine, max)
-            } else {
-                0.0
-            },
+            seconds,
+            growth,
         };
         Ok(Plan {
             estimate,
