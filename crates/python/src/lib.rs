@@ -422,9 +422,7 @@ impl RawGame {
         let q = run(py, progress, |w| {
             let br = quotient_rule(game)?;
             let mut s = QuotientSolver::new(&br);
-            s.limit_growth(grow_to.map_or(GrowthLimit::QUICK, |h| {
-                GrowthLimit::to_heap(h.max(GrowthLimit::QUICK.heap))
-            }));
+            s.limit_growth(GrowthLimit::up_to(grow_to));
             s.solve_to(n_max, w)?;
             Ok::<_, Error>(s.quotient())
         })?;
@@ -721,6 +719,34 @@ impl ArrowTable {
 #[pyfunction]
 fn games() -> PyResult<String> {
     to_json(&FAMILIES)
+}
+
+/// The joint misère quotient (Plambeck and Siegel) of heaps 0..=n_max of each of `games`
+/// ([`heaplab_core::misere::quotient::joint_rules`], the games as `heaplab quotient --with`
+/// takes them; growth as [`GrowthLimit::up_to`]): its summary as JSON.
+#[pyfunction]
+#[pyo3(signature = (games, n_max, grow_to=None, progress=None))]
+fn joint_quotient(
+    py: Python<'_>,
+    games: Vec<String>,
+    n_max: u64,
+    grow_to: Option<u64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    use heaplab_core::misere::quotient::{joint_last, joint_rules, GrowthLimit, QuotientSolver};
+    let games: Vec<Game> = games
+        .iter()
+        .map(|g| parse_game(g))
+        .collect::<PyResult<_>>()?;
+    let q = run(py, progress, |w| {
+        let (names, rules) = joint_rules(&games)?;
+        let last = joint_last(rules.len(), n_max)?;
+        let mut s = QuotientSolver::joint(&rules)?;
+        s.limit_growth(GrowthLimit::up_to(grow_to));
+        s.solve_to(last, w)?;
+        Ok::<_, Error>(s.quotient().joint_summary(&names))
+    })?;
+    to_json(&q)
 }
 
 /// Who wins a sum written `SPEC:HEAP + SPEC:HEAP …`: JSON.
@@ -1371,6 +1397,7 @@ fn _heaplab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<resume::CensusJournal>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(who_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(joint_quotient, m)?)?;
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(sweep_table, m)?)?;
     m.add_function(wrap_pyfunction!(census_classes, m)?)?;

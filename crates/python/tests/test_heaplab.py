@@ -592,6 +592,31 @@ def test_the_misere_quotient_of_0_75_is_r8():
     assert s.win and "joint misère quotient of 0.75 and 0.77, order 48" in s.method
 
 
+def test_the_joint_quotient_of_several_games():
+    # 0.75 with Kayles: one monoid (order 48) for every sum mixing their heaps, as
+    # `heaplab quotient --game 0.75 --with 0.77 --max 30` gives it
+    q = heaplab.joint_quotient(["0.75", "0.77"], 30)
+    assert q.games == ["0.75", "0.77"] and q.max == 30 and q.order == 48
+    assert len(q.p_portion) == 11 and q.p_portion[:3] == ["a", "b^2", "ad"]
+    assert q.generators[:4] == [("a", "0.75", 1), ("b", "0.75", 2), ("c", "0.75", 5), ("d", "0.77", 5)]
+    assert [h.shape for h in q.heap_elements] == [(31,), (31,)]
+    assert q.heap_elements[0].dtype == np.uint32
+    assert q.heap_words[0][:6] == ["1", "a", "b", "a", "b", "c"] and q.heap_words[1][5] == "d"
+    assert q.periods[0].period == 2 and q.periods[0].proved and q.periods[1] is None
+    assert q.growth[-1] == ("0.77", 27, 48)
+    assert heaplab.joint_quotient(("0.75",), 30).order == 8
+    with pytest.raises(heaplab.HeaplabError, match="are the same game"):
+        heaplab.joint_quotient(["4!.0", "grundy-game"], 10)
+    with pytest.raises(heaplab.HeaplabError, match="listed twice"):
+        heaplab.joint_quotient(["0.77", "0.77"], 10)
+    with pytest.raises(heaplab.HeaplabError):
+        heaplab.joint_quotient(["squares", "0.77"], 10)
+    with pytest.raises(TypeError):
+        heaplab.joint_quotient("0.77", 10)
+    with pytest.raises(ValueError):
+        heaplab.joint_quotient(["0.77", "0.07"], -1)
+
+
 def test_quotient_growth_limit_and_extended_codes():
     # 4!.0 is Grundy's game: the same quotient (order 48 from heap 20)
     assert heaplab.Game("4!.0").quotient(20).relations == heaplab.Game("grundy-game").quotient(20).relations

@@ -7,8 +7,8 @@ use crate::output::{print_json, secs, write_frame};
 use crate::progress::Progress;
 use anyhow::{bail, Result};
 use heaplab_core::misere::quotient::{
-    joined_names, quotient_rule, GrowthLimit, MisereQuotient, Presentation, QuotientPeriod,
-    QuotientSolver, SUMMARY_PRODUCTS,
+    joined_names, joint_last, joint_rules, quotient_rule, GrowthLimit, MisereQuotient,
+    Presentation, QuotientPeriod, QuotientSolver, SUMMARY_PRODUCTS,
 };
 use heaplab_core::Game;
 use polars::prelude::*;
@@ -66,48 +66,20 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The growth limit of `--grow-to H` (the quick limit without it; an H below the quick
-/// limit's heap never makes the limit stricter).
+/// The growth limit of `--grow-to H` ([`GrowthLimit::up_to`]).
 fn limit(s: &mut QuotientSolver, grow_to: Option<u64>) {
-    s.limit_growth(grow_to.map_or(GrowthLimit::QUICK, |h| {
-        GrowthLimit::to_heap(h.max(GrowthLimit::QUICK.heap))
-    }));
+    s.limit_growth(GrowthLimit::up_to(grow_to));
 }
 
 /// `--with`: the joint quotient of `--game` and the `--with` games on heaps 0..=N of each.
 fn joint(a: QuotientArgs) -> Result<ExitCode> {
-    let mut games: Vec<Game> = vec![];
-    for g in std::iter::once(&a.gm.game).chain(&a.with) {
-        let g = g.under_normal_play().normalized().into_owned();
-        if games.contains(&g) {
-            bail!("{g} is listed twice: a joint quotient is of distinct games");
-        }
-        games.push(g);
-    }
-    let rules = games
-        .iter()
-        .map(quotient_rule)
-        .collect::<Result<Vec<_>, _>>()?;
-    let names: Vec<String> = games.iter().map(|g| g.to_string()).collect();
-    // two spellings of one rule (4!.0 and grundy-game)
-    let keys: Vec<String> = rules.iter().map(|r| format!("{r:?}")).collect();
-    for (j, key) in keys.iter().enumerate() {
-        if let Some(i) = keys[..j].iter().position(|k| k == key) {
-            bail!(
-                "{} and {} are the same game: a joint quotient is of distinct games",
-                names[i],
-                names[j]
-            );
-        }
-    }
+    let games: Vec<Game> = std::iter::once(&a.gm.game)
+        .chain(&a.with)
+        .cloned()
+        .collect();
+    let (names, rules) = joint_rules(&games)?;
     let k = rules.len() as u64;
-    let last =
-        a.gm.max
-            .checked_add(1)
-            .and_then(|n| n.checked_mul(k))
-            .map(|n| n - 1)
-            .filter(|&n| n < u64::MAX)
-            .ok_or_else(|| anyhow::anyhow!("--max {} is too large for {k} games", a.gm.max))?;
+    let last = joint_last(rules.len(), a.gm.max)?;
     if a.output.is_some() && a.gm.max > MAX_ROWS {
         bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
     }

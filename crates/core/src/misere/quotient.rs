@@ -119,6 +119,15 @@ impl GrowthLimit {
         work: QUICK_WORK,
     };
 
+    /// What a front end's `--grow-to H` (`grow_to=H`) asks: learned growth at heaps up to
+    /// H, or [`GrowthLimit::QUICK`] without it (an H below the quick limit's heap never makes
+    /// the limit stricter).
+    pub fn up_to(grow_to: Option<u64>) -> GrowthLimit {
+        grow_to.map_or(GrowthLimit::QUICK, |h| {
+            GrowthLimit::to_heap(h.max(GrowthLimit::QUICK.heap))
+        })
+    }
+
     /// Learned growth at heaps up to `heap`, however long it takes (minutes or more for
     /// quotients of hundreds of elements).
     pub fn to_heap(heap: u64) -> GrowthLimit {
@@ -144,6 +153,61 @@ pub fn joined_names(names: &[String]) -> String {
 
 /// Games a joint quotient ([`QuotientSolver::joint`]) may be of.
 pub const MAX_JOINT: usize = 64;
+
+/// The games of a joint quotient and their rules, as `heaplab quotient --with` and Python's
+/// `Game.quotient(joint=…)` take them: each game under normal play and normalised (its
+/// name in the texts), each with its take-and-break rule ([`quotient_rule`]).
+///
+/// # Errors
+/// [`Error::Unsupported`] when a game is listed twice, when two spellings name one rule
+/// (`4!.0` and `grundy-game`: a joint quotient is of distinct games), or when a game has
+/// no quotient support ([`quotient_rule`]).
+pub fn joint_rules(games: &[crate::Game]) -> Result<(Vec<String>, Vec<Breaker>), Error> {
+    let distinct = |what: String| Error::Unsupported {
+        what: format!("{what}: a joint quotient is of distinct games"),
+    };
+    let mut plain: Vec<crate::Game> = vec![];
+    for g in games {
+        let g = g.under_normal_play().normalized().into_owned();
+        if plain.contains(&g) {
+            return Err(distinct(format!("{g} is listed twice")));
+        }
+        plain.push(g);
+    }
+    let rules = plain
+        .iter()
+        .map(quotient_rule)
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = plain.iter().map(|g| g.to_string()).collect();
+    let keys: Vec<String> = rules.iter().map(|r| format!("{r:?}")).collect();
+    for (j, key) in keys.iter().enumerate() {
+        if let Some(i) = keys[..j].iter().position(|k| k == key) {
+            return Err(distinct(format!(
+                "{} and {} are the same game",
+                names[i], names[j]
+            )));
+        }
+    }
+    Ok((names, rules))
+}
+
+/// The last position of a joint quotient of `k` games on heaps 0..=max of each: the
+/// positions interleave the games (position i is heap i / k of game i mod k), so
+/// (max + 1)·k − 1.
+///
+/// # Errors
+/// [`Error::Unsupported`] when that passes u64.
+pub fn joint_last(k: usize, max: u64) -> Result<u64, Error> {
+    max.checked_add(1)
+        .and_then(|n| n.checked_mul(k as u64))
+        .and_then(|n| n.checked_sub(1))
+        .filter(|&n| n < u64::MAX)
+        .ok_or_else(|| Error::Unsupported {
+            what: format!(
+                "heaps to {max} of {k} games are too many positions for a joint quotient"
+            ),
+        })
+}
 
 /// Guesses of a grown quotient ([`super::trial`]) tried before the learner takes over.
 const GUESS_ROUNDS: usize = 24;

@@ -545,3 +545,31 @@ fn misere_sums_of_wild_heaps_are_estimated_first() {
         );
     }
 }
+
+#[test]
+fn joint_quotients_take_distinct_games_with_their_rules() {
+    use crate::misere::quotient::{joint_last, joint_rules, GrowthLimit};
+    let g = |s: &str| Game::parse(s).unwrap();
+    let (names, rules) = joint_rules(&[g("0.75"), g("misere(0.77)")]).unwrap();
+    assert_eq!(names, ["0.75", "0.77"]);
+    assert_eq!(rules.len(), 2);
+    let refused = |games: &[Game]| match joint_rules(games) {
+        Err(crate::Error::Unsupported { what }) => what,
+        other => panic!("{other:?}"),
+    };
+    assert!(refused(&[g("0.77"), g("misere(0.77)")]).contains("0.77 is listed twice"));
+    assert!(refused(&[g("4!.0"), g("grundy-game")]).contains("are the same game"));
+    assert!(refused(&[g("0.77"), g("squares")]).contains("not a take-and-break game"));
+    // positions interleave the games: heaps 0..=30 of two games are positions 0..=61
+    assert_eq!(joint_last(2, 30).unwrap(), 61);
+    assert_eq!(joint_last(1, 0).unwrap(), 0);
+    assert!(joint_last(2, u64::MAX / 2).is_err());
+    assert!(joint_last(0, 5).is_err());
+    // a grow-to below the quick limit never makes it stricter
+    assert_eq!(GrowthLimit::up_to(None), GrowthLimit::QUICK);
+    assert_eq!(
+        GrowthLimit::up_to(Some(4)),
+        GrowthLimit::to_heap(GrowthLimit::QUICK.heap)
+    );
+    assert_eq!(GrowthLimit::up_to(Some(40)), GrowthLimit::to_heap(40));
+}

@@ -70,6 +70,8 @@ __all__ = [
     "Periodicity",
     "Quotient",
     "QuotientPeriod",
+    "JointQuotient",
+    "joint_quotient",
     "Candidate",
     "WinningMoves",
     "Comparison",
@@ -152,6 +154,28 @@ class Quotient:
     period: Optional[QuotientPeriod]
     products: Optional["np.ndarray"]
 
+
+
+@dataclass(frozen=True)
+class JointQuotient:
+    """The joint misère quotient of several take-and-break games (``joint_quotient``): one
+    monoid for every sum mixing their heaps. ``heap_elements[j]`` is game j's heap map
+    (element ids, uint32) and ``heap_words[j]`` the same as words; generators are
+    ``(name, game, heap)``, growth steps ``(game, heap, order)``, ``periods[j]`` game j's
+    period (or None)."""
+
+    games: list
+    max: int
+    order: int
+    p_portion: list
+    generators: list
+    relations: list
+    elements: list
+    heap_elements: list
+    heap_words: list
+    growth: list
+    periods: list
+    products: Optional["np.ndarray"]
 
 
 @dataclass(frozen=True)
@@ -953,6 +977,38 @@ def compare(a: str, b: str, n_max: int, values: str = "grundy", progress: Progre
     d = json.loads(_heaplab.compare(a, b, _size("n_max", n_max), values, _check_progress(progress)))
     diffs = [(x["n"], x["a"], x["b"]) for x in d["differences"]]
     return Comparison(d["games"], d["max"], d["values"], d["equal"], d["count"], diffs, d["last"])
+
+
+def joint_quotient(
+    games: Sequence[str], n_max: int, grow_to: Optional[int] = None, progress: Progress = None
+) -> JointQuotient:
+    """The joint misère quotient (Plambeck and Siegel) of heaps 0..=n_max of each of
+    ``games`` (take-and-break specs, each listed once), as ``heaplab quotient --with``:
+    ``joint_quotient(["0.75", "0.77"], 30).order == 48``. Growth is learned as in
+    :meth:`Game.quotient`; a game without quotient support, a game listed twice (or two
+    spellings of one rule, ``4!.0`` and ``grundy-game``) and a quotient that must grow
+    further raise :class:`HeaplabError`."""
+    if isinstance(games, str) or not all(isinstance(g, str) for g in games):
+        raise TypeError("games is a list of specs (str)")
+    grow = None if grow_to is None else _size("grow_to", grow_to)
+    d = json.loads(
+        _heaplab.joint_quotient(list(games), _size("n_max", n_max), grow, _check_progress(progress))
+    )
+    products = d.get("products")
+    return JointQuotient(
+        games=list(d["games"]),
+        max=d["max"],
+        order=d["order"],
+        p_portion=list(d["p_portion"]),
+        generators=[(g["name"], g["game"], g["heap"]) for g in d["generators"]],
+        relations=list(d["relations"]),
+        elements=list(d["elements"]),
+        heap_elements=[np.asarray(v, dtype=np.uint32) for v in d["heap_element_ids"]],
+        heap_words=[list(v) for v in d["heap_elements"]],
+        growth=[(g["game"], g["heap"], g["order"]) for g in d["growth"]],
+        periods=[_build(QuotientPeriod, p) for p in d["periods"]],
+        products=None if products is None else np.asarray(products, dtype=np.uint32),
+    )
 
 
 def count(

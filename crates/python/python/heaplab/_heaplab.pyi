@@ -81,6 +81,9 @@ class CensusJournal:
 
 def games() -> str: ...
 def who_sum(text: str) -> str: ...
+def joint_quotient(
+    games: Sequence[str], n_max: int, grow_to: Optional[int] = None, progress: _Progress = None
+) -> str: ...
 def count(
     spec: str,
     heaps: int,
