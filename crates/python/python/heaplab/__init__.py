@@ -137,17 +137,36 @@ class QuotientPeriod:
 
 
 @dataclass(frozen=True)
-class Quotient:
-    """A misère quotient (``Game.quotient``): elements are written as words in the
+class _QuotientParts:
+    """What every misère quotient has: the heaps covered (0..=max of each game), the
+    order, the P-portion, generators, relations and every element as a word in the
     generators a, b, c, … (``elements[i]`` is element id i; 0 is the identity)."""
 
-    game: str
     max: int
     order: int
     p_portion: list
     generators: list
     relations: list
     elements: list
+
+
+def _quotient_parts(d: dict, generator) -> dict:
+    return dict(
+        max=d["max"],
+        order=d["order"],
+        p_portion=list(d["p_portion"]),
+        generators=[generator(g) for g in d["generators"]],
+        relations=list(d["relations"]),
+        elements=list(d["elements"]),
+    )
+
+
+@dataclass(frozen=True)
+class Quotient(_QuotientParts):
+    """A misère quotient (``Game.quotient``); generators are ``(name, heap)``, the heap map
+    ``heap_elements`` (element ids, uint32) and ``heap_words`` (as words)."""
+
+    game: str
     heap_elements: "np.ndarray"
     heap_words: list
     growth: list
@@ -155,9 +174,8 @@ class Quotient:
     products: Optional["np.ndarray"]
 
 
-
 @dataclass(frozen=True)
-class JointQuotient:
+class JointQuotient(_QuotientParts):
     """The joint misère quotient of several take-and-break games (``joint_quotient``): one
     monoid for every sum mixing their heaps. ``heap_elements[j]`` is game j's heap map
     (element ids, uint32) and ``heap_words[j]`` the same as words; generators are
@@ -165,12 +183,6 @@ class JointQuotient:
     period (or None)."""
 
     games: list
-    max: int
-    order: int
-    p_portion: list
-    generators: list
-    relations: list
-    elements: list
     heap_elements: list
     heap_words: list
     growth: list
@@ -763,13 +775,8 @@ class Game:
         )
         products = d.get("products")
         return Quotient(
+            **_quotient_parts(d, lambda g: (g["name"], g["heap"])),
             game=d["game"],
-            max=d["max"],
-            order=d["order"],
-            p_portion=list(d["p_portion"]),
-            generators=[(g["name"], g["heap"]) for g in d["generators"]],
-            relations=list(d["relations"]),
-            elements=list(d["elements"]),
             heap_elements=np.asarray(d["heap_element_ids"], dtype=np.uint32),
             heap_words=list(d["heap_elements"]),
             growth=[(g["heap"], g["order"]) for g in d["growth"]],
@@ -996,13 +1003,8 @@ def joint_quotient(
     )
     products = d.get("products")
     return JointQuotient(
+        **_quotient_parts(d, lambda g: (g["name"], g["game"], g["heap"])),
         games=list(d["games"]),
-        max=d["max"],
-        order=d["order"],
-        p_portion=list(d["p_portion"]),
-        generators=[(g["name"], g["game"], g["heap"]) for g in d["generators"]],
-        relations=list(d["relations"]),
-        elements=list(d["elements"]),
         heap_elements=[np.asarray(v, dtype=np.uint32) for v in d["heap_element_ids"]],
         heap_words=[list(v) for v in d["heap_elements"]],
         growth=[(g["game"], g["heap"], g["order"]) for g in d["growth"]],
