@@ -24,16 +24,38 @@ pub(crate) fn count_arg(s: &str) -> Result<u64, String> {
 /// Something that takes frames to write.
 pub(crate) type Put<'a> = &'a mut dyn FnMut(DataFrame) -> Result<()>;
 
+/// The format of the rows `table` and `losers` write to `output` (CSV on stdout).
+///
+/// # Errors
+/// A name that tells no format, or a b-file (these rows are not one sequence).
+fn rows_format(output: Option<&Path>) -> Result<Format> {
+    let format = resolve_format(None, output)?;
+    if format == Format::Bfile {
+        bail!(
+            "`{}`: these rows are written as .csv or .parquet",
+            output.map_or("-".into(), |p| p.display().to_string())
+        );
+    }
+    Ok(format)
+}
+
+/// Fails before any work when the rows cannot go to `output`: a name that tells no
+/// format (or a b-file's), or a file that cannot be created there.
+pub(crate) fn check_rows_output(output: Option<&Path>) -> Result<()> {
+    rows_format(output)?;
+    match output {
+        Some(p) if !crate::files::is_stdout(p) => crate::files::AtomicFile::check(p),
+        _ => Ok(()),
+    }
+}
+
 /// Writes frames to `-o` (atomically) or stdout as CSV/Parquet.
 pub(crate) fn write_rows(
     output: Option<&Path>,
     schema: &Schema,
     fill: &mut dyn FnMut(Put<'_>) -> Result<()>,
 ) -> Result<u64> {
-    let format = resolve_format(None, output)?;
-    if format == Format::Bfile {
-        bail!("write .csv or .parquet here");
-    }
+    let format = rows_format(output)?;
     let mut rows = 0u64;
     match output {
         Some(p) if !crate::files::is_stdout(p) => {
@@ -143,7 +165,14 @@ pub(crate) fn draw(
                 ),
                 grid.rect.rows,
                 grid.rect.cols,
-                &|r, c| grid.rect.get(r, c),
+                // allowances beyond the heap are no states: left blank
+                &|r, c| {
+                    if grid.is_state(r, c) {
+                        grid.rect.get(r, c)
+                    } else {
+                        crate::plot::NO_VALUE
+                    }
+                },
             )?
         }
         (BeyondGame::Pair(p), _) if p.beatty().is_none() => {

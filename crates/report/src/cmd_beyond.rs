@@ -4,8 +4,8 @@
 //! names such a game; the arguments are those below.
 
 use crate::beyond_out::{
-    count_arg, draw, game_arg, rows_fit_on_disk, table_frame, too_many_rows, write_losers,
-    write_rows,
+    check_rows_output, count_arg, draw, game_arg, rows_fit_on_disk, table_frame, too_many_rows,
+    write_losers, write_rows,
 };
 use crate::output::{print_json, secs};
 use crate::progress::Progress;
@@ -100,6 +100,9 @@ struct ListArgs {
     /// Print only how many there are.
     #[arg(long)]
     count: bool,
+    /// Print one JSON summary on stdout (instead of the rows when there is no -o).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -117,6 +120,9 @@ struct TableArgs {
     /// Output file (.csv or .parquet); stdout (CSV) without it.
     #[arg(long, short = 'o')]
     output: Option<PathBuf>,
+    /// Print one JSON summary on stdout (instead of the rows when there is no -o).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -134,6 +140,9 @@ struct PlotArgs {
     /// `grundy` (heat map of the values) or `pairs` (the P-positions as points).
     #[arg(long, default_value = "grundy", value_parser = ["grundy", "pairs"])]
     kind: String,
+    /// Print one JSON summary on stdout.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -219,9 +228,9 @@ pub fn run(cli: BeyondCli) -> Result<ExitCode> {
     // the answer goes to stdout: refused before any work when it is closed (`>&-`)
     let on_stdout = match &cli.cmd {
         BeyondCmd::Who(_) | BeyondCmd::Check(_) | BeyondCmd::Guess(_) => true,
-        BeyondCmd::Losers(a) => a.count || a.output.is_none(),
-        BeyondCmd::Table(a) => a.output.is_none(),
-        BeyondCmd::Plot(_) => false,
+        BeyondCmd::Losers(a) => a.count || a.json || a.output.is_none(),
+        BeyondCmd::Table(a) => a.json || a.output.is_none(),
+        BeyondCmd::Plot(a) => a.json,
         BeyondCmd::Report(a) => a.json,
     };
     if on_stdout {
@@ -296,51 +305,86 @@ fn who(a: WhoArgs) -> Result<ExitCode> {
 
 fn losers(a: ListArgs) -> Result<ExitCode> {
     let g = &a.game;
+    let t0 = Instant::now();
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
     if a.count && a.output.is_some() {
         bail!("--count prints how many there are: leave out -o (or --count)");
     }
-    if let (true, BeyondGame::Pair(p)) = (a.count, g) {
-        if let Some(b) = p.beatty() {
-            println!("{}", b.count_upto(a.max));
-            return Ok(ExitCode::SUCCESS);
+    // the P-positions only counted: --count, or --json with no file to write
+    let count_only = a.count || (a.json && a.output.is_none());
+    let beatty = match g {
+        BeyondGame::Pair(p) => p.beatty(),
+        _ => None,
+    };
+    let rows = match beatty {
+        Some(b) if count_only => b.count_upto(a.max),
+        _ => {
+            too_many_rows(g, a.max)?;
+            if count_only {
+                let mut rows = 0u64;
+                beyond_frames(g, a.max, true, &progress, &mut |df| {
+                    rows += df.height() as u64;
+                    Ok(())
+                })?;
+                rows
+            } else {
+                check_rows_output(a.output.as_deref())?;
+                if let Some(p) = &a.output {
+                    rows_fit_on_disk(g, a.max, p)?;
+                }
+                write_losers(g, a.max, a.output.as_deref(), &progress)?
+            }
         }
-    }
-    too_many_rows(g, a.max)?;
-    if a.count {
-        let mut rows = 0u64;
-        beyond_frames(g, a.max, true, &progress, &mut |df| {
-            rows += df.height() as u64;
-            Ok(())
-        })?;
-        progress.finish();
-        println!("{rows}");
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(p) = &a.output {
-        rows_fit_on_disk(g, a.max, p)?;
-    }
-    let rows = write_losers(g, a.max, a.output.as_deref(), &progress)?;
+    };
     progress.finish();
-    if let Some(p) = &a.output {
+    report_rows(g, a.max, rows, a.output.as_deref(), a.json, a.count, t0);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `losers` and `table` say once their rows are written or counted: the JSON summary,
+/// the count (`--count`), or which file they went to (on stderr, unless `--quiet`).
+fn report_rows(
+    g: &BeyondGame,
+    max: u64,
+    rows: u64,
+    output: Option<&std::path::Path>,
+    as_json: bool,
+    count: bool,
+    t0: Instant,
+) {
+    if as_json {
+        let files: Vec<String> = output.iter().map(|p| p.display().to_string()).collect();
+        print_json(&json!({
+            "game": g.to_string(),
+            "max": max,
+            "rows": rows,
+            "files": files,
+            "seconds": secs(t0),
+        }));
+    } else if count {
+        println!("{rows}");
+    } else if let Some(p) = output.filter(|_| !crate::progress::quiet()) {
         eprintln!("wrote {} ({rows} rows)", p.display());
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn table(a: TableArgs) -> Result<ExitCode> {
     let g = &a.game;
+    let t0 = Instant::now();
+    check_rows_output(a.output.as_deref())?;
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
     let (df, statement) = table_frame(g, a.max, a.row, &progress)?;
     progress.finish();
-    if let Some(s) = statement {
+    if let Some(s) = statement.filter(|_| !crate::progress::quiet()) {
         eprintln!("{s}");
     }
-    let schema = df.schema().as_ref().clone();
-    let rows = write_rows(a.output.as_deref(), &schema, &mut |put| put(df.clone()))?;
-    if let Some(p) = &a.output {
-        eprintln!("wrote {} ({rows} rows)", p.display());
-    }
+    let rows = if a.json && a.output.is_none() {
+        df.height() as u64
+    } else {
+        let schema = df.schema().as_ref().clone();
+        write_rows(a.output.as_deref(), &schema, &mut |put| put(df.clone()))?
+    };
+    report_rows(g, a.max, rows, a.output.as_deref(), a.json, false, t0);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -349,10 +393,22 @@ fn plot(a: PlotArgs) -> Result<ExitCode> {
     if a.output.extension().and_then(|e| e.to_str()) != Some("png") {
         bail!("plot writes a .png: `{}`", a.output.display());
     }
+    crate::files::AtomicFile::check(&a.output)?; // a bad path fails before any work
     let progress = Progress::new(&format!("{g} to {}", a.max), a.max.saturating_add(1));
+    let t0 = Instant::now();
     let written = draw(g, &a.kind, a.max, &a.output, &progress)?;
     progress.finish();
-    eprintln!("wrote {}", written.display());
+    if a.json {
+        print_json(&json!({
+            "game": g.to_string(),
+            "max": a.max,
+            "kind": a.kind,
+            "files": [written.display().to_string()],
+            "seconds": secs(t0),
+        }));
+    } else if !crate::progress::quiet() {
+        eprintln!("wrote {}", written.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -41,9 +41,7 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
         &format!("misère quotient of {game}"),
         a.gm.max.saturating_add(1),
     );
-    if a.output.is_some() && a.gm.max > MAX_ROWS {
-        bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
-    }
+    check_map_output(a.output.as_deref(), a.gm.max)?;
     let mut s = QuotientSolver::new(&br);
     limit(&mut s, a.grow_to);
     // once Φ's period is proved, the quotient covers every heap: no need to go on
@@ -80,9 +78,7 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
     let (names, rules) = joint_rules(&games)?;
     let k = rules.len() as u64;
     let last = joint_last(rules.len(), a.gm.max)?;
-    if a.output.is_some() && a.gm.max > MAX_ROWS {
-        bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
-    }
+    check_map_output(a.output.as_deref(), a.gm.max)?;
     let t0 = Instant::now();
     let together = joined_names(&names);
     let progress = Progress::new(&format!("joint misère quotient of {together}"), last + 1);
@@ -164,6 +160,19 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
 }
 
 /// Writes the heap map `-o` asked for and says where.
+/// Fails before any work when the heap map cannot go to `out` (more than [`MAX_ROWS`]
+/// heaps, a name that tells no table format, a file that cannot be created there).
+fn check_map_output(out: Option<&std::path::Path>, max: u64) -> Result<()> {
+    let Some(out) = out else {
+        return Ok(());
+    };
+    if max > MAX_ROWS {
+        bail!("-o writes the heap map of at most {MAX_ROWS} heaps; use --max {MAX_ROWS} or less");
+    }
+    crate::output::frame_format(out)?;
+    crate::files::AtomicFile::check(out)
+}
+
 fn write_map(mut df: DataFrame, out: &std::path::Path) -> Result<()> {
     let path = write_frame(&mut df, out)?;
     if !crate::progress::quiet() {

@@ -963,6 +963,9 @@ pub fn census_plots(
     Ok(vec![a.display().to_string(), b.display().to_string()])
 }
 
+/// A cell of [`square_png`] with no value (drawn white): a state the game does not have.
+pub const NO_VALUE: u32 = u32::MAX;
+
 /// A heat map of a table of `rows` × `cols` cells: row r drawn from the bottom, column c
 /// from the left, each pixel the colour of the cell under it (value 0, a P-position,
 /// black; others on a ramp up to the largest value).
@@ -976,7 +979,10 @@ pub fn square_png(
     let mut vmax = 1u32;
     for r in 0..rows {
         for c in 0..cols {
-            vmax = vmax.max(value(r, c));
+            let v = value(r, c);
+            if v != NO_VALUE {
+                vmax = vmax.max(v);
+            }
         }
     }
     render(dest, spec, &[], |root| {
@@ -992,10 +998,10 @@ pub fn square_png(
             for j in 0..h {
                 let (c, r) = (i * cols / w, j * rows / h);
                 let v = value(r, c);
-                let colour = if v == 0 {
-                    BLACK
-                } else {
-                    value_colour(v, vmax + 1)
+                let colour = match v {
+                    0 => BLACK,
+                    NO_VALUE => WHITE,
+                    _ => value_colour(v, vmax + 1),
                 };
                 let (x0, x1) = (c as f64, ((i + 1) * cols / w) as f64);
                 let (y0, y1) = (r as f64, ((j + 1) * rows / h) as f64);

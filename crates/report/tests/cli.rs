@@ -3004,6 +3004,101 @@ fn class_census_members_are_one_row_per_game() {
 /// losers, table, check, guess and report, with values from the definitions and OEIS, and
 /// bad input refused in one line with exit 2.
 #[test]
+fn games_beyond_one_heap_summarize_in_json_keep_quiet_and_check_their_files_first() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    // --json: a summary instead of the rows (Wythoff's P-positions up to 100: 39 pairs
+    // with both coordinates ≤ 100, counted from the Beatty pairs)
+    let v = json(
+        p,
+        &["losers", "--game", "wythoff", "--max", "100", "--json"],
+    );
+    assert_eq!(
+        (v["rows"].clone(), v["files"].clone()),
+        (json!(39), json!([]))
+    );
+    assert_eq!(
+        ok(
+            p,
+            &["losers", "--game", "wythoff", "--max", "100", "--count"]
+        )
+        .trim(),
+        "39"
+    );
+    let v = json(p, &["table", "--game", "wythoff", "--max", "3", "--json"]);
+    assert_eq!(v["rows"], 16);
+    let v = json(
+        p,
+        &[
+            "table",
+            "--game",
+            "fibonacci-nim",
+            "--max",
+            "3",
+            "-o",
+            "f.csv",
+            "--json",
+        ],
+    );
+    // move memory lists the states (heap, allowance ≤ heap): 1 + 2 + 3 + 4
+    assert_eq!(
+        (v["rows"].clone(), v["files"].clone()),
+        (json!(10), json!(["f.csv"]))
+    );
+    let v = json(
+        p,
+        &[
+            "plot", "--game", "wythoff", "--max", "20", "-o", "w.png", "--json",
+        ],
+    );
+    assert_eq!(v["files"], json!(["w.png"]));
+    // --quiet: nothing on stderr
+    for args in [
+        &[
+            "--quiet", "table", "--game", "wythoff", "--max", "2", "-o", "q.csv",
+        ][..],
+        &[
+            "--quiet",
+            "plot",
+            "--game",
+            "fibonacci-nim",
+            "--max",
+            "9",
+            "-o",
+            "q.png",
+        ],
+        &[
+            "--quiet", "losers", "--game", "wythoff", "--max", "50", "-o", "l.csv",
+        ],
+    ] {
+        let o = heaplab(p, args);
+        assert!(o.status.success() && o.stderr.is_empty(), "{args:?}: {o:?}");
+    }
+    // a file that cannot be written is refused before the table is computed
+    for out in ["x.txt", "no/such/dir/x.csv"] {
+        let o = heaplab(
+            p,
+            &["table", "--game", "wythoff", "--max", "3000", "-o", out],
+        );
+        assert_eq!(o.status.code(), Some(2), "{out}");
+        assert!(!p.join(out).exists());
+    }
+    // a row far past --max (the transposed rectangle): g(10^6, b) for b ≤ 3
+    let row = ok(
+        p,
+        &["table", "--game", "wythoff", "--max", "3", "--row", "1e6"],
+    );
+    let wide = ok(
+        p,
+        &["table", "--game", "wythoff", "--max", "1e6", "--row", "3"],
+    );
+    let last: Vec<&str> = row.lines().last().unwrap().split(',').collect();
+    let cell: Vec<&str> = wide.lines().last().unwrap().split(',').collect();
+    assert_eq!((last[0], last[1]), ("1000000", "3"));
+    assert_eq!(last[2], cell[2]);
+}
+
+#[test]
 fn games_beyond_one_heap_from_the_command_line() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path();

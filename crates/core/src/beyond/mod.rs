@@ -476,10 +476,26 @@ pub fn grundy_grid(
     match game {
         BeyondGame::Pair(p) => {
             let rows = last_row.map_or(side, |r| r.saturating_add(1));
+            let rect = if rows > side && p.symmetric() {
+                // rows far past max: the engines take the longer side second, so the
+                // transposed rectangle, read back by symmetry (g(a, b) = g(b, a))
+                let t = pairs::grundy_rect(p, side, rows, obs)?;
+                let mut values = Vec::with_capacity(t.values.len());
+                for a in 0..rows {
+                    values.extend((0..side).map(|b| t.get(b, a)));
+                }
+                pairs::Rect {
+                    rows,
+                    cols: side,
+                    values,
+                }
+            } else {
+                pairs::grundy_rect(p, rows, side, obs)?
+            };
             Ok(Grid {
                 row_name: "a",
                 col_name: "b",
-                rect: pairs::grundy_rect(p, rows, side, obs)?,
+                rect,
                 clamped: false,
             })
         }

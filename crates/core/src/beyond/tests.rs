@@ -681,6 +681,15 @@ fn grids_are_the_tables_of_each_family() {
     assert!((0..6).all(|a| (0..6).all(|b| g.is_state(a, b))));
     let rows = grundy_grid(&w, 5, Some(2), &Silent).unwrap();
     assert_eq!(rows.rect.values, g.rect.values[..18]);
+    // rows far past max come from the transposed rectangle: the same values
+    let tall = grundy_grid(&w, 3, Some(200_000), &Silent).unwrap();
+    let wide = grundy_grid(&w, 200_000, Some(3), &Silent).unwrap();
+    assert_eq!((tall.rect.rows, tall.rect.cols), (200_001, 4));
+    for a in [0, 1, 2, 5, 1000, 199_999, 200_000] {
+        for b in 0..4 {
+            assert_eq!(tall.rect.get(a, b), wide.rect.get(b, a), "({a}, {b})");
+        }
+    }
     // Take-Away(2) by state: every state is its definition, and an allowance beyond the
     // heap reads as the heap.
     let t = BeyondGame::parse("takeaway{2}").unwrap();

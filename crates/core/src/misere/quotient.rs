@@ -193,20 +193,20 @@ pub fn joint_rules(games: &[crate::Game]) -> Result<(Vec<String>, Vec<Breaker>),
 
 /// The last position of a joint quotient of `k` games on heaps 0..=max of each: the
 /// positions interleave the games (position i is heap i / k of game i mod k), so
-/// (max + 1)·k − 1.
+/// (max + 1)·k − 1, or the last whole round of k below 2^64 − 1 when that passes it (a run
+/// so far ends where every game's period is proved, long before).
 ///
 /// # Errors
-/// [`Error::Unsupported`] when that passes u64.
+/// [`Error::Unsupported`] for no games.
 pub fn joint_last(k: usize, max: u64) -> Result<u64, Error> {
-    max.checked_add(1)
-        .and_then(|n| n.checked_mul(k as u64))
-        .and_then(|n| n.checked_sub(1))
-        .filter(|&n| n < u64::MAX)
-        .ok_or_else(|| Error::Unsupported {
-            what: format!(
-                "heaps to {max} of {k} games are too many positions for a joint quotient"
-            ),
-        })
+    let k = k as u64;
+    if k == 0 {
+        return Err(Error::Unsupported {
+            what: "a joint quotient of no games".into(),
+        });
+    }
+    let rounds = max.saturating_add(1).min((u64::MAX - 1) / k);
+    Ok(rounds * k - 1)
 }
 
 /// Guesses of a grown quotient ([`super::trial`]) tried before the learner takes over.

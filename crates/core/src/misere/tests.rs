@@ -563,7 +563,9 @@ fn joint_quotients_take_distinct_games_with_their_rules() {
     // positions interleave the games: heaps 0..=30 of two games are positions 0..=61
     assert_eq!(joint_last(2, 30).unwrap(), 61);
     assert_eq!(joint_last(1, 0).unwrap(), 0);
-    assert!(joint_last(2, u64::MAX / 2).is_err());
+    // past 2^64 positions: the last whole round of both games
+    assert_eq!(joint_last(2, u64::MAX / 2).unwrap(), u64::MAX - 2);
+    assert_eq!(joint_last(3, u64::MAX).unwrap() % 3, 2);
     assert!(joint_last(0, 5).is_err());
     // a grow-to below the quick limit never makes it stricter
     assert_eq!(GrowthLimit::up_to(None), GrowthLimit::QUICK);
