@@ -3396,15 +3396,25 @@ fn quotient_prints_r8_for_0_75() {
         vec![
             "quotient", "--game", "0.75", "--with", "squares", "--max", "5",
         ],
-        vec![
-            "quotient", "--game", "0.75", "--with", "0.77", "--max", "1.8e19",
-        ],
+        vec!["quotient", "--game", "0.75", "--max", "5", "-o", "q.txt"],
     ] {
         let o = heaplab(dir.path(), &bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
     }
+    // a joint quotient to any --max: every game's period is proved long before (heap
+    // 180 for Kayles), so it is the quotient of every heap
+    let out = ok(
+        dir.path(),
+        &[
+            "quotient", "--game", "0.75", "--with", "0.77", "--max", "1.8e19",
+        ],
+    );
+    assert!(
+        out.contains("it is the quotient of every heap, 18000000000000000000 included"),
+        "{out}"
+    );
     // the joint quotient of 0.31, 0.52 and 0.75 is R8 again, each game's period proved;
     // with Kayles, order 48, generators named by game and heap
     let out = ok(
