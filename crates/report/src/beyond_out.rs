@@ -29,14 +29,16 @@ pub(crate) type Put<'a> = &'a mut dyn FnMut(DataFrame) -> Result<()>;
 /// # Errors
 /// A name that tells no format, or a b-file (these rows are not one sequence).
 fn rows_format(output: Option<&Path>) -> Result<Format> {
-    let format = resolve_format(None, output)?;
-    if format == Format::Bfile {
-        bail!(
+    let refuse = || {
+        anyhow::anyhow!(
             "`{}`: these rows are written as .csv or .parquet",
             output.map_or("-".into(), |p| p.display().to_string())
-        );
+        )
+    };
+    match resolve_format(None, output) {
+        Ok(Format::Bfile) | Err(_) => Err(refuse()),
+        Ok(format) => Ok(format),
     }
-    Ok(format)
 }
 
 /// Fails before any work when the rows cannot go to `output`: a name that tells no
