@@ -97,17 +97,12 @@ impl RawBeyond {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<ArrowTable> {
         let game = &self.game;
-        if let BeyondGame::Pair(p) = game {
-            if let Some(b) = p.beatty() {
-                // about n_max / (a + 1) pairs, 24 bytes each, all held in memory here
-                let rows = n_max / (b.a + 1);
-                if rows > 100_000_000 {
-                    return Err(PyValueError::new_err(format!(
-                        "{game} to {n_max}: about {rows} pairs, more than the 10^8 held in \
-                         memory here; stream them with `heaplab losers` or count them there"
-                    )));
-                }
-            }
+        // 24 bytes a pair, all held in memory here
+        if let Some(rows) = game.pairs_estimate(n_max).filter(|&r| r > 100_000_000) {
+            return Err(PyValueError::new_err(format!(
+                "{game} to {n_max}: about {rows} pairs, more than the 10^8 held in \
+                 memory here; stream them with `heaplab losers` or count them there"
+            )));
         }
         let cols = run(py, progress, |w| -> Result<[Vec<u64>; 3], Raised> {
             let mut c: [Vec<u64>; 3] = Default::default();

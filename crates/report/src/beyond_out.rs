@@ -96,42 +96,36 @@ pub(crate) fn table_frame(
     row: Option<u64>,
     progress: &Progress,
 ) -> Result<(DataFrame, Option<String>)> {
-    if let BeyondGame::Loopy(_) = g {
-        if row.is_some() {
-            bail!("--row is for two-heap games");
-        }
-    } else {
-        let side = max as u128 + 1;
-        memory_for_cells(g, side.saturating_mul(row.map_or(side, |r| r as u128 + 1)))?;
+    if row.is_some() && !g.is_two_heap() {
+        bail!("--row is for two-heap games");
     }
     let mut statement = None;
-    let df = match g {
-        BeyondGame::Pair(_) | BeyondGame::Memory(_) => {
-            let grid = grundy_grid(g, max, row, progress)?;
-            let t = &grid.rect;
-            // `--row r` writes row r alone; sides are at most 20,000: u32 coordinates
-            let (mut r, mut c, mut v) = (vec![], vec![], vec![]);
-            for x in row.unwrap_or(0)..t.rows {
-                for y in (0..t.cols).filter(|&y| grid.is_state(x, y)) {
-                    r.push(x as u32);
-                    c.push(y as u32);
-                    v.push(t.get(x, y));
-                }
+    let df = if g.has_grundy_values() {
+        let side = max as u128 + 1;
+        memory_for_cells(g, side.saturating_mul(row.map_or(side, |r| r as u128 + 1)))?;
+        let grid = grundy_grid(g, max, row, progress)?;
+        let t = &grid.rect;
+        // `--row r` writes row r alone; sides are at most 20,000: u32 coordinates
+        let (mut r, mut c, mut v) = (vec![], vec![], vec![]);
+        for x in row.unwrap_or(0)..t.rows {
+            for y in (0..t.cols).filter(|&y| grid.is_state(x, y)) {
+                r.push(x as u32);
+                c.push(y as u32);
+                v.push(t.get(x, y));
             }
-            df!(grid.row_name => r, grid.col_name => c, "grundy" => v)?
         }
-        BeyondGame::Loopy(_) => {
-            // one analysis: its rows, and the window's argument on stderr
-            let mut all: Option<DataFrame> = None;
-            for_each_rows(g, max, false, progress, &mut |rows: Rows<'_>| {
-                if let Rows::Outcomes { statement: s, .. } = &rows {
-                    statement = Some(format!("{g}: {s}"));
-                }
-                all = Some(rows_frame(rows)?);
-                Ok::<(), heaplab_analysis::Error>(())
-            })?;
-            all.unwrap_or_default()
-        }
+        df!(grid.row_name => r, grid.col_name => c, "grundy" => v)?
+    } else {
+        // loopy: one analysis, its rows, and the window's argument on stderr
+        let mut all: Option<DataFrame> = None;
+        for_each_rows(g, max, false, progress, &mut |rows: Rows<'_>| {
+            if let Rows::Outcomes { statement: s, .. } = &rows {
+                statement = Some(format!("{g}: {s}"));
+            }
+            all = Some(rows_frame(rows)?);
+            Ok::<(), heaplab_analysis::Error>(())
+        })?;
+        all.unwrap_or_default()
     };
     Ok((df, statement))
 }
@@ -147,82 +141,79 @@ pub(crate) fn draw(
 ) -> Result<PathBuf> {
     let spec =
         |t: &str, x: &str, y: &str| crate::plot::ChartSpec::new(t, x, y).sized(Some((900, 900)));
-    let written = match (g, kind) {
-        (BeyondGame::Memory(_), "pairs") => bail!("{g}: --kind pairs is for two-heap games"),
-        (BeyondGame::Pair(_), "grundy") | (BeyondGame::Memory(_), _) => {
-            if max > 4000 {
-                bail!(
-                    "a heat map of Grundy values to {}: at most 4000 (a pixel a cell)",
-                    max
-                );
-            }
-            let grid = grundy_grid(g, max, None, progress)?;
-            let (rn, cn) = (grid.row_name, grid.col_name);
-            crate::plot::square_png(
-                output,
-                &spec(
-                    &format!("{g}: Grundy values of ({rn}, {cn}), P-positions black"),
-                    cn,
-                    rn,
-                ),
-                grid.rect.rows,
-                grid.rect.cols,
-                // allowances beyond the heap are no states: left blank
-                &|r, c| {
-                    if grid.is_state(r, c) {
-                        grid.rect.get(r, c)
-                    } else {
-                        crate::plot::NO_VALUE
-                    }
-                },
-            )?
+    if !g.has_grundy_values() {
+        bail!("{g}: no plot for loopy games (use table: win, loss, draw)");
+    }
+    let written = if kind != "pairs" {
+        if max > 4000 {
+            bail!(
+                "a heat map of Grundy values to {}: at most 4000 (a pixel a cell)",
+                max
+            );
         }
-        (BeyondGame::Pair(p), _) if p.beatty().is_none() => {
-            // every P-position of the square, as it is (no mirror: the game may not be
-            // symmetric)
-            let side = max.saturating_add(1);
-            memory_for_cells(g, side as u128 * side as u128)?;
-            let t = grundy_grid(g, max, None, progress)?.rect;
-            let pts: Vec<(u64, u64)> = (0..side)
-                .flat_map(|x| (0..side).map(move |y| (x, y)))
-                .filter(|&(x, y)| t.get(x, y) == 0)
-                .map(|(x, y)| (y, x))
-                .collect();
-            crate::plot::points_png(
-                output,
-                &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
-                &pts,
-                max,
-            )?
-        }
-        (BeyondGame::Pair(_), _) => {
-            if max > 100_000_000 {
-                bail!(
-                    "a plot of the P-pairs to {}: at most 10^8 (about 10^8 points)",
-                    max
-                );
-            }
-            let mut pts: Vec<(u64, u64)> = vec![];
-            beyond_frames(g, max, true, progress, &mut |df| {
-                let ca = df.column("a")?.u64()?.clone();
-                let cb = df.column("b")?.u64()?.clone();
-                // (x, y) = (b, a), as in the heat map
-                for (x, y) in ca.into_no_null_iter().zip(cb.into_no_null_iter()) {
-                    pts.push((y, x));
-                    pts.push((x, y));
+        let grid = grundy_grid(g, max, None, progress)?;
+        let (rn, cn) = (grid.row_name, grid.col_name);
+        crate::plot::square_png(
+            output,
+            &spec(
+                &format!("{g}: Grundy values of ({rn}, {cn}), P-positions black"),
+                cn,
+                rn,
+            ),
+            grid.rect.rows,
+            grid.rect.cols,
+            // allowances beyond the heap are no states: left blank
+            &|r, c| {
+                if grid.is_state(r, c) {
+                    grid.rect.get(r, c)
+                } else {
+                    crate::plot::NO_VALUE
                 }
-                Ok(())
-            })?;
-            crate::plot::points_png(
-                output,
-                &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
-                &pts,
-                max,
-            )?
+            },
+        )?
+    } else if !g.is_two_heap() {
+        bail!("{g}: --kind pairs is for two-heap games")
+    } else if g.beatty().is_none() {
+        // every P-position of the square, as it is (no mirror: the game may not be
+        // symmetric)
+        let side = max.saturating_add(1);
+        memory_for_cells(g, side as u128 * side as u128)?;
+        let t = grundy_grid(g, max, None, progress)?.rect;
+        let pts: Vec<(u64, u64)> = (0..side)
+            .flat_map(|x| (0..side).map(move |y| (x, y)))
+            .filter(|&(x, y)| t.get(x, y) == 0)
+            .map(|(x, y)| (y, x))
+            .collect();
+        crate::plot::points_png(
+            output,
+            &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
+            &pts,
+            max,
+        )?
+    } else {
+        if max > 100_000_000 {
+            bail!(
+                "a plot of the P-pairs to {}: at most 10^8 (about 10^8 points)",
+                max
+            );
         }
-        (BeyondGame::Loopy(_), _) => {
-            bail!("{g}: no plot for loopy games (use table: win, loss, draw)")
-        }
+        let mut pts: Vec<(u64, u64)> = vec![];
+        beyond_frames(g, max, true, progress, &mut |df| {
+            let ca = df.column("a")?.u64()?.clone();
+            let cb = df.column("b")?.u64()?.clone();
+            // (x, y) = (b, a), as in the heat map
+            for (x, y) in ca.into_no_null_iter().zip(cb.into_no_null_iter()) {
+                pts.push((y, x));
+                pts.push((x, y));
+            }
+            Ok(())
+        })?;
+        crate::plot::points_png(
+            output,
+            &spec(&format!("{g}: P-positions (a, b)"), "b", "a"),
+            &pts,
+            max,
+        )?
     };
     Ok(written)
 }
@@ -248,16 +239,12 @@ const MAX_ROWS: u128 = 100_000_000_000;
 
 /// Refuses a two-heap listing or check of more than [`MAX_ROWS`] pairs before any work.
 pub(crate) fn too_many_rows(g: &BeyondGame, max: u64) -> Result<()> {
-    if let BeyondGame::Pair(p) = g {
-        if let Some(b) = p.beatty() {
-            // about max / β pairs, β = α + a > a
-            let rows = max as u128 / (b.a as u128 + 1);
-            if rows > MAX_ROWS {
-                bail!(
-                    "{g} to {max}: about {rows} pairs, more than the {MAX_ROWS} a run streams in \
-                     about an hour here (`losers --count` counts them at once)"
-                );
-            }
+    if let Some(rows) = g.pairs_estimate(max) {
+        if rows as u128 > MAX_ROWS {
+            bail!(
+                "{g} to {max}: about {rows} pairs, more than the {MAX_ROWS} a run streams in \
+                 about an hour here (`losers --count` counts them at once)"
+            );
         }
     }
     Ok(())
@@ -268,23 +255,20 @@ pub(crate) fn too_many_rows(g: &BeyondGame, max: u64) -> Result<()> {
 /// row is its three numbers and their separators). Other games' listings come from tables
 /// that bound them.
 pub(crate) fn rows_fit_on_disk(g: &BeyondGame, max: u64, path: &Path) -> Result<()> {
-    if let BeyondGame::Pair(p) = g {
-        if let Some(b) = p.beatty() {
-            let rows = b.count_upto(max) as u128;
-            let digits = |x: u128| x.max(1).ilog10() as u128 + 1;
-            let bytes = rows * (digits(rows) + 2 * digits(max as u128) + 3);
-            if let Some(free) = crate::machine::free_space(path) {
-                if bytes > free as u128 {
-                    bail!(
-                        "{g} to {max}: {rows} pairs take about {} MB as CSV, more than the {} MB \
-                         free at `{}`",
-                        bytes >> 20,
-                        free >> 20,
-                        path.display()
-                    );
-                }
-            }
-        }
+    let (Some(b), Some(free)) = (g.beatty(), crate::machine::free_space(path)) else {
+        return Ok(());
+    };
+    let rows = b.count_upto(max) as u128;
+    let digits = |x: u128| x.max(1).ilog10() as u128 + 1;
+    let bytes = rows * (digits(rows) + 2 * digits(max as u128) + 3);
+    if bytes > free as u128 {
+        bail!(
+            "{g} to {max}: {rows} pairs take about {} MB as CSV, more than the {} MB free at \
+             `{}`",
+            bytes >> 20,
+            free >> 20,
+            path.display()
+        );
     }
     Ok(())
 }

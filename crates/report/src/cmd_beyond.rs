@@ -312,11 +312,7 @@ fn losers(a: ListArgs) -> Result<ExitCode> {
     }
     // the P-positions only counted: --count, or --json with no file to write
     let count_only = a.count || (a.json && a.output.is_none());
-    let beatty = match g {
-        BeyondGame::Pair(p) => p.beatty(),
-        _ => None,
-    };
-    let rows = match beatty {
+    let rows = match g.beatty() {
         Some(b) if count_only => b.count_upto(a.max),
         _ => {
             too_many_rows(g, a.max)?;

@@ -131,6 +131,33 @@ impl BeyondGame {
             BeyondGame::Loopy(_) => "loopy",
         }
     }
+
+    /// Whether a position is two heaps (a, b): the P-positions are pairs, and a Grundy
+    /// grid ([`grundy_grid`]) can be cut to its first rows.
+    pub fn is_two_heap(&self) -> bool {
+        matches!(self, BeyondGame::Pair(_))
+    }
+
+    /// Whether the game has Grundy values ([`grundy_grid`]): two-heap and move-memory
+    /// games; a loopy game's positions have outcomes (win, loss, draw) instead.
+    pub fn has_grundy_values(&self) -> bool {
+        !matches!(self, BeyondGame::Loopy(_))
+    }
+
+    /// The exact Beatty pairs of a-Wythoff's P-positions ([`beatty::Beatty`], Fraenkel
+    /// 1982), streamed to any N; None for every other game.
+    pub fn beatty(&self) -> Option<beatty::Beatty> {
+        match self {
+            BeyondGame::Pair(p) => p.beatty(),
+            _ => None,
+        }
+    }
+
+    /// About how many P-pairs with both coordinates ≤ max a Beatty game has (max / β with
+    /// β = α + a > a, so at most max / (a + 1)), before any work; None for other games.
+    pub fn pairs_estimate(&self, max: u64) -> Option<u64> {
+        self.beatty().map(|b| max / (b.a + 1))
+    }
 }
 
 /// The hook of the beyond family named `word`.

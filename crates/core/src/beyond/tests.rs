@@ -708,6 +708,20 @@ fn grids_are_the_tables_of_each_family() {
             assert_eq!(g.is_state(h, m), m <= h);
         }
     }
+    // what each structure has, asked of the game rather than its family
+    let l = BeyondGame::parse("put-or-take{squares}").unwrap();
+    assert_eq!(
+        [&w, &t, &l].map(|g| (g.is_two_heap(), g.has_grundy_values(), g.beatty().is_some())),
+        [
+            (true, true, true),
+            (false, true, false),
+            (false, false, false)
+        ]
+    );
+    // Wythoff's pairs to 10^9: 381,966,012 (both coordinates ≤ N), about N / 2 up front
+    assert_eq!(w.pairs_estimate(1_000_000_000), Some(500_000_000));
+    assert_eq!(w.beatty().unwrap().count_upto(1_000_000_000), 381_966_012);
+    assert_eq!(t.pairs_estimate(1000), None);
     // Loopy games have no Grundy values; move memory has no last row.
     let l = BeyondGame::parse("put-or-take{squares}").unwrap();
     assert!(
