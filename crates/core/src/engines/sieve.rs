@@ -29,9 +29,9 @@
 //! OR-ed in afterwards), so no mark is made outside the parallel part.
 //!
 //! Memory: 8 bytes per P-position (about 12 for the squares, whose residue lists hold
-//! another copy of half of them), 16 bytes per move (32 for the squares), two segments and one private copy per
-//! worker: it grows with the answer (and with √N for squares), never with N. The saved state
-//! is just (lo, P-positions below lo).
+//! another copy of half of them), 16 bytes per move (32 for the squares), two segments and
+//! one private copy per worker: it grows with the answer (and with √N for squares), never
+//! with N. The saved state is just (lo, P-positions below lo).
 
 use crate::num::{isqrt, isqrt_ceil};
 use rayon::prelude::*;

@@ -5,7 +5,7 @@
 //! | engine | cost | measured |
 //! |---|---|---|
 //! | window sieve | N / 5e8 | `sub{1,2,3}` to 1e10: 16 s |
-//! | segmented sieve | marks / 3e9 (squares), / 6e8 (other sets) | squares to 1e9: 8 s; primes to 3e6: 56 s |
+//! | segmented sieve | marks / 3.1e9 (squares, falling past 1e10: residue skipping), / 2.5e9 (squares in misère play or without the whole heap, falling past 1e9), / 6e8 (other sets) | squares to 1e9: 9.6 s, to 1e10: 150 s, to 1e11: 2771 s; primes to 3e6: 56 s |
 //! | divisor pull | N ln N / 2.8e8 | 1e9: 74 s |
 //! | jump-ahead | P-positions / 4e7 | `sqrt` to 1e14: 0.5 s |
 //! | plain mex | N / 6e7 + N·\|S\| / 1e9 | `sub{1,2,3}` to 1e9: 15 s |
@@ -158,7 +158,11 @@ impl Priced<'_> {
                 // in advance, so take the same law with a wide margin.
                 let ps = 1.5 * 0.9 * (max.max(1) as f64).powf(0.7);
                 let ps = if squares { ps } else { ps * 4.0 };
-                seg + moves + (ps * 12.0) as u64
+                // 8 bytes a P-position, up to twice that while the list doubles, and for
+                // squares the residue lists and a checkpoint's copy (10^11: 42,985,762
+                // P-positions, 1.21 GiB at the peak)
+                let per = if squares { 24.0 } else { 12.0 };
+                seg + moves + (ps * per) as u64
             }
             Moves::Divisors { .. } => max / 8 + seg + (1 << 20) * 24,
             // the outcome bits and one segment's move lists
@@ -189,11 +193,24 @@ impl Priced<'_> {
                 // one walk over every option, about 3e8 options a second here (`sub{1,2,3}`
                 // to 1e8: 1.5 s; squares to 1e6: 2.5 s), plus the option lists' building
                 (Engine::MisereMex, m2) => m * moves_per_heap(m2, max) / 3e8 + m / 5e7,
-                _ => Priced {
-                    key: self.key,
-                    s: &self.normal(),
+                _ => {
+                    let t = Priced {
+                        key: self.key,
+                        s: &self.normal(),
+                    }
+                    .seconds(task, engine, max);
+                    match &self.s.moves {
+                        // the squares sieve without residue skipping: misère P-positions
+                        // keep no residue mod 5 free
+                        Moves::Set { set, leave1: false }
+                            if *set == MoveSet::named(NamedSet::Squares)
+                                && task != Task::Grundy =>
+                        {
+                            t * square_mark_rate(m, true) / square_mark_rate(m, false)
+                        }
+                        _ => t,
+                    }
                 }
-                .seconds(task, engine, max),
             };
         }
         let grundy = task == Task::Grundy;
@@ -227,10 +244,9 @@ impl Priced<'_> {
                     pilot_p_count(set, *leave1, max)
                 };
                 // marks a second; for squares it falls as the P-position list outgrows the
-                // caches: 2.5e9 at 1e9 (11.2 s), 2.1e9 at 1e10 (213.6 s), 1.5e9 at 1e11
-                // (4685 s; measured here on 2 cores, 2026-12-04 and 05): 0.78 times a decade
+                // caches, and residue skipping works in normal play without leave1 only
                 let rate = if squares {
-                    (2.5e9 * (m / 1e9).powf(-0.11)).min(3e9)
+                    square_mark_rate(m, !*leave1)
                 } else {
                     6e8
                 };
@@ -343,6 +359,18 @@ pub(crate) fn moves_per_heap(moves: &Moves, max: u64) -> f64 {
         Moves::Union(parts) => parts.iter().map(|p| moves_per_heap(p, max)).sum(),
         Moves::Seeded { inner, .. } => moves_per_heap(inner, max),
         Moves::Split(_) | Moves::Options(_) => m,
+    }
+}
+
+/// Marks a second of the squares sieve to `max` (counting the marks residue skipping skips):
+/// with skipping (normal play) 3.1e9 at 10^9 (9.6 s) and 10^10 (150 s), 2.6e9 at 10^11
+/// (2771 s); marking every move (misère play, leave1) 2.5e9 at 10^9 (11.2 s), 2.1e9 at
+/// 10^10 (213.6 s), 1.5e9 at 10^11 (4685 s); measured here on 2 cores, 2026-12-04 and 05.
+fn square_mark_rate(m: f64, skipping: bool) -> f64 {
+    if skipping {
+        3.1e9 * (m / 1e10).max(1.0).powf(-0.075)
+    } else {
+        (2.5e9 * (m / 1e9).powf(-0.11)).min(3e9)
     }
 }
 
