@@ -141,13 +141,13 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
         .collect();
     println!("order grew at: {}", listed(&growth, "never"));
     for (j, game) in names.iter().enumerate() {
-        let phi: Vec<String> = sm.heap_elements[j]
+        let phi: Vec<String> = sm.heap_words[j]
             .iter()
             .take(SHOWN_HEAPS)
             .enumerate()
             .map(|(n, e)| format!("{n}:{e}"))
             .collect();
-        let more = if sm.heap_elements[j].len() > SHOWN_HEAPS {
+        let more = if sm.heap_words[j].len() > SHOWN_HEAPS {
             " …"
         } else {
             ""

@@ -3469,8 +3469,19 @@ fn quotient_limits_and_reasons() {
         &["quotient", "--game", "grundy-game", "--max", "20", "--json"],
     );
     assert_eq!(ext["order"], 48);
-    for key in ["order", "p_portion", "relations", "heap_element_ids"] {
+    for key in [
+        "order",
+        "p_portion",
+        "relations",
+        "heap_elements",
+        "heap_words",
+    ] {
         assert_eq!(ext[key], gg[key], "{key}");
+    }
+    // the heap map as ids (`heap_elements`, as in core and Python) and as words
+    for n in 0..=20 {
+        let id = ext["heap_elements"][n].as_u64().unwrap() as usize;
+        assert_eq!(ext["heap_words"][n], ext["elements"][id], "heap {n}");
     }
     // Grundy's game grows again at heap 29, past the quick limit
     let o = heaplab(dir.path(), &["quotient", "--game", "4!.0", "--max", "30"]);

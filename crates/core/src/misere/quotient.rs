@@ -511,7 +511,9 @@ pub const SUMMARY_PRODUCTS: usize = 256;
 
 /// Everything a front end shows of a quotient, serializable (`heaplab quotient --json`,
 /// Python's `Game.quotient`). Elements are written as normal forms of the
-/// [`Presentation`]; `heap_element_ids` and `products` use element ids (0 the identity).
+/// [`Presentation`]; `heap_elements` and `products` use element ids (0 the identity), as
+/// [`MisereQuotient::heap_elements`] does and Python's `Quotient` (`heap_words` holds the
+/// same map as words).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QuotientSummary {
     /// The game's spec (normal-play moves; the quotient is of misère play).
@@ -530,10 +532,10 @@ pub struct QuotientSummary {
     pub relations: Vec<String>,
     /// Every element by id.
     pub elements: Vec<String>,
-    /// Φ: each heap 0..=N's element.
-    pub heap_elements: Vec<String>,
-    /// Φ as element ids.
-    pub heap_element_ids: Vec<u32>,
+    /// Φ: each heap 0..=N's element id.
+    pub heap_elements: Vec<u32>,
+    /// Φ as words.
+    pub heap_words: Vec<String>,
     /// Where the order grew.
     pub growth: Vec<SummaryGrowth>,
     /// Φ's period, when one is seen.
@@ -598,12 +600,12 @@ impl MisereQuotient {
                 })
                 .collect(),
             relations: pr.relation_texts(),
-            heap_elements: self
+            heap_words: self
                 .phi
                 .iter()
                 .map(|&e| elements[e as usize].clone())
                 .collect(),
-            heap_element_ids: self.phi.clone(),
+            heap_elements: self.phi.clone(),
             growth: self
                 .growth
                 .iter()
@@ -637,10 +639,10 @@ pub struct JointQuotientSummary {
     pub relations: Vec<String>,
     /// Every element by id.
     pub elements: Vec<String>,
-    /// Each game's Φ on heaps 0..=max, as elements.
-    pub heap_elements: Vec<Vec<String>>,
     /// Each game's Φ on heaps 0..=max, as element ids.
-    pub heap_element_ids: Vec<Vec<u32>>,
+    pub heap_elements: Vec<Vec<u32>>,
+    /// Each game's Φ on heaps 0..=max, as words.
+    pub heap_words: Vec<Vec<String>>,
     /// Where the order grew: the game, its heap, the new order.
     pub growth: Vec<JointGrowth>,
     /// Each game's period of Φ, when one is seen.
@@ -735,11 +737,11 @@ impl MisereQuotient {
                 })
                 .collect(),
             relations: pr.relation_texts(),
-            heap_elements: ids
+            heap_words: ids
                 .iter()
                 .map(|v| v.iter().map(|&e| elements[e as usize].clone()).collect())
                 .collect(),
-            heap_element_ids: ids,
+            heap_elements: ids,
             growth: self
                 .growth
                 .iter()

@@ -777,8 +777,8 @@ class Game:
         return Quotient(
             **_quotient_parts(d, lambda g: (g["name"], g["heap"])),
             game=d["game"],
-            heap_elements=np.asarray(d["heap_element_ids"], dtype=np.uint32),
-            heap_words=list(d["heap_elements"]),
+            heap_elements=np.asarray(d["heap_elements"], dtype=np.uint32),
+            heap_words=list(d["heap_words"]),
             growth=[(g["heap"], g["order"]) for g in d["growth"]],
             period=_build(QuotientPeriod, d.get("period")),
             products=None if products is None else np.asarray(products, dtype=np.uint32),
@@ -1005,8 +1005,8 @@ def joint_quotient(
     return JointQuotient(
         **_quotient_parts(d, lambda g: (g["name"], g["game"], g["heap"])),
         games=list(d["games"]),
-        heap_elements=[np.asarray(v, dtype=np.uint32) for v in d["heap_element_ids"]],
-        heap_words=[list(v) for v in d["heap_elements"]],
+        heap_elements=[np.asarray(v, dtype=np.uint32) for v in d["heap_elements"]],
+        heap_words=[list(v) for v in d["heap_words"]],
         growth=[(g["game"], g["heap"], g["order"]) for g in d["growth"]],
         periods=[_build(QuotientPeriod, p) for p in d["periods"]],
         products=None if products is None else np.asarray(products, dtype=np.uint32),
