@@ -144,9 +144,12 @@ impl TakeAway {
         }
     }
 
-    /// The allowances f(0..=n), as a table (a rule is evaluated once per amount).
+    /// The allowances f(1..=n) at indices 1..=n, as a table (a rule is evaluated once per
+    /// amount; index 0 holds 0: no move takes nothing, so f(0) is never asked of the rule).
     fn allowances(&self, n: u64) -> Result<Vec<u64>, BeyondError> {
-        (0..=n).map(|j| self.allowance(j)).collect()
+        (0..=n)
+            .map(|j| if j == 0 { Ok(0) } else { self.allowance(j) })
+            .collect()
     }
 
     /// The options of state (n, m): (n − j, f(j)) for 1 ≤ j ≤ min(m, n).
@@ -179,8 +182,9 @@ pub fn least_winning_moves(
         )));
     }
     let mut w = vec![u32::MAX; n as usize + 1];
-    // f(j) for the amounts tried so far (a least winning move is small: about log n)
-    let mut allow: Vec<u64> = vec![];
+    // f(j) for the amounts tried so far (a least winning move is small: about log n); no
+    // move takes 0, so f(0) is never asked of the rule
+    let mut allow: Vec<u64> = vec![0];
     for h in 1..=n as usize {
         let mut j = 1usize;
         // j = h always wins (it empties the heap)

@@ -602,6 +602,15 @@ fn take_away_with_an_allowance_of_your_own() {
         .to_string();
     assert!(e.contains("no value at k = 8000"), "{e}");
     assert!(least_winning_moves(&memory("takeaway{k // (k - 1)}"), 10, &Silent).is_err());
+    // f is asked only of amounts a move takes (k >= 1): 12 // k has no value at 0 only,
+    // and k // 0 is refused naming k = 1
+    let f = memory("takeaway{12 // k}");
+    assert!(least_winning_moves(&f, 50, &Silent).is_ok());
+    assert!(state_grundy(&f, 50, &Silent).is_ok());
+    let e = state_grundy(&memory("takeaway{k // 0}"), 10, &Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no value at k = 1 "), "{e}");
     // CGSuite's previous move of 0 allows no move: (10, 0) is lost (GameHeapTest)
     let d = super::decide(&BeyondGame::Memory(TakeAway::FIBONACCI), &[10, 0], &Silent).unwrap();
     assert_eq!(d.win(), Some(false));
