@@ -92,7 +92,7 @@ fn fill(g: &BeyondGame, max: u64, dir: &Path, t0: Instant) -> Result<(Facts, Vec
     let mut lines = vec![format!("{g}: {}, to {max}", g.structure())];
     let progress = Progress::new(&format!("report: {g} to {max}"), 0);
     // the table: the square, values by state, or loopy outcomes
-    let squared = !matches!(g, BeyondGame::Loopy(_));
+    let squared = g.has_grundy_values();
     let mut max_grundy = None;
     if !squared || max <= REPORT_SQUARE_MAX {
         let (df, statement) = step(&mut timings, "table.parquet", || {
@@ -123,10 +123,10 @@ fn fill(g: &BeyondGame, max: u64, dir: &Path, t0: Instant) -> Result<(Facts, Vec
     } else {
         plots.skipped.push(format!(
             "table and heat map: a report tabulates to N = {REPORT_SQUARE_MAX}{}",
-            match g {
-                BeyondGame::Pair(_) =>
-                    format!(" (for a long row: `heaplab table --game '{g}' --max {max} --row R`)"),
-                _ => String::new(),
+            if g.is_two_heap() {
+                format!(" (for a long row: `heaplab table --game '{g}' --max {max} --row R`)")
+            } else {
+                String::new()
             }
         ));
     }
@@ -135,16 +135,9 @@ fn fill(g: &BeyondGame, max: u64, dir: &Path, t0: Instant) -> Result<(Facts, Vec
         write_losers(g, max, Some(&dir.join("losers.csv")), &progress)
     })?;
     files.push("losers.csv".into());
-    lines.push(format!(
-        "P-positions: {losers} ({})",
-        match g {
-            BeyondGame::Pair(_) => "pairs (k, a, b)",
-            BeyondGame::Memory(_) => "start heaps (k, n): the first move takes 1..n-1",
-            BeyondGame::Loopy(_) => "losses (k, n)",
-        }
-    ));
+    lines.push(format!("P-positions: {losers} ({})", g.losers_kind()));
     // a Beatty form for the pairs, checked on every row
-    if let BeyondGame::Pair(_) = g {
+    if g.is_two_heap() {
         let found = step(&mut timings, "Beatty form", || {
             Ok(match guess_beyond(g, max, &progress)? {
                 Some(c) => Some((check_beyond(g, max, &c, &progress)?, c)),
@@ -168,26 +161,20 @@ fn fill(g: &BeyondGame, max: u64, dir: &Path, t0: Instant) -> Result<(Facts, Vec
         plots.drawn.push((name.to_string(), caption));
         Ok(())
     };
-    match g {
-        BeyondGame::Loopy(_) => plots
+    if !g.has_grundy_values() {
+        plots
             .skipped
-            .push("no plots for loopy games: the table holds win, loss, draw".into()),
-        _ if max > REPORT_SQUARE_MAX => {}
-        BeyondGame::Pair(_) => plot(
-            "square.png",
-            "grundy",
-            "Grundy values of (a, b), P-positions black".into(),
-        )?,
-        BeyondGame::Memory(_) => plot(
-            "square.png",
-            "grundy",
-            "Grundy values by (heap, allowance), P black".into(),
-        )?,
+            .push("no plots for loopy games: the table holds win, loss, draw".into());
+    } else if max <= REPORT_SQUARE_MAX {
+        let caption = if g.is_two_heap() {
+            "Grundy values of (a, b), P-positions black"
+        } else {
+            "Grundy values by (heap, allowance), P black"
+        };
+        plot("square.png", "grundy", caption.into())?;
     }
-    if let BeyondGame::Pair(p) = g {
-        if p.beatty().is_some() || max <= REPORT_SQUARE_MAX {
-            plot("pairs.png", "pairs", "the P-positions (a, b)".into())?;
-        }
+    if g.is_two_heap() && (g.beatty().is_some() || max <= REPORT_SQUARE_MAX) {
+        plot("pairs.png", "pairs", "the P-positions (a, b)".into())?;
     }
     progress.finish();
     files.extend(plots.drawn.iter().map(|p| p.0.clone()));

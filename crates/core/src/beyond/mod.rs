@@ -153,6 +153,16 @@ impl BeyondGame {
         }
     }
 
+    /// What a row of the game's P-positions holds, for a reader: pairs (k, a, b), start
+    /// heaps (k, n), or a loopy game's losses (k, n).
+    pub fn losers_kind(&self) -> &'static str {
+        match self {
+            BeyondGame::Pair(_) => "pairs (k, a, b)",
+            BeyondGame::Memory(_) => "start heaps (k, n): the first move takes 1..n-1",
+            BeyondGame::Loopy(_) => "losses (k, n)",
+        }
+    }
+
     /// About how many P-pairs with both coordinates ≤ max a Beatty game has (max / β with
     /// β = α + a > a, so at most max / (a + 1)), before any work; None for other games.
     pub fn pairs_estimate(&self, max: u64) -> Option<u64> {
