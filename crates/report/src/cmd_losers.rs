@@ -6,7 +6,7 @@ use crate::files::same_file_key;
 use crate::output::{print_json, refuse_binary_terminal, resolve_format, secs, Format, Labels};
 use crate::progress::Progress;
 use crate::sink::{check_same, load_run, side_path, CheckpointLock, SavedRun, Sink};
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use heaplab_core::Observer;
 use heaplab_core::{count_p_positions, open_stream, p_count_estimate, plan, resume_stream, Task};
 use serde_json::json;
@@ -134,11 +134,11 @@ fn stream_into(
         .output
         .as_ref()
         .map_or("to stdout".to_string(), |p| format!("`{}`", p.display()));
-    let cannot_write = || format!("cannot write {target}");
     let (mut buf, mut last_cp) = (Vec::new(), Instant::now());
     let mut every = a.checkpoint_every.min(10.0);
     while stream.advance(&mut buf) {
-        sink.push(&buf).with_context(cannot_write)?;
+        sink.push(&buf)
+            .map_err(|e| crate::output::write_context(e, &target))?;
         buf.clear();
         progress.set(stream.done().min(max.saturating_add(1)));
         if let Some(cp) = &a.checkpoint {
@@ -150,7 +150,9 @@ fn stream_into(
         }
     }
     progress.finish();
-    let files = sink.finish().with_context(cannot_write)?;
+    let files = sink
+        .finish()
+        .map_err(|e| crate::output::write_context(e, &target))?;
     if let Some(cp) = a.checkpoint.as_ref().filter(|cp| cp.exists()) {
         // the checkpoint a link points to goes, and the link with it
         std::fs::remove_file(crate::files::resolve_links(cp))?;

@@ -252,6 +252,29 @@ pub struct Labels {
     pub shift: u64,
 }
 
+/// A row label (`--offset`, `--shift`) that would pass 2^64 − 1: an error in the
+/// arguments found while writing, reported as it is (not as a failure to write the file).
+#[derive(Debug)]
+pub struct LabelOverflow(pub String);
+
+impl std::fmt::Display for LabelOverflow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LabelOverflow {}
+
+/// `e` with "cannot write TARGET" in front, unless it is a [`LabelOverflow`] (the
+/// arguments' fault, not the file's).
+pub fn write_context(e: anyhow::Error, target: &str) -> anyhow::Error {
+    if e.is::<LabelOverflow>() {
+        e
+    } else {
+        e.context(format!("cannot write {target}"))
+    }
+}
+
 /// Accumulates P-positions into `k, p, gap` rows and writes them in batches of exactly
 /// [`BATCH_ROWS`] rows (so the file depends only on the sequence, never on timing).
 pub struct LoserRows<W: Write> {
@@ -314,7 +337,9 @@ impl<W: Write + Send> LoserRows<W> {
         } else {
             let shifted = |p: u64| {
                 p.checked_add(shift).ok_or_else(|| {
-                    anyhow::anyhow!("--shift {shift}: position {p} would pass 2^64 - 1")
+                    anyhow::Error::from(LabelOverflow(format!(
+                        "--shift {shift}: position {p} would pass 2^64 - 1"
+                    )))
                 })
             };
             let ps = self
@@ -322,17 +347,19 @@ impl<W: Write + Send> LoserRows<W> {
                 .iter()
                 .map(|&p| shifted(p))
                 .collect::<Result<Vec<u64>>>()?;
-            // the last row's index must fit in 64 bits
-            let k = self
-                .k
-                .checked_add(offset)
-                .filter(|k| k.checked_add(ps.len() as u64 - 1).is_some())
-                .ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "--offset {offset}: the index of P-position {} would pass 2^64 - 1",
-                        self.k + ps.len() as u64 - 1
-                    )
-                })?;
+            // the last row's index must fit in 64 bits: name the first row whose does not
+            let room = u64::MAX - offset;
+            if self.k + (ps.len() as u64 - 1) > room {
+                let i = room.checked_sub(self.k).map_or(0, |r| r + 1) as usize;
+                return Err(LabelOverflow(format!(
+                    "--offset {offset}: P-position {} would get index {} + {offset}, \
+                     past 2^64 - 1",
+                    ps[i],
+                    self.k + i as u64
+                ))
+                .into());
+            }
+            let k = self.k + offset;
             let prev = self.prev.map(shifted).transpose()?;
             losers_frame(k, prev, &ps, loser_columns(self.format))?
         };

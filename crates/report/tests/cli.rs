@@ -486,6 +486,29 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
     let o = heaplab(d.path(), &["who", "--game", &deep, "10"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("nested"));
+    // an offset that overflows names the first P-position it cannot label, on stdout as
+    // in a file (an argument's fault, not a failure to write), and leaves no file
+    for out in [&["-o", "x.txt"][..], &[][..]] {
+        let mut args = vec![
+            "losers",
+            "--game",
+            "squares",
+            "--offset",
+            "18446744073709551614",
+            "--max",
+            "10",
+        ];
+        args.extend_from_slice(out);
+        let o = heaplab(d.path(), &args);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            err.trim_end(),
+            "error: --offset 18446744073709551614: P-position 5 would get index \
+             2 + 18446744073709551614, past 2^64 - 1"
+        );
+        assert!(!d.path().join("x.txt").exists());
+    }
     let o = heaplab(d.path(), &["who", "--game", "primes", "1e9"]);
     let err = String::from_utf8_lossy(&o.stderr);
     // refused with the largest n this machine accepts

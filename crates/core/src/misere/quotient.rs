@@ -2089,6 +2089,47 @@ mod tests {
         assert_eq!(q.heap_element(24), None);
     }
 
+    /// The periods of the heap maps Plambeck and Siegel publish for the wild octal games
+    /// their quotients solve (T. E. Plambeck and A. N. Siegel, "Misère quotients for
+    /// impartial games: supplementary material", arXiv:0705.2404, Appendix B, the charts
+    /// of wild two- and three-digit octals and four-digit quaternaries with simple
+    /// quotients, column p): 0.34 has period 8; 0.75, 0.3101 and 0.3131 period 2;
+    /// 0.1023, 0.1032 and 0.1033 period 7; 0.1230̇ (= 0.123), 0.1331, 0.3103 and 0.3112
+    /// period 5; 0.1323 period 6. Each is found and proved here, with the quotient's order
+    /// and the heaps its proof needs (orders are ours: the chart does not print them; the
+    /// codes with repeating digits in the same charts, 0.512̇, 0.712̇, 0.716̇, 4.56̇, 4.74̇
+    /// and 0.1232̇, are outside what the quotient engine plays).
+    #[test]
+    fn the_published_periods_of_wild_octal_games_are_found_and_proved() {
+        let published: [(&str, u64, usize, u64, u64); 12] = [
+            // (code, period p as published, our order, preperiod, proof needs heaps to)
+            ("0.34", 8, 12, 7, 40),
+            ("0.75", 2, 8, 8, 24),
+            ("0.3101", 2, 14, 5, 20),
+            ("0.3131", 2, 12, 7, 24),
+            ("0.1023", 7, 20, 6, 37),
+            ("0.1032", 7, 20, 8, 41),
+            ("0.1033", 7, 20, 7, 39),
+            ("0.123", 5, 20, 5, 28),
+            ("0.1331", 5, 20, 5, 29),
+            ("0.3103", 5, 20, 3, 25),
+            ("0.3112", 5, 20, 6, 31),
+            ("0.1323", 6, 46, 7, 36),
+        ];
+        for (code, p, order, pre, needs) in published {
+            let mut s = QuotientSolver::new(&rule(code));
+            s.solve_until_proved(200, &Silent).unwrap();
+            let q = s.quotient();
+            let per = q.period().unwrap();
+            assert!(per.proved, "{code}");
+            assert_eq!(
+                (per.period, q.order(), per.preperiod, per.proof_needs),
+                (p, order, pre, Some(needs)),
+                "{code}"
+            );
+        }
+    }
+
     /// A proved period decides sums of heaps beyond the quotient's N exactly: checked
     /// against canonical misère forms on heaps up to 30 for quotients proved at smaller N.
     #[test]
