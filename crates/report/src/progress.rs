@@ -74,7 +74,7 @@ impl Progress {
             ))
             .expect("template")
             .with_key("rate", move |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{} {unit}/s", indicatif::HumanCount(st.per_sec() as u64));
+                let _ = write!(w, "{}", rate_text(st.per_sec(), unit));
             })
             .with_key("left", move |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 let left = model.left(st.elapsed().as_secs_f64(), st.pos(), st.len().unwrap_or(0));
@@ -128,7 +128,7 @@ impl Progress {
                 let secs = since.elapsed().as_secs_f64();
                 let (eta, rate) = eta_and_rate(secs, base, done, total, growth);
                 let eta = match eta {
-                    Some(eta) => format!(", {rate:.0} {}/s, ETA {eta:.0} s", self.unit),
+                    Some(eta) => format!(", {}, ETA {eta:.0} s", rate_text(rate, self.unit)),
                     None => String::new(),
                 };
                 eprintln!(
@@ -207,6 +207,23 @@ fn eta_and_rate(secs: f64, base: u64, done: u64, total: u64, growth: f64) -> (Op
         total.saturating_sub(done) as f64 / rate
     };
     (Some(left.max(0.0)), rate)
+}
+
+/// A rate as people read it: `1,234,567 positions/s` when fast, and for slow steps (a
+/// misère quotient's heaps) per minute or per hour rather than a rounded `0 positions/s`.
+fn rate_text(per_sec: f64, unit: &str) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return format!("no {unit} yet");
+    }
+    if per_sec >= 10.0 {
+        format!("{} {unit}/s", indicatif::HumanCount(per_sec as u64))
+    } else if per_sec >= 1.0 {
+        format!("{per_sec:.1} {unit}/s")
+    } else if per_sec * 60.0 >= 1.0 {
+        format!("{:.1} {unit}/min", per_sec * 60.0)
+    } else {
+        format!("{:.2} {unit}/h", per_sec * 3600.0)
+    }
 }
 
 /// Runs estimated at more seconds than this are announced with their estimate.
@@ -298,7 +315,16 @@ pub fn quiet() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::eta_and_rate;
+    use super::{eta_and_rate, rate_text};
+
+    #[test]
+    fn slow_rates_are_per_minute_or_per_hour_not_zero() {
+        assert_eq!(rate_text(2_500_000.4, "positions"), "2,500,000 positions/s");
+        assert_eq!(rate_text(3.26, "positions"), "3.3 positions/s");
+        assert_eq!(rate_text(4.0 / 126.0, "positions"), "1.9 positions/min");
+        assert_eq!(rate_text(1.0 / 1600.0, "positions"), "2.25 positions/h");
+        assert_eq!(rate_text(0.0, "games"), "no games yet");
+    }
 
     #[test]
     fn a_resumed_run_counts_its_rate_from_where_it_resumed() {

@@ -2130,6 +2130,57 @@ mod tests {
         }
     }
 
+    /// True when some bijection of elements fixing the identity 0 carries `a`'s
+    /// multiplication and P-portion onto `b`'s (every permutation tried: small orders).
+    fn isomorphic(a: &MisereQuotient, b: &MisereQuotient) -> bool {
+        fn extend(a: &MisereQuotient, b: &MisereQuotient, map: &mut Vec<u32>) -> bool {
+            let o = a.order() as u32;
+            if map.len() == a.order() {
+                return (0..o).all(|x| {
+                    a.is_p(x) == b.is_p(map[x as usize])
+                        && (0..o).all(|y| {
+                            map[a.mul(x, y) as usize] == b.mul(map[x as usize], map[y as usize])
+                        })
+                });
+            }
+            for y in 1..o {
+                if !map.contains(&y) && a.is_p(map.len() as u32) == b.is_p(y) {
+                    map.push(y);
+                    if extend(a, b, map) {
+                        return true;
+                    }
+                    map.pop();
+                }
+            }
+            false
+        }
+        a.order() == b.order() && extend(a, b, &mut vec![0])
+    }
+
+    /// Every quotient of order 8 among the two- and three-digit octal codes that the
+    /// solver proves (a sweep of all of them to heap 120 found four: 0.75, 0.751, 0.512 and
+    /// 0.552, each with a P-portion of two elements) is R8, the quotient of 0.75 that
+    /// Plambeck and Siegel publish (JCTA 2008): the same monoid with the same P-portion,
+    /// found by trying every bijection; quotients of orders 6 and 10 are not.
+    #[test]
+    fn the_order_eight_quotients_are_all_r8() {
+        let r8 = quotient("0.75", 30);
+        for code in ["0.751", "0.512", "0.552"] {
+            let mut s = QuotientSolver::new(&rule(code));
+            s.solve_until_proved(200, &Silent).unwrap();
+            let q = s.quotient();
+            assert!(q.period().unwrap().proved, "{code}");
+            assert_eq!((q.order(), q.p_portion().len()), (8, 2), "{code}");
+            assert!(isomorphic(&r8, &q), "{code}");
+            assert!(isomorphic(&q, &r8), "{code}");
+        }
+        assert!(!isomorphic(&r8, &quotient("0.75", 2)));
+        let ten = quotient("0.147", 60);
+        assert_eq!(ten.order(), 10);
+        assert!(isomorphic(&ten, &ten));
+        assert!(!isomorphic(&r8, &ten));
+    }
+
     /// A proved period decides sums of heaps beyond the quotient's N exactly: checked
     /// against canonical misère forms on heaps up to 30 for quotients proved at smaller N.
     #[test]
@@ -2236,6 +2287,35 @@ mod tests {
             q.heap_element(1_000_000),
             q.heap_element(71 + (1_000_000 - 71) % 12)
         );
+    }
+
+    /// Kayles' proved quotient on sums of four heaps of sizes 0..=20 (pseudo-random, a
+    /// fixed seed): the same misère outcome as canonical forms (the sum of two heaps'
+    /// forms searched against the sum of the other two), so no two classes were merged
+    /// that a sum of four heaps tells apart.
+    #[test]
+    fn kayles_quotient_decides_sums_of_four_heaps() {
+        let q = quotient("0.77", 180);
+        let br = rule("0.77");
+        let (mut forms, heaps) = take_break_misere(&br, 20, &Silent).unwrap();
+        let f = |h: u64| heaps[h as usize].form;
+        let mut memo = crate::misere::canon::PairMemo::default();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut p_seen = 0;
+        for _ in 0..1000 {
+            let s: Vec<u64> = (0..4).map(|_| next(21)).collect();
+            let (ab, cd) = (forms.add(f(s[0]), f(s[1])), forms.add(f(s[2]), f(s[3])));
+            let p = pair_is_p(&forms, ab, cd, &mut memo);
+            p_seen += p as usize;
+            assert_eq!(q.is_p_position(&s), Some(p), "{s:?}");
+        }
+        assert!(p_seen > 0);
     }
 
     /// A proved guess is the quotient the learner finds: on every sum of at most three
