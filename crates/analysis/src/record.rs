@@ -122,8 +122,7 @@ pub struct Analysis {
 /// The misère quotient of a take-and-break game's heaps, as an analysis reports it: built
 /// heap by heap to N, or until Φ's period is proved, letting the quotient grow only at
 /// heaps up to [`heaplab_core::misere::quotient::QUICK_GROWTH`] within
-/// [`heaplab_core::misere::quotient::QUICK_WORK`] search steps (learning is the costly
-/// step).
+/// [`ANALYSIS_QUOTIENT_WORK`] search steps (learning is the costly step).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QuotientStats {
     /// The largest heap the quotient covers.
@@ -173,6 +172,13 @@ fn certify_by_quotient(a: &mut crate::Analysis, max: u64) {
     }
 }
 
+/// Search steps the quotient line of an analysis may spend learning growth: an eighth of
+/// a quick run's ([`heaplab_core::misere::quotient::QUICK_WORK`]), a few seconds here, so
+/// that `analyze --play misere` answers in seconds (0.07's growth at heap 25 spends the
+/// quick run's 8·10^6 steps in about 50 s before it is refused); `heaplab quotient
+/// --grow-to` goes further.
+pub const ANALYSIS_QUOTIENT_WORK: u64 = heaplab_core::misere::quotient::QUICK_WORK / 8;
+
 /// The quotient record of a misère take-and-break game to `max` (None for other games).
 fn quotient_stats(
     game: &Game,
@@ -184,7 +190,10 @@ fn quotient_stats(
         return Ok(None);
     };
     let mut s = QuotientSolver::new(&br);
-    s.limit_growth(GrowthLimit::QUICK);
+    s.limit_growth(GrowthLimit {
+        work: ANALYSIS_QUOTIENT_WORK,
+        ..GrowthLimit::QUICK
+    });
     let stopped = match s.solve_until_proved(max, obs) {
         Ok(()) => None,
         Err(heaplab_core::Error::Unsupported { what }) => Some(what),
@@ -274,7 +283,14 @@ pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result
         Err(e)
             if task == Task::Grundy
                 && game.play() == Play::Misere
-                && plan(game, Task::Outcomes, max, budget).is_ok() =>
+                && plan(game, Task::Outcomes, max, budget).is_ok_and(|op| {
+                    budget
+                        .check_memory(
+                            String::new,
+                            op.memory.saturating_add(max.saturating_mul(32)),
+                        )
+                        .is_ok()
+                }) =>
         {
             return Err(heaplab_core::Error::Unsupported {
                 what: format!(
@@ -682,10 +698,11 @@ impl Analysis {
                 None => String::new(),
             };
             s.push_str(&format!(
-                "  misère quotient: order {} on heaps 0..={}, P-portion of {} elements{}{period}\n",
+                "  misère quotient: order {} on heaps 0..={}, P-portion of {} element{}{}{period}\n",
                 q.order,
                 q.heaps,
                 q.p_portion,
+                if q.p_portion == 1 { "" } else { "s" },
                 match (q.tame, q.order) {
                     (true, 2) => " (tame: the quotient of misère Nim heaps *0 and *1)",
                     (true, _) => " (tame: the quotient of misère Nim heaps *0 to *3)",

@@ -200,6 +200,17 @@ pub fn detect() -> Option<std::result::Result<BeyondCli, ExitCode>> {
     if !beyond {
         return None;
     }
+    // `--play` belongs to games of heaps; these games are played in normal play only
+    if args
+        .iter()
+        .any(|a| a == "--play" || a.starts_with("--play="))
+    {
+        eprintln!(
+            "error: --play: games beyond one heap (two-heap, loopy and stone games) are \
+             played in normal play only; misère play is for heaps of one-heap games"
+        );
+        return Some(Err(ExitCode::from(2)));
+    }
     Some(BeyondCli::try_parse_from(&args).map_err(|e| {
         use clap::error::ErrorKind;
         let _ = match e.kind() {

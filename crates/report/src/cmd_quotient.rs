@@ -300,8 +300,9 @@ fn print_text(game: &str, q: &MisereQuotient, pr: &Presentation, asked: u64, sec
 /// The quotient's order and P-portion (its elements as words), one line.
 fn print_order(order: usize, p_portion: &[String]) {
     println!(
-        "order {order}, P-portion of {} elements: {{{}}}",
+        "order {order}, P-portion of {} element{}: {{{}}}",
         p_portion.len(),
+        if p_portion.len() == 1 { "" } else { "s" },
         p_portion.join(", ")
     );
 }

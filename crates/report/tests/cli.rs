@@ -509,6 +509,34 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
         );
         assert!(!d.path().join("x.txt").exists());
     }
+    // --play on a game beyond one heap names --play, whether the game is --game or a sum
+    for args in [
+        &["who", "--play", "misere", "--game", "wythoff", "3,5"][..],
+        &["who", "--play", "misere", "wythoff:3,5 + 0.77:3"][..],
+    ] {
+        let o = heaplab(d.path(), args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with("error: --play: ") && err.contains("normal play only"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    // misère values beyond reach suggest outcomes only where those fit
+    for (max, advised) in [("1e5", true), ("3e10", false)] {
+        let args = [
+            "analyze", "--game", "0.75", "--play", "misere", "--max", max,
+        ];
+        let o = heaplab(d.path(), &args);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            err.contains("`--values outcome` analyses"),
+            advised,
+            "{err}"
+        );
+    }
     let o = heaplab(d.path(), &["who", "--game", "primes", "1e9"]);
     let err = String::from_utf8_lossy(&o.stderr);
     // refused with the largest n this machine accepts
