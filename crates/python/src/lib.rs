@@ -412,7 +412,9 @@ impl RawGame {
         grow_to: Option<u64>,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<String> {
-        use heaplab_core::misere::quotient::{quotient_rule, GrowthLimit, QuotientSolver};
+        use heaplab_core::misere::quotient::{
+            check_quotient_time, quotient_rule, GrowthLimit, QuotientSolver,
+        };
         let game = &self.game;
         let plain = game
             .under_normal_play()
@@ -421,6 +423,7 @@ impl RawGame {
             .to_string();
         let q = run(py, progress, |w| {
             let br = quotient_rule(game)?;
+            check_quotient_time(std::slice::from_ref(&br), n_max, &budget())?;
             let mut s = QuotientSolver::new(&br);
             s.limit_growth(GrowthLimit::up_to(grow_to));
             s.solve_to(n_max, w)?;

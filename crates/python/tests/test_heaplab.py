@@ -632,5 +632,8 @@ def test_quotient_growth_limit_and_extended_codes():
     assert heaplab.Game("0.77").quotient(9, grow_to=4).order == 18
     with pytest.raises(heaplab.HeaplabError, match="four or more heaps"):
         heaplab.Game("0.G").quotient(5)
+    # three-heap moves: no period proof, so a run past a day is refused up front
+    with pytest.raises(heaplab.RefusedError, match="use N <="):
+        heaplab.Game("0.F").quotient(10**6)
     with pytest.raises(ValueError):
         heaplab.Game("0.77").quotient(9, grow_to=-1)

@@ -7,8 +7,8 @@ use crate::output::{print_json, secs, write_frame};
 use crate::progress::Progress;
 use anyhow::{bail, Result};
 use heaplab_core::misere::quotient::{
-    joined_names, joint_last, joint_rules, quotient_rule, GrowthLimit, MisereQuotient,
-    Presentation, QuotientPeriod, QuotientSolver, SUMMARY_PRODUCTS,
+    check_quotient_time, joined_names, joint_last, joint_rules, quotient_rule, GrowthLimit,
+    MisereQuotient, Presentation, QuotientPeriod, QuotientSolver, SUMMARY_PRODUCTS,
 };
 use heaplab_core::Game;
 use polars::prelude::*;
@@ -35,6 +35,11 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
         return joint(a);
     }
     let br = quotient_rule(&a.gm.game)?;
+    check_quotient_time(
+        std::slice::from_ref(&br),
+        a.gm.max,
+        &crate::machine::budget(),
+    )?;
     let game = a.gm.game.under_normal_play().normalized().into_owned();
     let t0 = Instant::now();
     let progress = Progress::new(
@@ -78,6 +83,7 @@ fn joint(a: QuotientArgs) -> Result<ExitCode> {
     let (names, rules) = joint_rules(&games)?;
     let k = rules.len() as u64;
     let last = joint_last(rules.len(), a.gm.max)?;
+    check_quotient_time(&rules, a.gm.max, &crate::machine::budget())?;
     check_map_output(a.output.as_deref(), a.gm.max)?;
     let t0 = Instant::now();
     let together = joined_names(&names);

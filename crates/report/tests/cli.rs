@@ -329,6 +329,8 @@ fn bad_input_is_one_line_and_exit_2_with_no_file_left() {
             "/proc/heaplab-report",
         ],
         vec!["table", "--game", "squares", "--max", "1e15"],
+        // a quotient with no period proof to a heap past a day's work
+        vec!["quotient", "--game", "0.F", "--max", "1e6"],
         vec!["who", "--game", "squares", "1e18"],
         // Years of work, refused up front.
         vec!["who", "--game", "primes", "1e9"],
