@@ -278,19 +278,19 @@ pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result
         Sequence::Grundy => Task::Grundy,
         Sequence::Outcome => Task::Outcomes,
     };
+    // the table's plan and the analysis' own 32 bytes a position, together in memory
+    let fits = |p: &Plan| {
+        budget.check_memory(
+            || format!("the analysis of {} positions", max + 1),
+            p.memory.saturating_add(max.saturating_mul(32)),
+        )
+    };
     let p = match plan(game, task, max, budget) {
         // misère values beyond the forms' reach, while the outcomes fit (the quotient's)
         Err(e)
             if task == Task::Grundy
                 && game.play() == Play::Misere
-                && plan(game, Task::Outcomes, max, budget).is_ok_and(|op| {
-                    budget
-                        .check_memory(
-                            String::new,
-                            op.memory.saturating_add(max.saturating_mul(32)),
-                        )
-                        .is_ok()
-                }) =>
+                && plan(game, Task::Outcomes, max, budget).is_ok_and(|op| fits(&op).is_ok()) =>
         {
             return Err(heaplab_core::Error::Unsupported {
                 what: format!(
@@ -302,12 +302,7 @@ pub fn check(game: &Game, max: u64, values: Sequence, budget: &Budget) -> Result
         }
         r => r?,
     };
-    budget
-        .check_memory(
-            || format!("the analysis of {} positions", max + 1),
-            p.memory.saturating_add(max.saturating_mul(32)),
-        )
-        .map_err(heaplab_core::Error::from)?;
+    fits(&p).map_err(heaplab_core::Error::from)?;
     Ok(p)
 }
 

@@ -1949,15 +1949,7 @@ pub fn check_quotient_time(
         return Ok(());
     }
     // the largest N within the budget (the visits grow with N)
-    let (mut lo, mut hi) = (0u64, max);
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if seconds_to(mid) <= budget.seconds {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
+    let most = crate::num::last_ok(0, max, |n| seconds_to(n) <= budget.seconds);
     Err(crate::Refusal::Time {
         what: format!(
             "the misère quotient to heap {max} (its moves may leave three heaps, so no \
@@ -1965,7 +1957,7 @@ pub fn check_quotient_time(
         ),
         seconds,
         limit: budget.seconds,
-        most: Some(lo),
+        most: Some(most),
     }
     .into())
 }
