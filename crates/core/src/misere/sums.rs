@@ -122,7 +122,31 @@ pub fn misere_sum(
             .map(|t| super::quotient::quotient_rule(&t.0))
             .collect();
         let quotientable = rules.iter().all(Result::is_ok);
+        // (rules that leave three heaps get no proof: not tried)
+        let provable = rules
+            .iter()
+            .all(|b| b.as_ref().is_ok_and(|b| !b.has_three()));
         if quotientable && top > FORMS_FIRST {
+            // a quotient proved quickly decides the sum at once; else canonical forms when
+            // they take seconds (0.07:100 + 3, whose quotient stops growing at heap 30:
+            // about 4 s, where learning spent 75 s before it gave up); else the quotient
+            // learned within the quick limits, and the forms within the whole budget last
+            if provable {
+                match by_quotient(&terms, limit, Reach::Proved, obs) {
+                    Err(Error::Cancelled { done }) => return Err(Error::Cancelled { done }),
+                    Err(_) => {}
+                    r => return r,
+                }
+            }
+            let brief = Budget {
+                seconds: budget.seconds.min(FORMS_BRIEF_SECONDS),
+                ..*budget
+            };
+            match by_forms(&terms, limit, &brief, obs) {
+                Err(Error::Cancelled { done }) => return Err(Error::Cancelled { done }),
+                Err(_) => {}
+                r => return r,
+            }
             return match by_quotient(&terms, limit, Reach::Quick, obs) {
                 // beyond the quick quotient: canonical forms, as far as they fit (Kayles
                 // heaps to about 70)
@@ -140,10 +164,6 @@ pub fn misere_sum(
         // a quotient whose period is proved cheaply decides any sum at once (0.75's is
         // proved at heap 24 and decides heaps 50 + 60, whose forms take 9 s; 0.53's at
         // heap 71 decides 32 + 25 + 37 + 2, a minute by forms)
-        // (rules that leave three heaps get no proof: not tried)
-        let provable = rules
-            .iter()
-            .all(|b| b.as_ref().is_ok_and(|b| !b.has_three()));
         // (sums of tiny heaps: their forms answer in milliseconds, a proof takes up to
         // seconds — Kayles' 0.5 s, joint with 0.75 1.8 s)
         if provable && top > FORMS_TINY {
@@ -509,6 +529,10 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
 /// canonical forms (by the misère quotient when the forms are refused); larger ones by the
 /// quotient (by canonical forms when the quotient does not reach them).
 const FORMS_FIRST: u64 = 64;
+
+/// Seconds of canonical forms a sum with a heap past [`FORMS_FIRST`] is given when its
+/// quotient is not proved quickly, before the quotient is learned.
+const FORMS_BRIEF_SECONDS: f64 = 10.0;
 
 /// Sums whose heaps are all at most this go to canonical forms before a proved quotient.
 const FORMS_TINY: u64 = 16;

@@ -423,6 +423,25 @@ fn misere_specs_parse_back_and_nest_only_once() {
     }
 }
 
+/// A sum with a heap past 64 whose quotient is not proved quickly goes to canonical forms
+/// when they take seconds, before the quotient is learned (issue: `who --play misere --game
+/// 0.07 100 3` spent 75 s learning a quotient that stops growing at heap 30, then the
+/// forms answered in 4 s).
+#[test]
+fn sums_past_the_quick_quotient_go_to_cheap_forms_first() {
+    let g = misere("0.07");
+    let budget = Budget::new(4 << 30);
+    let r = misere_sum(&Sum::of_heaps(&g, &[73, 3]), 1, &budget, &Silent).unwrap();
+    assert!(r.method.contains("canonical misère forms"), "{}", r.method);
+    // 0.07 heap 73 + heap 3 is an N-position; its winning move leaves a P-position, checked
+    // by the forms of the heaps it leaves
+    assert!(r.win);
+    let left: Vec<u64> = r.moves[0].result.iter().map(|t| t.1).collect();
+    assert_eq!(left.iter().sum::<u64>(), 74, "{left:?}");
+    let after = misere_sum(&Sum::of_heaps(&g, &left), 1, &budget, &Silent).unwrap();
+    assert!(!after.win, "{left:?}");
+}
+
 /// A misère sum of wild heaps by canonical forms is estimated from the pairs of forms it
 /// will visit before any sum is formed (issue: `who --game 0.77 --play misere 40 41` ran
 /// 293 s, 1.86 GB, with no estimate): within the budget it is decided, beyond it refused

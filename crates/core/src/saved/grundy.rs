@@ -176,7 +176,11 @@ pub fn in_segments(
         if len == total {
             break;
         }
-        // the next power of two, or about `gap` seconds of work at the last rate
+        // the next power of two, or about a quarter of `gap` seconds of work at the last
+        // rate: a segment that runs slower than planned (a machine that became busy, the
+        // cost per position rising with n, as for subtract-a-square) still ends near the
+        // save that is due (one planned at the whole gap ran 52 minutes past a 15-minute
+        // checkpoint interval when the machine became busy, and all of it was lost)
         let boundary = if len == 0 {
             MIN_SEGMENT
         } else {
@@ -184,7 +188,7 @@ pub fn in_segments(
         };
         // (an engine that makes the whole table again stops at powers of two only)
         let step = if continues {
-            ((rate * gap.max(1.0).max(4.0 * save_secs)) as u64).max(MIN_SEGMENT)
+            ((rate * (gap / 4.0).max(1.0).max(4.0 * save_secs)) as u64).max(MIN_SEGMENT)
         } else {
             u64::MAX
         };
