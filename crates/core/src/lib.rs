@@ -108,7 +108,7 @@ pub use stone::{
     margin_by_minimax, pile_cap, score_strategy, solve, RowsError, StoneError, StoneMove,
     StoneResult, StoneRows, Strategy, Variant, Winner, MAX_PILES, STRATEGY_LINE_MAX,
 };
-pub use sums::count::{count_sums, SumCount};
+pub use sums::count::{count_by_period, count_sums, SumCount};
 pub use sums::sum::{HeapValue, Sum, SumDecision, SumError, SumMove, SumMoves};
 pub use sums::{decide_sum, grundy_value, sum_winning_moves};
 pub use table::{GrundyTable, OutcomeTable, PCount};

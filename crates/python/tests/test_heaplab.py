@@ -151,6 +151,9 @@ def test_counts_project_euler():
     assert (c.p_positions, c.total) == (1160, 4960)
     assert heaplab.count("0.07", 1, 5, n_min=1).n_positions == 3
     assert heaplab.count("0.07", 1, 50, n_min=1).n_positions == 40
+    # one misère heap: Kayles' misère P-positions 1, 4, 9, 12, 20, by its quotient's period
+    k = heaplab.count("misere(0.77)", 1, 10**18)
+    assert (k.p_positions, k.total) == (5, 10**18 + 1) and "period" in k.method
     big = heaplab.count("divisors", 3, 10**14, n_min=1)
     assert big.total == 10**42 and isinstance(big.p_positions, int)
     # ordered pairs from enumeration

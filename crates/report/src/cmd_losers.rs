@@ -8,7 +8,9 @@ use crate::progress::Progress;
 use crate::sink::{check_same, load_run, side_path, CheckpointLock, SavedRun, Sink};
 use anyhow::{bail, Result};
 use heaplab_core::Observer;
-use heaplab_core::{count_p_positions, open_stream, p_count_estimate, plan, resume_stream, Task};
+use heaplab_core::{
+    count_by_period, count_p_positions, open_stream, p_count_estimate, plan, resume_stream, Task,
+};
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
@@ -27,19 +29,25 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
     let rows_to_stdout = a.output.is_none() && !a.count && !a.json;
     check_args(&a, format, rows_to_stdout)?;
     // Only the count, from a closed form or a proven period: no engine at all.
-    let closed = (a.output.is_none() && (a.count || a.json))
-        .then(|| count_p_positions(&game, max))
-        .flatten();
+    let count_only = a.output.is_none() && (a.count || a.json);
+    let mut closed = count_only.then(|| count_p_positions(&game, max)).flatten();
     if let Some(out) = &a.output {
         check_space(&game, max, out, format)?;
     }
     let planned = match closed {
-        None => Some(plan(
-            &game,
-            Task::PPositions,
-            max,
-            &crate::machine::budget(),
-        )?),
+        None => {
+            let budget = crate::machine::budget();
+            let p = plan(&game, Task::PPositions, max, &budget);
+            // a count the engines would take long over, or are refused: a period proved for
+            // the values (Guy–Smith; a misère quotient's) counts it at once
+            if count_only && p.as_ref().map_or(true, |p| p.seconds > BY_PERIOD_AFTER) {
+                closed = count_by_period(&game, max, &budget, &heaplab_core::Silent)?;
+            }
+            match closed {
+                Some(_) => None,
+                None => Some(p?),
+            }
+        }
         Some(_) => None,
     };
     // One run per checkpoint; a checkpoint from an earlier run of the same command?
@@ -78,6 +86,11 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
     };
     report(&a, &game, shown_max, found, secs(t0), rows_to_stdout)
 }
+
+/// Seconds of an engine's estimate past which a count only (`--count`, `--json`) first
+/// looks for a proved period of the values ([`count_by_period`]: tables to 2^22, a few
+/// seconds where none is proved).
+const BY_PERIOD_AFTER: f64 = 10.0;
 
 /// What a run found: the count, the largest P-position, the method, the files written.
 struct Found {

@@ -2320,6 +2320,29 @@ fn misere_play_from_the_cli() {
     );
     assert_eq!(k["p_positions"], 5);
     assert_eq!(k["largest_p"], 20);
+    // to every heap size: by the proved period of Kayles' misère quotient (was refused: the
+    // P-position engine's estimate), and normal play's by Guy–Smith
+    for (play, p, largest) in [("misere", 5, 20), ("normal", 1, 0)] {
+        let k = json(
+            d,
+            &[
+                "losers",
+                "--game",
+                "0.77",
+                "--max",
+                "18446744073709551615",
+                "--play",
+                play,
+                "--json",
+                "--count",
+            ],
+        );
+        assert_eq!(
+            (k["p_positions"].as_u64(), k["largest_p"].as_u64()),
+            (Some(p), Some(largest))
+        );
+        assert!(k["method"].as_str().unwrap().contains("period"), "{k}");
+    }
     // sums: a tame one decided, a restive one refused in one line with exit code 2
     let s = json(
         d,

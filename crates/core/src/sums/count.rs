@@ -8,6 +8,7 @@ use crate::known::{known_values, table_values, Values};
 use crate::observe::Observer;
 use crate::plan::plan;
 use crate::plan::stream::run_plan;
+use crate::table::PCount;
 use num_bigint::{BigInt, BigUint};
 use serde::Serialize;
 
@@ -52,7 +53,9 @@ const MAX_VALUES: u64 = 1 << 22;
 /// partitions λ of k with o(λ) odd and e(λ) even parts, T = max - min + 1 (grouped by
 /// (o, e), so k = 64 costs milliseconds). Exact (arbitrary precision).
 ///
-/// `min > max` counts nothing (every count 0).
+/// `min > max` counts nothing (every count 0). Misère play is counted for one heap only: by
+/// a proved period of its misère quotient ([`count_by_period`]), else from its P-positions'
+/// stream (sums of several misère heaps do not follow the XOR of values).
 ///
 /// # Errors
 /// A refusal when the values are only known from a table the budget does not allow;
@@ -68,7 +71,7 @@ pub fn count_sums(
     obs: &dyn Observer,
 ) -> Result<SumCount, Error> {
     let game = &*game.normalized();
-    if game.play() == Play::Misere {
+    if game.play() == Play::Misere && heaps > 1 {
         return Err(Error::Unsupported {
             what: format!(
                 "counting sums of {game}: misère sums do not follow the XOR of values \
@@ -91,6 +94,27 @@ pub fn count_sums(
             what: "a count of sums from heap 0",
             n: max,
             limit: u64::MAX - 1,
+        });
+    }
+    if game.play() == Play::Misere {
+        // one heap: a proved period of its misère quotient, else its P-positions' stream
+        let by_period = match count_by_period(game, max, budget, obs)? {
+            Some(hi) if min == 0 => Some((hi.count, hi.method)),
+            Some(hi) => count_by_period(game, min - 1, budget, obs)?
+                .map(|lo| (hi.count - lo.count, hi.method)),
+            None => None,
+        };
+        let Some((p, method)) = by_period else {
+            return count_p_positions(game, min, max, budget, obs);
+        };
+        let total = BigUint::from(max - min) + 1u32;
+        let p = BigUint::from(p);
+        return Ok(SumCount {
+            n_positions: &total - &p,
+            total,
+            p_positions: p,
+            method,
+            max_grundy: None,
         });
     }
     let values = match known_values(game, max, budget, obs)? {
@@ -148,6 +172,104 @@ pub fn count_sums(
         method: values.method(),
         max_grundy,
     })
+}
+
+/// The P-positions of one heap of `game` in 0..=max and the largest, counted at once for
+/// any max from a period proved for its values:
+/// - normal play: Grundy values proven periodic (octal codes by Guy and Smith 1956, finite
+///   subtraction sets, from tables of up to 2^22 positions within `budget` and a minute:
+///   [`crate::known::proven_grundy`]); P where the value is 0;
+/// - misère play of a take-and-break rule: the map Φ of its misère quotient proved periodic
+///   ([`crate::misere::quotient::proved_quotient`]; T. E. Plambeck and A. N. Siegel,
+///   "Misère quotients for impartial games", JCTA 115 (2008)); heap n is a misère
+///   P-position exactly when Φ(n) lies in the P-portion.
+///
+/// `None` when the game has no such period, or none is proved within those limits (then a
+/// table or a stream has to count).
+///
+/// # Errors
+/// [`Error::Cancelled`] when `obs` stops a table.
+pub fn count_by_period(
+    game: &Game,
+    max: u64,
+    budget: &Budget,
+    obs: &dyn Observer,
+) -> Result<Option<PCount>, Error> {
+    let game = &*game.normalized();
+    if game.play() == Play::Misere {
+        let Ok(br) = crate::misere::quotient::quotient_rule(game) else {
+            return Ok(None);
+        };
+        let Some(q) = crate::misere::quotient::proved_quotient(&br) else {
+            return Ok(None);
+        };
+        let Some(per) = q.period().filter(|p| p.proved) else {
+            return Ok(None);
+        };
+        let is_p = |n: u64| q.heap_element(n).is_some_and(|e| q.is_p(e));
+        let (count, largest) = periodic_count(per.preperiod, per.period, max, is_p)?;
+        return Ok(Some(PCount {
+            count,
+            largest,
+            method: format!(
+                "misère quotient of order {} (Φ periodic from heap {} with period {}, proved)",
+                q.order(),
+                per.preperiod,
+                per.period
+            ),
+        }));
+    }
+    let Some(p) = crate::known::proven_grundy(game, budget, obs)? else {
+        return Ok(None);
+    };
+    let (n0, per) = (p.period.preperiod, p.period.period);
+    let (count, largest) = periodic_count(n0, per, max, |n| p.at(n) == 0)?;
+    Ok(Some(PCount {
+        count,
+        largest,
+        method: format!(
+            "Grundy values proven periodic (period {per} from {n0}; {})",
+            p.certificate
+        ),
+    }))
+}
+
+/// The n in 0..=max with `is_p(n)`, and the largest, where `is_p` repeats with period `per`
+/// from `n0` on (it is called on 0..n0 + per only): O(n0 + per) calls for any max.
+///
+/// # Errors
+/// [`Error::TooLarge`] when the count passes 2^64 - 1 (every n of 0..=2^64 - 1).
+fn periodic_count(
+    n0: u64,
+    per: u64,
+    max: u64,
+    is_p: impl Fn(u64) -> bool,
+) -> Result<(u64, Option<u64>), Error> {
+    let per = per.max(1);
+    let head = |to: u64| (0..to).filter(|&n| is_p(n)).count() as u128;
+    let count: u128 = if max < n0 {
+        head(max + 1)
+    } else {
+        let len = u128::from(max - n0) + 1;
+        let full = len / u128::from(per);
+        let rem = (len % u128::from(per)) as u64;
+        let in_period = (0..per).filter(|&r| is_p(n0 + r)).count() as u128;
+        let in_rem = (0..rem).filter(|&r| is_p(n0 + r)).count() as u128;
+        head(n0) + full * in_period + in_rem
+    };
+    let count = u64::try_from(count).map_err(|_| Error::TooLarge {
+        what: "a count of P-positions",
+        n: max,
+        limit: u64::MAX - 1,
+    })?;
+    // the largest: back from max through one period (its residues repeat), then the head
+    let at = |n: u64| if n < n0 + per { n } else { n0 + (n - n0) % per };
+    let top = (0..per.min(max.saturating_sub(n0).saturating_add(1)))
+        .map(|j| max - j)
+        .filter(|&n| n >= n0)
+        .find(|&n| is_p(at(n)));
+    let largest = top.or_else(|| (0..n0.min(max.saturating_add(1))).rev().find(|&n| is_p(n)));
+    Ok((count, largest))
 }
 
 /// The P-positions of one heap of `game` in min..=max, counted from the fastest
@@ -348,4 +470,88 @@ fn count_residues(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::Silent;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The periodic count and largest equal a scan of every n (a pattern repeated from
+        /// n0 with period p).
+        #[test]
+        fn periodic_count_is_a_scan(
+            head in proptest::collection::vec(any::<bool>(), 0..12),
+            cycle in proptest::collection::vec(any::<bool>(), 1..9),
+            max in 0u64..200,
+        ) {
+            let (n0, per) = (head.len() as u64, cycle.len() as u64);
+            let is_p = |n: u64| if n < n0 { head[n as usize] } else { cycle[((n - n0) % per) as usize] };
+            let scan: Vec<u64> = (0..=max).filter(|&n| is_p(n)).collect();
+            let got = periodic_count(n0, per, max, |n| {
+                assert!(n < n0 + per, "called past the first period: {n}");
+                is_p(n)
+            })
+            .unwrap();
+            prop_assert_eq!(got, (scan.len() as u64, scan.last().copied()));
+        }
+    }
+
+    #[test]
+    fn periodic_counts_reach_every_heap_size() {
+        // every n of 0..=2^64 - 1 is one more than a u64 holds
+        assert!(matches!(
+            periodic_count(0, 1, u64::MAX, |_| true),
+            Err(Error::TooLarge { .. })
+        ));
+        assert_eq!(
+            periodic_count(0, 1, u64::MAX - 1, |_| true).unwrap(),
+            (u64::MAX, Some(u64::MAX - 1))
+        );
+        // every third heap from 5 (5, 8, 11, ...): (2^64 - 1 - 5) / 3 + 1 of them
+        let (c, l) = periodic_count(5, 3, u64::MAX, |n| n >= 5 && (n - 5) % 3 == 0).unwrap();
+        assert_eq!(
+            (c, l),
+            ((u64::MAX - 5) / 3 + 1, Some(u64::MAX - (u64::MAX - 5) % 3))
+        );
+    }
+
+    /// Counts by a proved period equal the P-positions' stream on 0..=3000 (Kayles, misère
+    /// Kayles — whose single-heap misère P-positions are 1, 4, 9, 12 and 20 — 0.75's
+    /// and 0.512's misère play, whose quotients are R8), and answer for every heap size.
+    #[test]
+    fn counts_by_proved_periods_equal_the_streams() {
+        let b = Budget::new(1 << 30);
+        for spec in [
+            "0.77",
+            "misere(0.77)",
+            "misere(0.75)",
+            "0.137",
+            "misere(0.512)",
+        ] {
+            let g = Game::parse(spec).unwrap();
+            let c = count_by_period(&g, 3000, &b, &Silent).unwrap();
+            let c = c.unwrap_or_else(|| panic!("{spec}: no proved period"));
+            let plan = crate::plan::plan(&g, Task::PPositions, 3000, &b).unwrap();
+            let mut ps: Vec<u64> = vec![];
+            run_plan(&plan, &Silent, |seg| ps.extend_from_slice(seg)).unwrap();
+            assert_eq!(
+                (c.count, c.largest),
+                (ps.len() as u64, ps.last().copied()),
+                "{spec}"
+            );
+        }
+        let g = Game::parse("misere(0.77)").unwrap();
+        let c = count_by_period(&g, u64::MAX, &b, &Silent).unwrap().unwrap();
+        assert_eq!((c.count, c.largest), (5, Some(20)));
+        assert!(c.method.contains("order 40"), "{}", c.method);
+        // and through count_sums, for one misère heap in min..=max
+        let s = count_sums(&g, 1, 4, 1 << 60, false, &b, &Silent).unwrap();
+        assert_eq!(s.p_positions, BigUint::from(4u32)); // 4, 9, 12, 20
+                                                        // no period: None (a subtraction game's misère play has no quotient here)
+        let sq = Game::parse("misere(squares)").unwrap();
+        assert!(count_by_period(&sq, 1000, &b, &Silent).unwrap().is_none());
+    }
 }

@@ -1024,7 +1024,8 @@ def count(
     """P-positions (XOR of the Grundy values 0) among positions of ``heaps`` heaps of one
     game, each heap in n_min..=n_max: ordered tuples, or multisets a <= b <= ... with
     ``sorted=True``. Exact; at once for closed forms and proven periods at any n_max.
-    Project Euler 310: ``count("squares", 3, 29, sorted=True).p_positions == 1160``."""
+    Misère play (``"misere(0.77)"``) is counted for one heap only: by a proved period of its
+    misère quotient at any n_max, else from its P-positions. Project Euler 310: ``count("squares", 3, 29, sorted=True).p_positions == 1160``."""
     if not isinstance(spec, str):
         raise TypeError(f"a spec is a str, not {type(spec).__name__}")
     k = _size("heaps", heaps)
