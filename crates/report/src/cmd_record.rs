@@ -400,13 +400,13 @@ fn run_whole(a: &RecordArgs, t0: Instant) -> Result<ExitCode> {
         .transpose()?;
     let values_file = open_values(a)?;
     let progress = Progress::new(&format!("record {game} to {}", a.max), a.max + 1);
-    heaplab_core::Observer::planned(&progress, &plan);
     let s = crate::segments::Segmented {
         game,
         max: a.max,
         checkpoint: a.checkpoint.as_deref(),
         every: a.checkpoint_every,
         snapshots: a.snapshots.as_deref(),
+        plan: &plan,
     };
     let (table, snaps, longer, resumed) = crate::segments::run(&s, &progress)?;
     progress.finish();

@@ -115,13 +115,13 @@ pub fn run(a: TableArgs) -> Result<ExitCode> {
             ..budget
         };
         let p = heaplab_core::plan_table(&game, max, &long)?;
-        heaplab_core::Observer::planned(&progress, &p);
         let s = crate::segments::Segmented {
             game: &game,
             max,
             checkpoint: a.checkpoint.as_deref(),
             every: a.checkpoint_every,
             snapshots: a.snapshots.as_deref(),
+            plan: &p,
         };
         let (g, snaps, longer, _) = crate::segments::run(&s, &progress)?;
         snapshots = snaps;

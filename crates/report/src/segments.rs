@@ -22,6 +22,8 @@ pub struct Segmented<'a> {
     /// Most seconds between checkpoints (the first after 10 s, then doubling up to this).
     pub every: f64,
     pub snapshots: Option<&'a Path>,
+    /// The whole run's estimate: announced for what is left once the checkpoint is read.
+    pub plan: &'a heaplab_core::Estimate,
 }
 
 /// Writes the checkpoint of `table` (values 0..table.len() of `game`) to `path`
@@ -157,6 +159,16 @@ impl grundy::Segments for Hooks<'_> {
     }
 }
 
+/// The estimate of a run of 0..=max (`plan`) for what is left once positions 0..from are
+/// known: the cost to n grows as n^growth ([`heaplab_core::Estimate::growth`]), so
+/// seconds·(1 − (from/(max + 1))^growth) are left.
+fn left_of(plan: &heaplab_core::Estimate, from: u64, max: u64) -> heaplab_core::Estimate {
+    let mut left = *plan;
+    let done = (from as f64 / max.saturating_add(1) as f64).min(1.0);
+    left.seconds *= 1.0 - done.powf(left.growth.max(1.0));
+    left
+}
+
 /// The Grundy table 0..=max of a [`Segmented`] run
 /// ([`heaplab_core::saved::grundy::in_segments`]), resumed from its checkpoint when one
 /// exists, saving and writing snapshots as it goes; the snapshot files written, and whether
@@ -195,6 +207,9 @@ pub fn run(
             }
         }
     }
+    // what is left, announced (a resumed run announced the whole run's before)
+    let from = table.as_ref().map_or(0, |t| t.len() as u64);
+    heaplab_core::Observer::planned(progress, &left_of(s.plan, from, s.max));
     let keep = Segmented {
         checkpoint: if longer { None } else { s.checkpoint },
         ..*s
@@ -212,6 +227,36 @@ pub fn run(
 mod tests {
     use super::*;
     use heaplab_core::Silent;
+
+    #[test]
+    fn a_resumed_run_is_estimated_for_what_is_left() {
+        // squares to 10^9 (6.3 hours, cost growing as n^1.5) resumed at a quarter: 7/8 left
+        // (it announced the whole 6.3 hours at every resume)
+        let plan = heaplab_core::Estimate {
+            task: heaplab_core::Task::Grundy,
+            max: 1_000_000_000,
+            engine: heaplab_core::Engine::BlockedMex,
+            memory: 1 << 31,
+            seconds: 6.3 * 3600.0,
+            growth: 1.5,
+        };
+        let left = left_of(&plan, 250_000_000, 999_999_999);
+        assert!(
+            (left.seconds - 6.3 * 3600.0 * 0.875).abs() < 1.0,
+            "{}",
+            left.seconds
+        );
+        assert_eq!(left_of(&plan, 0, 999_999_999).seconds, plan.seconds);
+        assert_eq!(left_of(&plan, 1_000_000_000, 999_999_999).seconds, 0.0);
+        // a linear cost: half left at half
+        let flat = heaplab_core::Estimate {
+            growth: 1.0,
+            ..plan
+        };
+        assert!(
+            (left_of(&flat, 500_000_000, 999_999_999).seconds - plan.seconds / 2.0).abs() < 1.0
+        );
+    }
 
     #[test]
     fn saved_tables_load_back() {
