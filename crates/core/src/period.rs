@@ -222,8 +222,89 @@ pub fn exceptions(a: &[i64], per: &Period, limit: usize) -> (Vec<u64>, u64) {
     (found, count)
 }
 
+/// The n in 0..=max with `is_p(n)`, and the largest, where `is_p` repeats with period `per`
+/// from `n0` on (it is called on 0..n0 + per only): O(n0 + per) calls for any max.
+///
+/// # Errors
+/// [`Error::TooLarge`] when the count passes 2^64 - 1 (every n of 0..=2^64 - 1).
+pub(crate) fn periodic_count(
+    n0: u64,
+    per: u64,
+    max: u64,
+    is_p: impl Fn(u64) -> bool,
+) -> Result<(u64, Option<u64>), crate::error::Error> {
+    let per = per.max(1);
+    let head = |to: u64| (0..to).filter(|&n| is_p(n)).count() as u128;
+    let count: u128 = if max < n0 {
+        head(max + 1)
+    } else {
+        let len = u128::from(max - n0) + 1;
+        let full = len / u128::from(per);
+        let rem = (len % u128::from(per)) as u64;
+        let in_period = (0..per).filter(|&r| is_p(n0 + r)).count() as u128;
+        let in_rem = (0..rem).filter(|&r| is_p(n0 + r)).count() as u128;
+        head(n0) + full * in_period + in_rem
+    };
+    let count = u64::try_from(count).map_err(|_| crate::error::Error::TooLarge {
+        what: "a count of P-positions",
+        n: max,
+        limit: u64::MAX - 1,
+    })?;
+    // the largest: back from max through one period (its residues repeat), then the head
+    let at = |n: u64| if n < n0 + per { n } else { n0 + (n - n0) % per };
+    let top = (0..per.min(max.saturating_sub(n0).saturating_add(1)))
+        .map(|j| max - j)
+        .filter(|&n| n >= n0)
+        .find(|&n| is_p(at(n)));
+    let largest = top.or_else(|| (0..n0.min(max.saturating_add(1))).rev().find(|&n| is_p(n)));
+    Ok((count, largest))
+}
+
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The periodic count and largest equal a scan of every n (a pattern repeated from
+        /// n0 with period p).
+        #[test]
+        fn periodic_count_is_a_scan(
+            head in proptest::collection::vec(any::<bool>(), 0..12),
+            cycle in proptest::collection::vec(any::<bool>(), 1..9),
+            max in 0u64..200,
+        ) {
+            let (n0, per) = (head.len() as u64, cycle.len() as u64);
+            let is_p = |n: u64| if n < n0 { head[n as usize] } else { cycle[((n - n0) % per) as usize] };
+            let scan: Vec<u64> = (0..=max).filter(|&n| is_p(n)).collect();
+            let got = crate::period::periodic_count(n0, per, max, |n| {
+                assert!(n < n0 + per, "called past the first period: {n}");
+                is_p(n)
+            })
+            .unwrap();
+            prop_assert_eq!(got, (scan.len() as u64, scan.last().copied()));
+        }
+    }
+
+    #[test]
+    fn periodic_counts_reach_every_heap_size() {
+        // every n of 0..=2^64 - 1 is one more than a u64 holds
+        assert!(matches!(
+            crate::period::periodic_count(0, 1, u64::MAX, |_| true),
+            Err(crate::error::Error::TooLarge { .. })
+        ));
+        assert_eq!(
+            crate::period::periodic_count(0, 1, u64::MAX - 1, |_| true).unwrap(),
+            (u64::MAX, Some(u64::MAX - 1))
+        );
+        // every third heap from 5 (5, 8, 11, ...): (2^64 - 1 - 5) / 3 + 1 of them
+        let (c, l) =
+            crate::period::periodic_count(5, 3, u64::MAX, |n| n >= 5 && (n - 5) % 3 == 0).unwrap();
+        assert_eq!(
+            (c, l),
+            ((u64::MAX - 5) / 3 + 1, Some(u64::MAX - (u64::MAX - 5) % 3))
+        );
+    }
+
     use super::*;
 
     proptest::proptest! {

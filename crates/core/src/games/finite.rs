@@ -46,25 +46,9 @@ pub fn finite_p_count_played(
     max: u64,
 ) -> Option<PCount> {
     let po = finite_outcome_period_played(finite, leave1, misere, 1 << 24)?;
-    let head = (po.start + po.period).min(max.saturating_add(1));
-    let lose = |n: u64| !po.win[n as usize];
-    let mut count = (0..head).filter(|&n| lose(n)).count() as u64;
-    if max >= head {
-        // positions head..=max repeat start..start + period from its beginning
-        let per = (po.start..po.start + po.period)
-            .filter(|&n| lose(n))
-            .count() as u64;
-        let rest = max - head + 1;
-        let part = (po.start..po.start + rest % po.period)
-            .filter(|&n| lose(n))
-            .count() as u64;
-        count += rest / po.period * per + part;
-    }
-    let largest = (0..=po.start + po.period)
-        .map(|d| max.checked_sub(d))
-        .take_while(Option::is_some)
-        .flatten()
-        .find(|&n| !po.is_win(n));
+    // (a count past 2^64 - 1 cannot arise: the least move leads from a P-position)
+    let (count, largest) =
+        crate::period::periodic_count(po.start, po.period, max, |n| !po.is_win(n)).ok()?;
     Some(PCount {
         count,
         largest,

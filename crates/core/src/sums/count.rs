@@ -207,7 +207,7 @@ pub fn count_by_period(
             return Ok(None);
         };
         let is_p = |n: u64| q.heap_element(n).is_some_and(|e| q.is_p(e));
-        let (count, largest) = periodic_count(per.preperiod, per.period, max, is_p)?;
+        let (count, largest) = crate::period::periodic_count(per.preperiod, per.period, max, is_p)?;
         return Ok(Some(PCount {
             count,
             largest,
@@ -223,7 +223,7 @@ pub fn count_by_period(
         return Ok(None);
     };
     let (n0, per) = (p.period.preperiod, p.period.period);
-    let (count, largest) = periodic_count(n0, per, max, |n| p.at(n) == 0)?;
+    let (count, largest) = crate::period::periodic_count(n0, per, max, |n| p.at(n) == 0)?;
     Ok(Some(PCount {
         count,
         largest,
@@ -232,44 +232,6 @@ pub fn count_by_period(
             p.certificate
         ),
     }))
-}
-
-/// The n in 0..=max with `is_p(n)`, and the largest, where `is_p` repeats with period `per`
-/// from `n0` on (it is called on 0..n0 + per only): O(n0 + per) calls for any max.
-///
-/// # Errors
-/// [`Error::TooLarge`] when the count passes 2^64 - 1 (every n of 0..=2^64 - 1).
-fn periodic_count(
-    n0: u64,
-    per: u64,
-    max: u64,
-    is_p: impl Fn(u64) -> bool,
-) -> Result<(u64, Option<u64>), Error> {
-    let per = per.max(1);
-    let head = |to: u64| (0..to).filter(|&n| is_p(n)).count() as u128;
-    let count: u128 = if max < n0 {
-        head(max + 1)
-    } else {
-        let len = u128::from(max - n0) + 1;
-        let full = len / u128::from(per);
-        let rem = (len % u128::from(per)) as u64;
-        let in_period = (0..per).filter(|&r| is_p(n0 + r)).count() as u128;
-        let in_rem = (0..rem).filter(|&r| is_p(n0 + r)).count() as u128;
-        head(n0) + full * in_period + in_rem
-    };
-    let count = u64::try_from(count).map_err(|_| Error::TooLarge {
-        what: "a count of P-positions",
-        n: max,
-        limit: u64::MAX - 1,
-    })?;
-    // the largest: back from max through one period (its residues repeat), then the head
-    let at = |n: u64| if n < n0 + per { n } else { n0 + (n - n0) % per };
-    let top = (0..per.min(max.saturating_sub(n0).saturating_add(1)))
-        .map(|j| max - j)
-        .filter(|&n| n >= n0)
-        .find(|&n| is_p(at(n)));
-    let largest = top.or_else(|| (0..n0.min(max.saturating_add(1))).rev().find(|&n| is_p(n)));
-    Ok((count, largest))
 }
 
 /// The P-positions of one heap of `game` in min..=max, counted from the fastest
@@ -476,47 +438,6 @@ fn count_residues(
 mod tests {
     use super::*;
     use crate::observe::Silent;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The periodic count and largest equal a scan of every n (a pattern repeated from
-        /// n0 with period p).
-        #[test]
-        fn periodic_count_is_a_scan(
-            head in proptest::collection::vec(any::<bool>(), 0..12),
-            cycle in proptest::collection::vec(any::<bool>(), 1..9),
-            max in 0u64..200,
-        ) {
-            let (n0, per) = (head.len() as u64, cycle.len() as u64);
-            let is_p = |n: u64| if n < n0 { head[n as usize] } else { cycle[((n - n0) % per) as usize] };
-            let scan: Vec<u64> = (0..=max).filter(|&n| is_p(n)).collect();
-            let got = periodic_count(n0, per, max, |n| {
-                assert!(n < n0 + per, "called past the first period: {n}");
-                is_p(n)
-            })
-            .unwrap();
-            prop_assert_eq!(got, (scan.len() as u64, scan.last().copied()));
-        }
-    }
-
-    #[test]
-    fn periodic_counts_reach_every_heap_size() {
-        // every n of 0..=2^64 - 1 is one more than a u64 holds
-        assert!(matches!(
-            periodic_count(0, 1, u64::MAX, |_| true),
-            Err(Error::TooLarge { .. })
-        ));
-        assert_eq!(
-            periodic_count(0, 1, u64::MAX - 1, |_| true).unwrap(),
-            (u64::MAX, Some(u64::MAX - 1))
-        );
-        // every third heap from 5 (5, 8, 11, ...): (2^64 - 1 - 5) / 3 + 1 of them
-        let (c, l) = periodic_count(5, 3, u64::MAX, |n| n >= 5 && (n - 5) % 3 == 0).unwrap();
-        assert_eq!(
-            (c, l),
-            ((u64::MAX - 5) / 3 + 1, Some(u64::MAX - (u64::MAX - 5) % 3))
-        );
-    }
 
     /// Counts by a proved period equal the P-positions' stream on 0..=3000 (Kayles, misère
     /// Kayles — whose single-heap misère P-positions are 1, 4, 9, 12 and 20 — 0.75's
@@ -549,8 +470,9 @@ mod tests {
         assert!(c.method.contains("order 40"), "{}", c.method);
         // and through count_sums, for one misère heap in min..=max
         let s = count_sums(&g, 1, 4, 1 << 60, false, &b, &Silent).unwrap();
-        assert_eq!(s.p_positions, BigUint::from(4u32)); // 4, 9, 12, 20
-                                                        // no period: None (a subtraction game's misère play has no quotient here)
+        // 4, 9, 12 and 20
+        assert_eq!(s.p_positions, BigUint::from(4u32));
+        // no period: None (a subtraction game's misère play has no quotient here)
         let sq = Game::parse("misere(squares)").unwrap();
         assert!(count_by_period(&sq, 1000, &b, &Silent).unwrap().is_none());
     }
