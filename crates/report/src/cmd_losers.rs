@@ -38,14 +38,27 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
         None => {
             let budget = crate::machine::budget();
             let p = plan(&game, Task::PPositions, max, &budget);
-            // a count the engines would take long over, or are refused: a period proved for
-            // the values (Guy–Smith; a misère quotient's) counts it at once
-            if count_only && p.as_ref().map_or(true, |p| p.seconds > BY_PERIOD_AFTER) {
-                closed = count_by_period(&game, max, &budget, &heaplab_core::Silent)?;
+            // a count the engines are refused, or would take more than a second over: a
+            // period proved for the values (Guy–Smith; a misère quotient's) counts it at
+            // once, searched for within the engine's own estimate (a minute when refused)
+            let search = match &p {
+                Err(_) => Some(budget.seconds),
+                Ok(p) => (p.seconds > BY_PERIOD_AFTER).then_some(p.seconds.min(budget.seconds)),
+            };
+            if let Some(seconds) = search.filter(|_| count_only) {
+                let within = heaplab_core::Budget { seconds, ..budget };
+                closed = count_by_period(&game, max, &within, &heaplab_core::Silent)?;
             }
-            match closed {
-                Some(_) => None,
-                None => Some(p?),
+            match (&closed, p) {
+                (Some(_), _) => None,
+                (None, Ok(p)) => Some(p),
+                (None, Err(e)) if search.is_some() && count_only => {
+                    return Err(anyhow::Error::new(e).context(format!(
+                        "no period was proved to count {game} at once (Grundy values from tables \
+                         to 2^22; a misère quotient's quick try)"
+                    )))
+                }
+                (None, Err(e)) => return Err(e.into()),
             }
         }
         Some(_) => None,
@@ -88,9 +101,11 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
 }
 
 /// Seconds of an engine's estimate past which a count only (`--count`, `--json`) first
-/// looks for a proved period of the values ([`count_by_period`]: tables to 2^22, a few
-/// seconds where none is proved).
-const BY_PERIOD_AFTER: f64 = 10.0;
+/// looks for a proved period of the values ([`count_by_period`]: tables to 2^22 within
+/// the engine's estimate; milliseconds where a period is proved early, as for 0.77). The
+/// estimate can be short of the run (0.77 to 3·10^9: estimated under 10 s, ran 16–40 s in
+/// up to 14.7 GB), so anything past a second tries.
+const BY_PERIOD_AFTER: f64 = 1.0;
 
 /// What a run found: the count, the largest P-position, the method, the files written.
 struct Found {

@@ -2216,6 +2216,58 @@ fn research_loop_answers() {
 /// `--play misere` on the commands: misère Nim's P-positions n ≡ 1 (mod 4), misère
 /// nim-values with genus and phylum columns, a certified misère period, misère sums, and a
 /// checkpointed misère run resumed.
+/// A count alone whose engine would take more than a second goes by a proved period of
+/// the values first: Dawson's Kayles (0.07, period 34 from heap 53, Guy–Smith) to 3·10^9
+/// used to run the table engine for 16–40 s in up to 14.7 GB, as its estimate was under
+/// the 10 s that then sent a count to the period. The count is checked against the
+/// P-positions listed to 400, extended by that period here.
+#[test]
+fn a_count_alone_goes_by_a_proved_period() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
+    let rows = ok(d, &["losers", "--game", "0.07", "--max", "400"]);
+    let ps: Vec<u64> = rows
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    let max = 3_000_000_000u64;
+    // heaps 0..=119 as listed, then the residues of 120..154 repeat
+    let head = ps.iter().filter(|&&p| p < 120).count() as u64;
+    let residues: Vec<u64> = ps
+        .iter()
+        .filter(|&&p| (120..154).contains(&p))
+        .map(|p| p % 34)
+        .collect();
+    let tail = (120..154u64)
+        .filter(|n| residues.contains(&(n % 34)))
+        .map(|n| (max - n) / 34 + 1)
+        .sum::<u64>();
+    let largest = (max - 40..=max)
+        .rev()
+        .find(|n| residues.contains(&(n % 34)));
+    let v = json(
+        d,
+        &[
+            "losers", "--game", "0.07", "--max", "3e9", "--count", "--json",
+        ],
+    );
+    assert_eq!(v["p_positions"], head + tail);
+    assert_eq!(v["largest_p"], largest.unwrap());
+    assert!(
+        v["method"].as_str().unwrap().contains("proven periodic"),
+        "{v}"
+    );
+    // misère 4.7 to heap 0: the quick quotient try no longer spends 10 s on guesses
+    let v = json(
+        d,
+        &[
+            "losers", "--game", "4.7", "--play", "misere", "--max", "0", "--count", "--json",
+        ],
+    );
+    assert_eq!(v["p_positions"], 0);
+}
+
 #[test]
 fn misere_play_from_the_cli() {
     let tmp = tempfile::tempdir().unwrap();

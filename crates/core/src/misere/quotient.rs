@@ -93,6 +93,13 @@ pub const QUICK_GROWTH: u64 = 26;
 /// own work is bounded by `GUESS_WORK` per growth.
 pub const QUICK_WORK: u64 = 8_000_000;
 
+/// Steps a run with a work limit (the quick proof try, [`GrowthLimit::QUICK`]) may spend on
+/// guesses in all, over every heap where the quotient grows (each growth may spend at most
+/// [`GUESS_WORK`]). The quick tries that prove a period spend at most 2·10^6 (0.15 at heap
+/// 164; Kayles 3.8·10^5); without this bound, 4.7's try spent 3·10^8 (9 s) and proved
+/// nothing, 0.57's and 0.26's about as much.
+pub const QUICK_GUESS_WORK: u64 = 20_000_000;
+
 /// Steps of the proof's walks (states visited times the kinds each state tries) that a run
 /// with a work limit ([`GrowthLimit::QUICK`], the quick proof try) may spend on heaps of new
 /// kinds: Kayles' quotient is proved at heap 180 within 4.3·10^6 (0.5 s here); 0.56's
@@ -1397,6 +1404,9 @@ pub struct QuotientSolver {
     /// limited by [`WALK_WORK`] when the run has a work limit (so a quick run that only
     /// proves heaps is bounded too).
     walked: u64,
+    /// Steps spent on guesses (their markings and walks) over the whole run, limited by
+    /// [`QUICK_GUESS_WORK`] when the run has a work limit.
+    guessed: u64,
 }
 
 impl QuotientSolver {
@@ -1471,6 +1481,7 @@ impl QuotientSolver {
             refused: None,
             guesses: true,
             walked: 0,
+            guessed: 0,
         }
     }
 
@@ -1736,8 +1747,32 @@ impl QuotientSolver {
     /// with some of that sum's heaps set free (the fewest heaps first, each with a cycle
     /// long enough for its count in the sum), the first that gets the sum right. True when
     /// a guess was proved and taken (then the quotient covers heap n); false when the
-    /// guesses ran out ([`GUESS_ROUNDS`], [`GUESS_SIZE`]) and the learner must go on.
+    /// guesses ran out ([`GUESS_ROUNDS`], [`GUESS_SIZE`], [`GUESS_WORK`], or, in a run with
+    /// a work limit, [`QUICK_GUESS_WORK`] over the whole run) and the learner must go on.
     fn grow_by_guess(&mut self, n: u64, options: &[Vec<Vec<u64>>]) -> Result<bool, Error> {
+        let allowed = if self.grow_limit.work == u64::MAX {
+            GUESS_WORK
+        } else {
+            GUESS_WORK.min(QUICK_GUESS_WORK.saturating_sub(self.guessed))
+        };
+        let mut work = 0;
+        let r = self.guess_rounds(n, options, allowed, &mut work);
+        self.guessed = self.guessed.saturating_add(work);
+        r
+    }
+
+    /// The rounds of [`QuotientSolver::grow_by_guess`] within `allowed` steps, counted in
+    /// `work`.
+    fn guess_rounds(
+        &mut self,
+        n: u64,
+        options: &[Vec<Vec<u64>>],
+        allowed: u64,
+        work: &mut u64,
+    ) -> Result<bool, Error> {
+        if allowed == 0 {
+            return Ok(false);
+        }
         let first = Known {
             order: self.order,
             mul: &self.mul,
@@ -1752,7 +1787,7 @@ impl QuotientSolver {
             return Ok(false);
         };
         // the elementary steps spent: guesses' markings and the walks' states
-        let mut work = g.work;
+        *work = g.work;
         for _ in 0..GUESS_ROUNDS {
             if g.order > GUESS_ORDER {
                 return Ok(false);
@@ -1765,13 +1800,13 @@ impl QuotientSolver {
             };
             // the walk's cost: a state costs a pass over the kinds and the elements
             let per_state = (kinds.len() * g.order).max(1) as u64;
-            let Some(left) = GUESS_WORK.checked_sub(work) else {
+            let Some(left) = allowed.checked_sub(*work) else {
                 return Ok(false);
             };
             let max_states = (left / per_state).min(MAX_STATES as u64) as usize;
             let mut steps = 0u64;
             let walked = rule_walk_counted(&q, &kinds, max_states, &mut steps);
-            work += steps * g.order as u64;
+            *work += steps * g.order as u64;
             self.walked += steps;
             let Ok(failed) = walked else {
                 return Ok(false);
@@ -1824,11 +1859,11 @@ impl QuotientSolver {
                             }
                         })
                         .collect();
-                    if work > GUESS_WORK {
+                    if *work > allowed {
                         return Ok(false);
                     }
                     if let Some(t) = trial::guess(&base, options, &free, GUESS_SIZE) {
-                        work += t.work;
+                        *work += t.work;
                         if t.p[elem_of(&t) as usize] == should_be_p {
                             next = Some(t);
                             break 'sizes;
@@ -2020,6 +2055,16 @@ pub fn proved_joint_quotient(rules: &[Breaker]) -> Option<MisereQuotient> {
     if let Some(q) = seen.lock().ok()?.get(&key) {
         return q.clone();
     }
+    let s = quick_try(rules)?;
+    let q = s.proved().then(|| s.quotient());
+    seen.lock().ok()?.insert(key, q.clone());
+    q
+}
+
+/// The solver of the quick proof try of [`proved_joint_quotient`], once it has stopped:
+/// at the heap where Φ's period was proved, or where a limit stopped it (None when the
+/// rules make no solver).
+fn quick_try(rules: &[Breaker]) -> Option<QuotientSolver> {
     let mut s = QuotientSolver::joint(rules).ok()?;
     s.limit_growth(GrowthLimit {
         heap: QUICK_GROWTH,
@@ -2027,12 +2072,9 @@ pub fn proved_joint_quotient(rules: &[Breaker]) -> Option<MisereQuotient> {
     });
     let k = rules.len() as u64;
     let last = (PROVED_HEAPS + 1) * k - 1;
-    let q = match s.solve_until_proved(last, &crate::Silent) {
-        Ok(()) if s.proved() => Some(s.quotient()),
-        _ => None,
-    };
-    seen.lock().ok()?.insert(key, q.clone());
-    q
+    // a refusal leaves the heaps proved so far
+    let _ = s.solve_until_proved(last, &crate::Silent);
+    Some(s)
 }
 
 /// The misère quotient of heaps 0..=`max` of the take-and-break rule `br`, proved, with
@@ -2305,6 +2347,27 @@ mod tests {
     /// 2·71 + 3·12 + 2 = 180. The learner alone stopped at heap 26 (its canonical forms
     /// ran out of memory at 27). Checked against canonical misère forms on every sum of
     /// two heaps to 40 and of three heaps to 30, across both growths past heap 24.
+    /// The quick proof try spends at most [`QUICK_GUESS_WORK`] (and one growth's overrun)
+    /// on guesses in all: 4.7's try spent 3·10^8 steps (9 s) before that bound and proved
+    /// nothing. Kayles, 0.15 and 0.44 are still proved (at heaps 180, 164 and 360).
+    #[test]
+    fn the_quick_try_bounds_its_guesses() {
+        for spec in ["4.7", "0.57", "0.26"] {
+            let s = quick_try(&[rule(spec)]).unwrap();
+            assert!(!s.proved(), "{spec}");
+            assert!(
+                s.guessed <= QUICK_GUESS_WORK + GUESS_WORK / 10,
+                "{spec}: {}",
+                s.guessed
+            );
+        }
+        for (spec, at) in [("0.77", 180), ("0.15", 164), ("0.44", 360)] {
+            let s = quick_try(&[rule(spec)]).unwrap();
+            assert!(s.proved(), "{spec}");
+            assert_eq!(s.max(), at, "{spec}");
+        }
+    }
+
     #[test]
     fn kayles_quotient_is_proved_by_guesses() {
         let q = quotient("0.77", 180);
