@@ -4,19 +4,37 @@
 
 use crate::game::Game;
 use crate::games::finite::finite_p_count_played;
+use crate::moves::bound::Bound;
+use crate::moves::interval::IntervalGame;
 use crate::moves::{Moves, Play};
 use crate::table::PCount;
 
+/// The largest k for which a misère `upto{k}` is counted as the finite set {1, …, k}.
+const MISERE_UPTO_MAX: u64 = 4096;
+
 /// The number of P-positions in 0..=max and the largest, without listing them, where the
 /// structure has a way: `upto{k}` (an arithmetic progression) and `sqrt` (closed form),
-/// O(1) both, and finite subtraction sets (either play) with an outcome period found
-/// within 2^24 positions. `None` for every other game.
+/// O(1) both, and finite subtraction sets (either play; misère `upto{k}` as the set
+/// {1, …, k} for k up to 4096) with an outcome period found within 2^24 positions. `None`
+/// for every other game.
 pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
     let s = game.structure();
     match (&s.moves, s.play) {
         (Moves::Finite { moves, leave1 }, play) if !moves.is_empty() => {
             finite_p_count_played(moves, *leave1, play == Play::Misere, max)
         }
+        // misère `upto{k}` is the finite set {1, …, k}: its outcome period (k + 1) shows up
+        // within 2(k + 1) positions of k moves each, so k is kept to a few thousand
+        (Moves::Interval(r), Play::Misere) => match r.pure()? {
+            IntervalGame {
+                bound: Bound::Upto(k),
+                leave1,
+            } if (1..=MISERE_UPTO_MAX).contains(&k) => {
+                let moves: Vec<u64> = (1..=k).collect();
+                finite_p_count_played(&moves, leave1, true, max)
+            }
+            _ => None,
+        },
         (Moves::Interval(r), Play::Normal) => {
             let ig = r.pure()?;
             let (count, largest) = ig.count_upto(max)?;

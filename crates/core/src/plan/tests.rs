@@ -66,6 +66,40 @@ fn finite_counts_from_the_period_equal_the_stream() {
     assert!(count_p_positions(&Game::parse("half").unwrap(), 10).is_none());
 }
 
+/// Misère `upto{k}` is counted as the finite set {1, …, k} (it was refused at 10^18 by
+/// `losers` and `count`): checked against the stream, which lists the jump-ahead engine's
+/// P-positions, with and without leave1; misère Bash is lost exactly at n ≡ 1 mod (k + 1).
+#[test]
+fn misere_upto_counts_from_the_period_equal_the_stream() {
+    for spec in [
+        "misere(upto{1})",
+        "misere(upto{3})",
+        "misere(upto{7})",
+        "misere(leave1(upto{3}))",
+        "misere(leave1(upto{10}))",
+    ] {
+        let g = Game::parse(spec).unwrap();
+        let ps = collect(&g, 5_000);
+        for max in [0u64, 1, 2, 9, 100, 4999, 5_000] {
+            let c = count_p_positions(&g, max).unwrap();
+            let upto: Vec<u64> = ps.iter().copied().filter(|&p| p <= max).collect();
+            assert_eq!(c.count, upto.len() as u64, "{spec} {max}");
+            assert_eq!(c.largest, upto.last().copied(), "{spec} {max}");
+        }
+    }
+    let c = count_p_positions(
+        &Game::parse("misere(upto{3})").unwrap(),
+        1_000_000_000_000_000_000,
+    )
+    .unwrap();
+    assert_eq!(
+        (c.count, c.largest),
+        (250_000_000_000_000_000, Some(999_999_999_999_999_997))
+    );
+    // past the bound on k: no count (the stream remains)
+    assert!(count_p_positions(&Game::parse("misere(upto{5000})").unwrap(), 10).is_none());
+}
+
 #[test]
 fn three_heap_estimates_count_every_digit_that_splits_in_three() {
     let one = time_estimate(&Game::parse("0.F").unwrap(), Task::Grundy, 10_000);
