@@ -531,8 +531,11 @@ fn sum_move(terms: &[(Game, u64)], i: usize, step: Move, left: &[u64]) -> SumMov
 const FORMS_FIRST: u64 = 64;
 
 /// Seconds of canonical forms a sum with a heap past [`FORMS_FIRST`] is given when its
-/// quotient is not proved quickly, before the quotient is learned.
-const FORMS_BRIEF_SECONDS: f64 = 10.0;
+/// quotient is not proved quickly, before the quotient is learned: about what learning
+/// within [`super::quotient::GrowthLimit::QUICK`] spends when it fails (0.07 and 0.137:
+/// 64–71 s here, refused at heap 25). At 10 s, `who --play misere --game 0.137 105`
+/// (forms estimated at 10.5 s, run in 8 s) waited 73 s on the quotient first.
+const FORMS_BRIEF_SECONDS: f64 = 60.0;
 
 /// Sums whose heaps are all at most this go to canonical forms before a proved quotient.
 const FORMS_TINY: u64 = 16;

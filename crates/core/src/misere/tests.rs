@@ -442,6 +442,40 @@ fn sums_past_the_quick_quotient_go_to_cheap_forms_first() {
     assert!(!after.win, "{left:?}");
 }
 
+/// Forms estimated under a minute come before the quotient is learned: Dawson's Kayles
+/// heap 110 (+ 3) has forms estimated at about 16 s (run in about 12 s), while learning
+/// its quotient spends about 65 s before it is refused at heap 25. With 10 s for the
+/// forms, `who --play misere --game 0.07 110 3` waited on the learner first (the 0.137
+/// heap 105 did too). An observer that stops the run at its first step sees which came
+/// first.
+#[test]
+fn forms_under_a_minute_come_before_learning() {
+    struct First(std::sync::Mutex<Vec<(crate::Engine, u64)>>);
+    impl crate::Observer for First {
+        fn observe(&self, _: u64, _: u64) -> std::ops::ControlFlow<()> {
+            std::ops::ControlFlow::Break(())
+        }
+        fn planned(&self, p: &crate::budget::Estimate) {
+            self.0.lock().unwrap().push((p.engine, p.max));
+        }
+    }
+    let first = First(Default::default());
+    let g = misere("0.07");
+    let r = misere_sum(
+        &Sum::of_heaps(&g, &[110, 3]),
+        1,
+        &Budget::new(4 << 30),
+        &first,
+    );
+    assert!(matches!(r, Err(crate::Error::Cancelled { .. })), "{r:?}");
+    let planned = first.0.lock().unwrap();
+    assert_eq!(
+        planned.first(),
+        Some(&(crate::Engine::CanonicalForms, 110)),
+        "{planned:?}"
+    );
+}
+
 /// A misère sum of wild heaps by canonical forms is estimated from the pairs of forms it
 /// will visit before any sum is formed (issue: `who --game 0.77 --play misere 40 41` ran
 /// 293 s, 1.86 GB, with no estimate): within the budget it is decided, beyond it refused
