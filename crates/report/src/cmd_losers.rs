@@ -153,6 +153,21 @@ fn stream_into(
     let mut stream = match (resume, &planned) {
         (Some(saved), _) => resume_stream(saved.stream, &progress)?,
         (None, Some(p)) => {
+            if a.checkpoint.is_some() && p.lists_after_table() && !crate::progress::quiet() {
+                // (normal play: a Grundy table can be checkpointed as it grows)
+                let instead = match game.play() {
+                    heaplab_core::Play::Normal => {
+                        "; `heaplab table --grundy --checkpoint FILE` saves a long table as \
+                         it goes (its P-positions are the zeros)"
+                    }
+                    heaplab_core::Play::Misere => "",
+                };
+                eprintln!(
+                    "heaplab: {} builds its whole table before the first P-position of \
+                     {game}, so --checkpoint saves nothing until it is done{instead}",
+                    p.engine.name()
+                );
+            }
             progress.planned(p);
             p.stream(&progress)?
         }

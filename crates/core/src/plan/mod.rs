@@ -29,6 +29,7 @@ pub(crate) mod stream;
 use crate::budget::{Budget, Engine, Task};
 use crate::error::{Error, Refusal};
 use crate::game::Game;
+use crate::moves::Moves;
 use crate::observe::Observer;
 use crate::plan::choose::engine_for;
 use crate::plan::cost::Priced;
@@ -101,6 +102,20 @@ impl Plan {
     pub fn stream(&self, obs: &dyn Observer) -> Result<PPositionStream, Error> {
         self.expect(Task::PPositions)?;
         stream::open(self, None, obs)
+    }
+
+    /// Whether this P-position plan's stream lists its P-positions only once a whole table
+    /// of 0..=max is built (take-and-break codes and rules listed by their options, from a
+    /// Grundy or canonical-forms table; a prescribed start): then nothing can be saved to
+    /// a checkpoint before the table is done. False for the streams that go as they find
+    /// (sieves, interval rules, finite sets, a proved misère quotient) and for other tasks.
+    pub fn lists_after_table(&self) -> bool {
+        self.task == Task::PPositions
+            && match self.moves() {
+                Moves::Seeded { .. } | Moves::Options(_) => true,
+                Moves::Split(_) => self.engine != Engine::MisereQuotient,
+                _ => false,
+            }
     }
 
     pub(crate) fn expect(&self, task: Task) -> Result<(), Error> {
