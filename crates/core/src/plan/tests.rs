@@ -24,6 +24,19 @@ fn collect(game: &Game, max: u64) -> Vec<u64> {
     out
 }
 
+/// [`count_p_positions`] of `spec` at each of `maxes` against the stream's P-positions to
+/// the last of them.
+fn counts_equal_the_stream(spec: &str, maxes: &[u64]) {
+    let g = Game::parse(spec).unwrap();
+    let ps = collect(&g, *maxes.last().unwrap());
+    for &max in maxes {
+        let c = count_p_positions(&g, max).unwrap();
+        let upto: Vec<u64> = ps.iter().copied().filter(|&p| p <= max).collect();
+        assert_eq!(c.count, upto.len() as u64, "{spec} {max}");
+        assert_eq!(c.largest, upto.last().copied(), "{spec} {max}");
+    }
+}
+
 #[test]
 fn finite_counts_from_the_period_equal_the_stream() {
     for spec in [
@@ -33,14 +46,7 @@ fn finite_counts_from_the_period_equal_the_stream() {
         "leave1(sub{1,2,6})",
         "sub{3,8,19,20}",
     ] {
-        let g = Game::parse(spec).unwrap();
-        let ps = collect(&g, 50_000);
-        for max in [0u64, 1, 7, 100, 4321, 50_000] {
-            let c = count_p_positions(&g, max).unwrap();
-            let upto: Vec<u64> = ps.iter().copied().filter(|&p| p <= max).collect();
-            assert_eq!(c.count, upto.len() as u64, "{spec} {max}");
-            assert_eq!(c.largest, upto.last().copied(), "{spec} {max}");
-        }
+        counts_equal_the_stream(spec, &[0, 1, 7, 100, 4321, 50_000]);
     }
     // sub{1,2,3}: the multiples of 4.
     let c = count_p_positions(&Game::parse("sub{1,2,3}").unwrap(), 1_000_000_000_000).unwrap();
@@ -78,14 +84,7 @@ fn misere_upto_counts_from_the_period_equal_the_stream() {
         "misere(leave1(upto{3}))",
         "misere(leave1(upto{10}))",
     ] {
-        let g = Game::parse(spec).unwrap();
-        let ps = collect(&g, 5_000);
-        for max in [0u64, 1, 2, 9, 100, 4999, 5_000] {
-            let c = count_p_positions(&g, max).unwrap();
-            let upto: Vec<u64> = ps.iter().copied().filter(|&p| p <= max).collect();
-            assert_eq!(c.count, upto.len() as u64, "{spec} {max}");
-            assert_eq!(c.largest, upto.last().copied(), "{spec} {max}");
-        }
+        counts_equal_the_stream(spec, &[0, 1, 2, 9, 100, 4999, 5_000]);
     }
     let c = count_p_positions(
         &Game::parse("misere(upto{3})").unwrap(),
