@@ -53,10 +53,13 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
                 (Some(_), _) => None,
                 (None, Ok(p)) => Some(p),
                 (None, Err(e)) if search.is_some() && count_only => {
+                    let searched = match game.play() {
+                        heaplab_core::Play::Normal => "of its Grundy values (tables to 2^22)",
+                        heaplab_core::Play::Misere => "of its misère quotient (the quick try)",
+                    };
                     return Err(anyhow::Error::new(e).context(format!(
-                        "no period was proved to count {game} at once (Grundy values from tables \
-                         to 2^22; a misère quotient's quick try)"
-                    )))
+                        "no period {searched} was proved to count {game} at once"
+                    )));
                 }
                 (None, Err(e)) => return Err(e.into()),
             }

@@ -9,30 +9,22 @@ use crate::moves::interval::IntervalGame;
 use crate::moves::{Moves, Play};
 use crate::table::PCount;
 
-/// The largest k for which a misère `upto{k}` is counted as the finite set {1, …, k}.
-const MISERE_UPTO_MAX: u64 = 4096;
-
 /// The number of P-positions in 0..=max and the largest, without listing them, where the
 /// structure has a way: `upto{k}` (an arithmetic progression) and `sqrt` (closed form),
-/// O(1) both, and finite subtraction sets (either play; misère `upto{k}` as the set
-/// {1, …, k} for k up to 4096) with an outcome period found within 2^24 positions. `None`
-/// for every other game.
+/// O(1) both, misère `upto{k}` (closed form: [`misere_upto_count`]), and finite
+/// subtraction sets (either play) with an outcome period found within 2^24 positions.
+/// `None` for every other game.
 pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
     let s = game.structure();
     match (&s.moves, s.play) {
         (Moves::Finite { moves, leave1 }, play) if !moves.is_empty() => {
             finite_p_count_played(moves, *leave1, play == Play::Misere, max)
         }
-        // misère `upto{k}` is the finite set {1, …, k}: its outcome period (k + 1) shows up
-        // within 2(k + 1) positions of k moves each, so k is kept to a few thousand
         (Moves::Interval(r), Play::Misere) => match r.pure()? {
             IntervalGame {
                 bound: Bound::Upto(k),
                 leave1,
-            } if (1..=MISERE_UPTO_MAX).contains(&k) => {
-                let moves: Vec<u64> = (1..=k).collect();
-                finite_p_count_played(&moves, leave1, true, max)
-            }
+            } if k >= 1 => Some(misere_upto_count(k, leave1, max)),
             _ => None,
         },
         (Moves::Interval(r), Play::Normal) => {
@@ -45,6 +37,28 @@ pub fn count_p_positions(game: &Game, max: u64) -> Option<PCount> {
             })
         }
         _ => None,
+    }
+}
+
+/// [`PCount`] of misère `upto{k}` (k >= 1; `leave1`: a move may not take the whole heap)
+/// over 0..=max. The heaps below r = 1 (r = 2 with leave1: heap 1 cannot move) have no
+/// move, so they are misère N-positions; heap n >= r is a P-position exactly when
+/// n ≡ r (mod k + 1): from such a heap every move (1..=k tokens, leaving at least r - 1)
+/// reaches a heap not ≡ r, and from any other heap n > r one move reaches the largest heap
+/// ≡ r below it (the misère Bash game; Winning Ways ch. 13). For k = 2^64 - 1 (misère Nim
+/// of one heap) only heap r is lost.
+pub fn misere_upto_count(k: u64, leave1: bool, max: u64) -> PCount {
+    let r = 1 + u64::from(leave1);
+    let method = format!("closed form (misère: n ≡ {r} mod (k + 1))");
+    let (count, largest) = match k.checked_add(1) {
+        _ if max < r => (0, None),
+        Some(m) => ((max - r) / m + 1, Some(max - (max - r) % m)),
+        None => (1, Some(r)),
+    };
+    PCount {
+        count,
+        largest,
+        method,
     }
 }
 

@@ -72,8 +72,8 @@ fn finite_counts_from_the_period_equal_the_stream() {
     assert!(count_p_positions(&Game::parse("half").unwrap(), 10).is_none());
 }
 
-/// Misère `upto{k}` is counted as the finite set {1, …, k} (it was refused at 10^18 by
-/// `losers` and `count`): checked against the stream, which lists the jump-ahead engine's
+/// Misère `upto{k}` is counted by its closed form (it was refused at 10^18 by `losers`
+/// and `count`): checked against the stream, which lists the jump-ahead engine's
 /// P-positions, with and without leave1; misère Bash is lost exactly at n ≡ 1 mod (k + 1).
 #[test]
 fn misere_upto_counts_from_the_period_equal_the_stream() {
@@ -95,8 +95,18 @@ fn misere_upto_counts_from_the_period_equal_the_stream() {
         (c.count, c.largest),
         (250_000_000_000_000_000, Some(999_999_999_999_999_997))
     );
-    // past the bound on k: no count (the stream remains)
-    assert!(count_p_positions(&Game::parse("misere(upto{5000})").unwrap(), 10).is_none());
+    // any k: misère upto{5000} loses at 1, 5002, 10003, … (it was refused past k = 4096)
+    counts_equal_the_stream("misere(upto{5000})", &[0, 1, 5001, 5002, 5003, 30_000]);
+    counts_equal_the_stream("misere(leave1(upto{5000}))", &[0, 1, 2, 5003, 30_000]);
+    let c = count_p_positions(&Game::parse("misere(upto{5000})").unwrap(), u64::MAX).unwrap();
+    assert_eq!(c.count, (u64::MAX - 1) / 5001 + 1);
+    // misère nim of one heap (upto{2^64 - 1}): only heap 1 is lost
+    let c = count_p_positions(
+        &Game::parse("misere(upto{18446744073709551615})").unwrap(),
+        u64::MAX,
+    )
+    .unwrap();
+    assert_eq!((c.count, c.largest), (1, Some(1)));
 }
 
 #[test]
