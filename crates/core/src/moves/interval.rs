@@ -203,6 +203,30 @@ impl IntervalGame {
         Some(((2 * whole - singles + here) as u64, last))
     }
 
+    /// The number of misère P-positions in 0..=max and the largest of them, for `upto{k}`
+    /// (k >= 1) in O(1); `None` for other bounds and `upto{0}`. The heaps below r = 1 (r = 2
+    /// with leave-one: heap 1 cannot move) have no move, so they are misère N-positions;
+    /// heap n >= r is a P-position exactly when n ≡ r (mod k + 1): from such a heap every
+    /// move (1..=k tokens, leaving at least r - 1) reaches a heap not ≡ r, and from any
+    /// other heap n > r one move reaches the largest heap ≡ r below it (the misère Bash
+    /// game; Winning Ways ch. 13) — normal play's progression ([`IntervalGame::arithmetic`])
+    /// moved up by one, without heap 0. For k = 2^64 - 1 (misère Nim of one heap) only
+    /// heap r is lost.
+    pub fn misere_count_upto(&self, max: u64) -> Option<(u64, Option<u64>)> {
+        let Bound::Upto(k) = self.bound else {
+            return None;
+        };
+        if k == 0 {
+            return None;
+        }
+        let r = 1 + u64::from(self.leave1);
+        Some(match self.arithmetic() {
+            _ if max < r => (0, None),
+            Some((_, m)) => ((max - r) / m + 1, Some(max - (max - r) % m)),
+            None => (1, Some(r)),
+        })
+    }
+
     /// Estimated number of P-positions in 0..=max (for work estimates): max / (k + 1) for
     /// `upto{k}`, 2·sqrt(max) for `sqrt` (the gaps grow like sqrt(p)), log2(max) for `half`.
     pub fn p_count_estimate(&self, max: u64) -> f64 {
