@@ -205,7 +205,8 @@ pub struct Estimate {
     pub seconds: f64,
     /// How the cost of positions 0..n grows near N: about n^growth (1 for a cost linear in
     /// n; for the engines whose cost per position grows — the blocked mex, the layer
-    /// engine, the sieve — from the estimate at N and at N/2). The time left of a run at n
+    /// engine, the sieve, canonical misère forms — from the estimate at N and at N/2,
+    /// at most 3, and at most 16 for the forms). The time left of a run at n
     /// is then its elapsed time times (N^growth − n^growth) / n^growth.
     pub growth: f64,
 }

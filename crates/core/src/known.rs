@@ -197,6 +197,7 @@ impl Proven {
 /// The Grundy sequence of `game` proven periodic ([`CertRule`]: finite subtraction sets,
 /// octal codes by Guy–Smith), from tables of 2^12, 2^14, … 2^22 positions, within `budget`
 /// and estimated at a minute together at most; `None` when no period is proven by then.
+/// `obs` sees the tables as one pass: positions of every table so far, of all of them.
 pub(crate) fn proven_grundy(
     game: &Game,
     budget: &Budget,
@@ -207,8 +208,14 @@ pub(crate) fn proven_grundy(
         return Ok(None);
     }
     let mut left = budget.seconds.min(PERIOD_SEARCH_SECONDS);
-    let mut len = 1u64 << 12;
-    while len <= DIRECT_LIMIT {
+    let lens = || {
+        (0..)
+            .map(|k| 1u64 << (12 + 2 * k))
+            .take_while(|&l| l <= DIRECT_LIMIT)
+    };
+    let all: u64 = lens().map(|l| l + 1).sum();
+    let mut before = 0u64;
+    for len in lens() {
         let within = Budget {
             seconds: left,
             ..*budget
@@ -217,7 +224,9 @@ pub(crate) fn proven_grundy(
             Ok(p) => left -= p.seconds,
             Err(_) => return Ok(None),
         }
-        let g = grundy_table(game, len, obs)?;
+        let stage = |done: u64, _: u64| obs.observe(before + done.min(len + 1), all);
+        let g = grundy_table(game, len, &stage)?;
+        before += len + 1;
         let head: Vec<i64> = g.to_u32_vec().into_iter().map(i64::from).collect();
         if let Some(p) = find_period(&head, true) {
             if let (true, _) = rule.certify(&p) {
@@ -239,7 +248,6 @@ pub(crate) fn proven_grundy(
                 }));
             }
         }
-        len *= 4;
     }
     Ok(None)
 }

@@ -47,7 +47,9 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
             };
             if let Some(seconds) = search.filter(|_| count_only) {
                 let within = heaplab_core::Budget { seconds, ..budget };
-                closed = count_by_period(&game, max, &within, &heaplab_core::Silent)?;
+                let progress = Progress::new(&format!("looking for a proved period of {game}"), 0);
+                closed = count_by_period(&game, max, &within, &progress)?;
+                progress.finish();
             }
             match (&closed, p) {
                 (Some(_), _) => None,

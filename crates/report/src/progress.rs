@@ -50,6 +50,9 @@ struct State {
     /// When the first count arrived and what it was: a run resumed from a checkpoint starts
     /// far from 0, and its rate and time left count only the positions done since.
     base: Option<(Instant, u64)>,
+    /// The last count: a count below it starts a new pass (a sum's canonical forms after
+    /// its quotient failed), whose rate and time left start afresh.
+    last: u64,
 }
 
 impl Progress {
@@ -96,6 +99,7 @@ impl Progress {
                 shown: false,
                 log: (!std::io::stderr().is_terminal()).then(Instant::now),
                 base: None,
+                last: 0,
             }),
             eta,
         }
@@ -109,6 +113,12 @@ impl Progress {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         let total = self.bar.length().unwrap_or(0);
         let start = st.start;
+        if done < st.last {
+            st.base = None;
+            self.bar.set_position(done);
+            self.bar.reset_eta();
+        }
+        st.last = done;
         let (since, base) = *st.base.get_or_insert_with(|| {
             if done > 0 {
                 // resumed: the bar's rate estimator must not count the jump from 0
@@ -315,7 +325,23 @@ pub fn quiet() -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{eta_and_rate, rate_text};
+    use super::{eta_and_rate, rate_text, Progress};
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn a_count_that_goes_back_starts_a_new_pass() {
+        // a sum's forms after its quotient failed count heaps from the start again: the time
+        // left starts from the new pass (the old base gave "ETA 39065y")
+        let p = Progress::new("two passes", 67);
+        p.set(22);
+        assert_eq!(p.eta.base.load(Ordering::Relaxed), 22);
+        p.set(30);
+        assert_eq!(p.eta.base.load(Ordering::Relaxed), 22);
+        p.set(7);
+        assert_eq!(p.eta.base.load(Ordering::Relaxed), 7);
+        let st = p.state.lock().unwrap();
+        assert_eq!((st.base.map(|b| b.1), st.last), (Some(7), 7));
+    }
 
     #[test]
     fn slow_rates_are_per_minute_or_per_hour_not_zero() {
