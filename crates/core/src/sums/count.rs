@@ -60,8 +60,8 @@ const MAX_VALUES: u64 = 1 << 22;
 ///
 /// # Errors
 /// A refusal when the values are only known from a table the budget does not allow;
-/// [`Error::TooLarge`] when there are more than 2^22 distinct values, or for all 2^64 heap
-/// sizes (min 0, max 2^64 - 1); cancellation by `obs`.
+/// [`Error::TooLarge`] when there are more than 2^22 distinct values; cancellation by
+/// `obs`. All 2^64 heap sizes (min 0, max 2^64 − 1) are counted like any other range.
 pub fn count_sums(
     game: &Game,
     heaps: u32,
@@ -88,17 +88,6 @@ pub fn count_sums(
             n_positions: BigUint::from(0u32),
             method: "no heap sizes (min > max)".into(),
             max_grundy: None,
-        });
-    }
-    if max - min == u64::MAX {
-        return Err(Error::TooLarge {
-            what: if heaps == 1 {
-                "a count of single heaps from heap 0 (all 2^64 sizes)"
-            } else {
-                "a count of sums from heap 0 (all 2^64 sizes of each heap)"
-            },
-            n: max,
-            limit: u64::MAX - 1,
         });
     }
     if game.play() == Play::Misere {
@@ -330,9 +319,10 @@ fn walsh_hadamard(a: &mut [i128]) {
 }
 
 /// The histogram of g(n) over min..=max (index = value), its length a power of two.
-fn histogram(values: &Values, min: u64, max: u64) -> Result<Vec<u64>, Error> {
-    let mut h: Vec<u64> = Vec::new();
-    let mut add = |v: u64, c: u64| -> Result<(), Error> {
+fn histogram(values: &Values, min: u64, max: u64) -> Result<Vec<u128>, Error> {
+    // (u128: one value may have all 2^64 heaps of 0..=2^64 − 1)
+    let mut h: Vec<u128> = Vec::new();
+    let mut add = |v: u64, c: u128| -> Result<(), Error> {
         if v >= MAX_VALUES {
             return Err(Error::TooLarge {
                 what: "a count of sums (Grundy values beyond 2^22)",
@@ -347,7 +337,7 @@ fn histogram(values: &Values, min: u64, max: u64) -> Result<Vec<u64>, Error> {
         Ok(())
     };
     // the positions below `from` one by one, the rest by a rule
-    let direct = |lo: u64, hi: u64, add: &mut dyn FnMut(u64, u64) -> Result<(), Error>| {
+    let direct = |lo: u64, hi: u64, add: &mut dyn FnMut(u64, u128) -> Result<(), Error>| {
         for x in lo..=hi {
             add(values.at(x), 1)?;
         }
@@ -364,7 +354,7 @@ fn histogram(values: &Values, min: u64, max: u64) -> Result<Vec<u64>, Error> {
             for v in 0..64u32 {
                 let c = upto(max, v) - upto(lo - 1, v);
                 if c > 0 {
-                    add(u64::from(v), c)?;
+                    add(u64::from(v), u128::from(c))?;
                 }
             }
         }
@@ -405,7 +395,7 @@ fn histogram(values: &Values, min: u64, max: u64) -> Result<Vec<u64>, Error> {
                     let r = (start + i) % per;
                     let c = whole + u64::from(i < rest);
                     if c > 0 {
-                        add(u64::from(p.at(n0 + r)), c)?;
+                        add(u64::from(p.at(n0 + r)), u128::from(c))?;
                     }
                 }
             }
@@ -422,11 +412,11 @@ fn count_residues(
     lo: u64,
     hi: u64,
     m: u64,
-    add: &mut dyn FnMut(u64, u64) -> Result<(), Error>,
+    add: &mut dyn FnMut(u64, u128) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    // (u128: 0..=2^64 - 1 holds 2^64 positions)
+    // (u128: 0..=2^64 - 1 holds 2^64 positions, all of one residue when m = 1)
     let len = u128::from(hi - lo) + 1;
-    let (whole, rest) = ((len / u128::from(m)) as u64, (len % u128::from(m)) as u64);
+    let (whole, rest) = (len / u128::from(m), (len % u128::from(m)) as u64);
     if m > MAX_VALUES {
         // more residues than values: count the few x there are (whole = 0)
         for x in lo..=hi {
@@ -435,7 +425,7 @@ fn count_residues(
         return Ok(());
     }
     for i in 0..m {
-        let c = whole + u64::from(i < rest);
+        let c = whole + u128::from(i < rest);
         if c > 0 {
             add((lo + i) % m, c)?;
         }

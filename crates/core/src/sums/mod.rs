@@ -478,17 +478,19 @@ mod tests {
         assert_eq!(c.p_positions, BigUint::from(u64::MAX).pow(2));
         let c = count("upto{1}", 1, 1, u64::MAX, false); // g = n mod 2: the even heaps
         assert_eq!(c.p_positions, BigUint::from(u64::MAX / 2));
-        // all 2^64 sizes are refused; an empty range counts nothing
-        let all = count_sums(
-            &Game::parse("upto{0}").unwrap(),
-            2,
-            0,
-            u64::MAX,
-            false,
-            &b(),
-            &Silent,
-        );
-        assert!(matches!(all, Err(Error::TooLarge { .. })));
+        // all 2^64 sizes: upto{0}'s one value has every heap (2^64 of them), so every pair
+        // of the 2^128 is lost; Kayles' only lost heap is 0; divisors' are 0 and the odd
+        // heaps; misère Kayles loses heaps 1, 4, 9, 12 and 20
+        let all = count("upto{0}", 2, 0, u64::MAX, false);
+        assert_eq!(all.total, BigUint::from(1u32) << 128);
+        assert_eq!(all.p_positions, all.total);
+        let one = |spec: &str| count(spec, 1, 0, u64::MAX, false);
+        assert_eq!(one("0.77").p_positions, BigUint::from(1u32));
+        assert_eq!(one("divisors").p_positions, BigUint::from((1u64 << 63) + 1));
+        let mis = one("misere(0.77)");
+        assert_eq!(mis.p_positions, BigUint::from(5u32));
+        assert_eq!(mis.total, BigUint::from(1u32) << 64);
+        // an empty range counts nothing
         let none = count("squares", 3, 7, 5, true);
         assert_eq!(
             (none.total, none.p_positions),
