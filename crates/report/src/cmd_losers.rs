@@ -56,7 +56,10 @@ pub fn run(a: LosersArgs) -> Result<ExitCode> {
                 (None, Ok(p)) => Some(p),
                 (None, Err(e)) if search.is_some() && count_only => {
                     let searched = match game.play() {
-                        heaplab_core::Play::Normal => "of its Grundy values (tables to 2^22)",
+                        heaplab_core::Play::Normal => {
+                            "of its Grundy values (tables of up to 2^22 positions, as far as \
+                             a minute and this run's memory allow)"
+                        }
                         heaplab_core::Play::Misere => "of its misère quotient (the quick try)",
                     };
                     return Err(anyhow::Error::new(e).context(format!(

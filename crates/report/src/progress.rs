@@ -195,7 +195,8 @@ impl Observer for Progress {
 /// began `secs` seconds ago and counts `done` of `total` now, its cost to n growing as
 /// n^`growth` ([`Estimate::growth`]): the time from base to done is c·(done^g − base^g),
 /// so the time left is secs·(total^g − done^g) / (done^g − base^g) — the rate since the
-/// start when g = 1. No estimate before it has counted anything since it began.
+/// start when g = 1. No estimate before it has counted anything since it began, nor
+/// before half-way when g passes [`STEEP`].
 fn eta_and_rate(secs: f64, base: u64, done: u64, total: u64, growth: f64) -> (Option<f64>, f64) {
     let since = done.saturating_sub(base);
     if since == 0 || secs <= 0.0 || total == 0 {
@@ -207,6 +208,11 @@ fn eta_and_rate(secs: f64, base: u64, done: u64, total: u64, growth: f64) -> (Op
     } else {
         1.0
     };
+    // a steep law (canonical misère forms, fitted between N/2 and N) says nothing before
+    // half-way: at heap 1 of 51 it told 110 million years
+    if g > STEEP && done < total / 2 {
+        return (None, rate);
+    }
     // in units of total, so the powers stay near 1
     let t = total as f64;
     let (d, b) = ((done as f64 / t).min(1.0), base as f64 / t);
@@ -218,6 +224,9 @@ fn eta_and_rate(secs: f64, base: u64, done: u64, total: u64, growth: f64) -> (Op
     };
     (Some(left.max(0.0)), rate)
 }
+
+/// Growth exponents past this give a time left only from half-way on ([`eta_and_rate`]).
+const STEEP: f64 = 3.0;
 
 /// A rate as people read it: `1,234,567 positions/s` when fast, and for slow steps (a
 /// misère quotient's heaps) per minute or per hour rather than a rounded `0 positions/s`.
@@ -385,6 +394,11 @@ mod tests {
             near(eta, want) && (15_000.0..16_500.0).contains(&want),
             "{eta:?}"
         );
+        // a steep law (forms, n^9) gives no time left before half-way, then the law's
+        assert_eq!(eta_and_rate(1.0, 0, 1, 51, 16.0).0, None);
+        assert_eq!(eta_and_rate(10.0, 0, 24, 50, 9.0).0, None);
+        let (eta, _) = eta_and_rate(10.0, 0, 25, 50, 9.0);
+        assert!(near(eta, 10.0 * 511.0), "{eta:?}");
         // done: nothing left; a growth below 1 or not a number counts as 1
         assert_eq!(eta_and_rate(10.0, 0, 100, 100, 1.5).0, Some(0.0));
         assert!(near(eta_and_rate(10.0, 0, 50, 100, 0.5).0, 10.0));
