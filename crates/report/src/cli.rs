@@ -22,6 +22,15 @@ pub fn positive_count_arg(s: &str) -> Result<u64, String> {
     }
 }
 
+/// clap value parser for the heaps of `count`: 1..=64 (any count past 64, however large,
+/// is refused alike; `1e1` is 10).
+pub fn heaps_arg(s: &str) -> Result<u32, String> {
+    match count_arg(s) {
+        Ok(k @ 1..=64) => Ok(k as u32),
+        _ => Err(format!("`{s}` is not a number of heaps in 1..=64")),
+    }
+}
+
 /// Formats a table (every position) can be written in: a b-file holds one sequence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum TableFormat {
@@ -477,7 +486,7 @@ pub struct CountArgs {
     #[arg(long, short = 'g', value_parser = game_arg, allow_hyphen_values = true)]
     pub game: Game,
     /// Heaps in a position (k).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64), allow_hyphen_values = true)]
+    #[arg(long, value_parser = heaps_arg, allow_hyphen_values = true)]
     pub heaps: u32,
     /// Largest heap N.
     #[arg(long, short = 'n', value_parser = count_arg, allow_hyphen_values = true)]

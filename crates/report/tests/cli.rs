@@ -1904,6 +1904,15 @@ fn sums_of_heaps_and_counts() {
         vec!["who", "squares:1e12 + 0.77:5"],
         vec!["count", "--game", "squares", "--heaps", "0", "--max", "5"],
         vec![
+            "count",
+            "--game",
+            "squares",
+            "--heaps",
+            "18446744073709551615",
+            "--max",
+            "5",
+        ],
+        vec![
             "count", "--game", "squares", "--heaps", "2", "--max", "5", "--min", "7",
         ],
         vec!["count", "--game", "squares", "--heaps", "2", "--max", "x"],
@@ -1916,6 +1925,10 @@ fn sums_of_heaps_and_counts() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
+        if matches!(args.get(4), Some(&"0" | &"18446744073709551615")) {
+            // any count of heaps out of range, however large, is named alike
+            assert!(err.contains("is not a number of heaps in 1..=64"), "{err}");
+        }
     }
     // all 2^64 sizes from heap 0 are counted, not refused: upto{0} has no moves, so every
     // one of the 2^128 pairs is lost
