@@ -10,7 +10,7 @@ use crate::misere::canon::{take_break_misere_in, FormId, MisereForms};
 use crate::misere::genus::genera;
 use crate::misere::oneheap::{Genus, GenusTable, Phylum};
 use crate::moves::Moves;
-use crate::observe::Observer;
+use crate::observe::{ControlFlow, Observer};
 use crate::plan::plan;
 use crate::sums::sum::{Sum, SumMove};
 use serde::Serialize;
@@ -856,7 +856,28 @@ pub(super) fn by_forms(
         .map(|(i, (_, n))| form(i, *n))
         .collect();
     check_sum_cost(terms, &forms, &parts, &form, budget, obs)?;
-    let total = parts.iter().fold(forms.zero(), |acc, &f| forms.add(acc, f));
+    // the sums formed, shown as pairs of forms against the most they may visit (the
+    // estimate's pairs before the winning-move search); `obs` may stop them
+    let reaches: Vec<f64> = parts.iter().map(|&f| forms.reach(f) as f64).collect();
+    let (main, rests) = sum_pairs(&reaches);
+    let most = (main + rests).min(u64::MAX as f64) as u64;
+    let mut visited = 0u64;
+    let mut tick = || {
+        visited += 1;
+        match visited.is_multiple_of(4096) {
+            true => obs.observe(visited.min(most), most),
+            false => ControlFlow::Continue(()),
+        }
+    };
+    let mut add = |forms: &mut MisereForms, a: FormId, b: FormId| {
+        forms
+            .add_ticking(a, b, &mut tick)
+            .ok_or(Error::Cancelled { done: 0 })
+    };
+    let mut total = forms.zero();
+    for &f in &parts {
+        total = add(&mut forms, total, f)?;
+    }
     let win = forms.misere_value(total) != 0;
     let heaps = terms
         .iter()
@@ -871,15 +892,14 @@ pub(super) fn by_forms(
         })
         .collect();
     // the sum of every heap but i, for each i
-    let rests: Vec<FormId> = (0..parts.len())
-        .map(|i| {
-            parts
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != i)
-                .fold(forms.zero(), |acc, (_, &f)| forms.add(acc, f))
-        })
-        .collect();
+    let mut rests: Vec<FormId> = Vec::with_capacity(parts.len());
+    for i in 0..parts.len() {
+        let mut rest = forms.zero();
+        for (_, &f) in parts.iter().enumerate().filter(|&(j, _)| j != i) {
+            rest = add(&mut forms, rest, f)?;
+        }
+        rests.push(rest);
+    }
     let moves = match win {
         true => moves_to_p(
             terms,
@@ -934,6 +954,15 @@ fn fold_pairs(reaches: impl Iterator<Item = f64>) -> f64 {
 /// larger forms canonicalise longer option lists), the memory like the pairs (memoized
 /// sums and new forms, about 20 bytes a pair).
 pub(crate) fn sum_cost(reaches: &[f64]) -> (f64, f64) {
+    let (main, rests) = sum_pairs(reaches);
+    let pairs = 2.0 * main + rests;
+    (19.3 * (pairs / 8.4e6).powf(1.7), 20.0 * pairs + 32e6)
+}
+
+/// The pairs of forms adding the heaps of reach `reaches` visits at most ([`fold_pairs`]):
+/// the whole sum, and the sums of every heap but one (when there are more than two heaps
+/// of reach above 1; with two, those are the heaps themselves).
+fn sum_pairs(reaches: &[f64]) -> (f64, f64) {
     // heaps of form 0 (reach 1) add nothing: no pairs, and no sum without them to search
     let reaches: Vec<f64> = reaches.iter().copied().filter(|&r| r > 1.0).collect();
     let reaches = &reaches[..];
@@ -953,8 +982,7 @@ pub(crate) fn sum_cost(reaches: &[f64]) -> (f64, f64) {
     } else {
         0.0
     };
-    let pairs = 2.0 * main + rests;
-    (19.3 * (pairs / 8.4e6).powf(1.7), 20.0 * pairs + 32e6)
+    (main, rests)
 }
 
 /// Refuses, before any sum is formed, a misère sum whose canonical forms the budget does

@@ -219,30 +219,51 @@ impl MisereForms {
     ///
     /// Panics when an id is not one of this arena's.
     pub fn add(&mut self, a: FormId, b: FormId) -> FormId {
+        match self.add_ticking(a, b, &mut || ControlFlow::Continue(())) {
+            Some(s) => s,
+            None => unreachable!("a tick that never breaks"),
+        }
+    }
+
+    /// [`MisereForms::add`], calling `tick` once for every sum it forms anew (a pair of
+    /// forms visited: what [`crate::misere`]'s sum estimates count), so a long sum can
+    /// report progress and be stopped. `None` when `tick` breaks: the sums formed so
+    /// far stay memoized (each is complete), the one asked for is not formed.
+    ///
+    /// Panics when an id is not one of this arena's.
+    pub fn add_ticking(
+        &mut self,
+        a: FormId,
+        b: FormId,
+        tick: &mut dyn FnMut() -> ControlFlow<()>,
+    ) -> Option<FormId> {
         if a == 0 {
-            return b;
+            return Some(b);
         }
         if b == 0 {
-            return a;
+            return Some(a);
         }
         let key = (u64::from(a.min(b)) << 32) | u64::from(a.max(b));
         if let Some(&s) = self.sums.get(&key) {
-            return s;
+            return Some(s);
         }
         let ra = self.recs[a as usize];
         let rb = self.recs[b as usize];
         let mut v = Vec::with_capacity((ra.len + rb.len) as usize);
         for i in 0..ra.len as usize {
             let x = self.opts[ra.start + i];
-            v.push(self.add(x, b));
+            v.push(self.add_ticking(x, b, tick)?);
         }
         for i in 0..rb.len as usize {
             let y = self.opts[rb.start + i];
-            v.push(self.add(a, y));
+            v.push(self.add_ticking(a, y, tick)?);
+        }
+        if tick().is_break() {
+            return None;
         }
         let s = self.canon(v);
         self.sums.insert(key, s);
-        s
+        Some(s)
     }
 
     /// How many distinct forms g reaches: itself and every form among its options,

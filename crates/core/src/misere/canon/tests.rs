@@ -566,3 +566,43 @@ fn sum_cost_by_reach() {
         );
     }
 }
+
+#[test]
+fn a_ticking_sum_counts_its_new_pairs_and_stops_when_told() {
+    // Kayles heaps 10 + 11: the same form as the plain sum, one tick per sum formed anew
+    let (forms, heaps) = take_break_misere(&rule("0.77"), 11, &Silent).unwrap();
+    let (a, b) = (heaps[10].form, heaps[11].form);
+    let mut plain = forms.clone();
+    let want = plain.add(a, b);
+    let mut ticked = forms.clone();
+    let mut ticks = 0u64;
+    let got = ticked.add_ticking(a, b, &mut || {
+        ticks += 1;
+        ControlFlow::Continue(())
+    });
+    assert_eq!(got, Some(want));
+    assert_eq!(ticked.misere_value(want), plain.misere_value(want));
+    assert!(ticks > 10, "{ticks}");
+    // again: every sum is memoized, nothing new is formed
+    let mut again = 0u64;
+    let got = ticked.add_ticking(a, b, &mut || {
+        again += 1;
+        ControlFlow::Continue(())
+    });
+    assert_eq!((got, again), (Some(want), 0));
+    // stopped at the fifth new sum: no answer, and the sums kept are complete (the plain
+    // sum from there is the same form)
+    let mut stopped = forms.clone();
+    let mut n = 0;
+    let got = stopped.add_ticking(a, b, &mut || {
+        n += 1;
+        if n == 5 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(got, None);
+    let s = stopped.add(a, b);
+    assert_eq!(stopped.display(s), plain.display(want));
+}
