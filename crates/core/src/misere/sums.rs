@@ -855,12 +855,9 @@ pub(super) fn by_forms(
         .enumerate()
         .map(|(i, (_, n))| form(i, *n))
         .collect();
-    check_sum_cost(terms, &forms, &parts, &form, budget, obs)?;
     // the sums formed, shown as pairs of forms against the most they may visit (the
     // estimate's pairs before the winning-move search); `obs` may stop them
-    let reaches: Vec<f64> = parts.iter().map(|&f| forms.reach(f) as f64).collect();
-    let (main, rests) = sum_pairs(&reaches);
-    let most = (main + rests).min(u64::MAX as f64) as u64;
+    let most = check_sum_cost(terms, &forms, &parts, &form, budget, obs)?;
     let mut visited = 0u64;
     let mut tick = || {
         visited += 1;
@@ -987,7 +984,9 @@ fn sum_pairs(reaches: &[f64]) -> (f64, f64) {
 
 /// Refuses, before any sum is formed, a misère sum whose canonical forms the budget does
 /// not allow; announces a long one to `obs`. The refusal names the largest size of the
-/// sum's largest heap that fits (the others kept).
+/// sum's largest heap that fits (the others kept). When it fits: the most pairs of forms
+/// the whole sum and the sums of every heap but one visit ([`sum_pairs`]), the total of
+/// their progress.
 fn check_sum_cost(
     terms: &[(Game, u64)],
     forms: &MisereForms,
@@ -995,7 +994,7 @@ fn check_sum_cost(
     heap_form: &dyn Fn(usize, u64) -> FormId,
     budget: &Budget,
     obs: &dyn Observer,
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     let reaches: Vec<f64> = parts.iter().map(|&f| forms.reach(f) as f64).collect();
     let (seconds, bytes) = sum_cost(&reaches);
     let fits = |(s, b): (f64, f64)| s <= budget.seconds && b <= budget.memory as f64;
@@ -1009,7 +1008,8 @@ fn check_sum_cost(
             seconds,
             growth: 1.0,
         });
-        return Ok(());
+        let (main, rests) = sum_pairs(&reaches);
+        return Ok((main + rests).min(u64::MAX as f64) as u64);
     }
     // the largest heap, made smaller until the sum fits (its smaller forms are built; by
     // bisection, the cost growing with the heap)
