@@ -413,7 +413,7 @@ impl RawGame {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<String> {
         use heaplab_core::misere::quotient::{
-            check_quotient_time, quotient_rule, GrowthLimit, QuotientSolver,
+            check_quotient_time, quotient_rule_to, GrowthLimit, QuotientSolver,
         };
         let game = &self.game;
         let plain = game
@@ -422,7 +422,7 @@ impl RawGame {
             .into_owned()
             .to_string();
         let q = run(py, progress, |w| {
-            let br = quotient_rule(game)?;
+            let br = quotient_rule_to(game, n_max)?;
             check_quotient_time(std::slice::from_ref(&br), n_max, &budget())?;
             let mut s = QuotientSolver::new(&br);
             s.limit_growth(GrowthLimit::up_to(grow_to));

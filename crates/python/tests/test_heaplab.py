@@ -590,6 +590,11 @@ def test_the_misere_quotient_of_0_75_is_r8():
     assert d.win and d.heaps[0].misere_value is None and d.heaps[0].element == "b"
     with pytest.raises(heaplab.HeaplabError):
         heaplab.Game("squares").quotient(5)
+    # a code whose digits repeat for ever is cut at n_max: an observed period, no proof
+    r = heaplab.Game("4.7[4]", play="misere").quotient(40)
+    assert r.order == 8 and r.period.period == 2 and not r.period.proved
+    with pytest.raises(heaplab.HeaplabError, match="repeat for ever"):
+        heaplab.Game("0.[3]").quotient(2_000_000)
     # heaps of 0.75 and Kayles together: their joint quotient (order 48) decides the sum
     s = heaplab.who("misere(0.75):1000000 + misere(0.77):999999 + misere(0.77):5")
     assert s.win and "joint misère quotient of 0.75 and 0.77, order 48" in s.method

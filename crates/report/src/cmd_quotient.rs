@@ -7,7 +7,7 @@ use crate::output::{print_json, secs, write_frame};
 use crate::progress::Progress;
 use anyhow::{bail, Result};
 use heaplab_core::misere::quotient::{
-    check_quotient_time, joined_names, joint_last, joint_rules, quotient_rule, GrowthLimit,
+    check_quotient_time, joined_names, joint_last, joint_rules, quotient_rule_to, GrowthLimit,
     MisereQuotient, Presentation, QuotientPeriod, QuotientSolver, SUMMARY_PRODUCTS,
 };
 use heaplab_core::Game;
@@ -34,7 +34,7 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     if !a.with.is_empty() {
         return joint(a);
     }
-    let br = quotient_rule(&a.gm.game)?;
+    let br = quotient_rule_to(&a.gm.game, a.gm.max)?;
     check_quotient_time(
         std::slice::from_ref(&br),
         a.gm.max,
@@ -250,7 +250,9 @@ fn period_words(period: Option<QuotientPeriod>, game: &str) -> String {
             p.period,
             match p.proof_needs {
                 Some(m) => format!("the proof needs the quotient to heap {m}"),
-                None => "no proof is offered for moves that leave three heaps".into(),
+                None => "no proof is offered for moves that leave three heaps or digits that \
+                         repeat for ever"
+                    .into(),
             }
         ),
     }

@@ -3691,7 +3691,6 @@ fn quotient_limits_and_reasons() {
     assert_eq!(v["order"], 8);
     for (game, why) in [
         ("0.G", "four or more heaps"),
-        ("0.[3]", "repeat"),
         ("4=.0", "constraint"),
         ("squares", "not a take-and-break game"),
     ] {
@@ -3701,6 +3700,41 @@ fn quotient_limits_and_reasons() {
         assert!(
             err.contains(why) && err.trim().lines().count() == 1,
             "{game}: {err}"
+        );
+    }
+    // a code whose digits repeat for ever is cut at N: 4.7[4] has order 8 and an observed
+    // period; misère Nim (0.[3]) to 20 is tame, order 2^5 + 2; past 10^6, or beside
+    // --with, refused in one line
+    let v = json(
+        dir.path(),
+        &["quotient", "--game", "4.7[4]", "--max", "60", "--json"],
+    );
+    assert_eq!(v["order"], 8, "{v}");
+    assert_eq!(v["period"]["preperiod"], 4, "{v}");
+    assert_eq!(v["period"]["period"], 2, "{v}");
+    assert_eq!(v["period"]["proved"], false, "{v}");
+    assert!(v["period"]["proof_needs"].is_null(), "{v}");
+    let out = ok(dir.path(), &["quotient", "--game", "4.7[4]", "--max", "60"]);
+    assert!(out.contains("digits that repeat for ever"), "{out}");
+    assert_eq!(
+        json(
+            dir.path(),
+            &["quotient", "--game", "0.[3]", "--max", "20", "--json"]
+        )["order"],
+        34
+    );
+    for args in [
+        &["quotient", "--game", "0.[3]", "--max", "2000000"][..],
+        &[
+            "quotient", "--game", "0.75", "--with", "0.[3]", "--max", "9",
+        ],
+    ] {
+        let o = heaplab(dir.path(), args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("repeat") && err.trim().lines().count() == 1,
+            "{args:?}: {err}"
         );
     }
     std::fs::create_dir(dir.path().join("x.csv")).unwrap();

@@ -88,7 +88,10 @@ impl Breaker {
             .filter(|(_, &d)| d != 0)
             .map(|(i, &d)| code_digit(i, u64::from(d), false))
             .collect();
-        Breaker { digits }
+        Breaker {
+            digits,
+            exact_to: u64::MAX,
+        }
     }
 
     /// The rule of one of CGSuite's extended codes ([`crate::games::code::Code`]) when a
@@ -103,11 +106,33 @@ impl Breaker {
         if code.period > 0 {
             return Err("its digits repeat for ever (moves remove any number of tokens)".into());
         }
+        Breaker::from_ext_code_to(code, 0)
+    }
+
+    /// As [`Breaker::from_ext_code`], and a code whose digits repeat for ever (`0.51[2]`,
+    /// Plambeck and Siegel's dotted codes 0.512̇) is cut after the digit that removes
+    /// `max` tokens: the finite rule plays every heap of at most `max` tokens exactly as
+    /// the code does (no such heap can lose more than `max` tokens), and larger heaps not
+    /// at all as the code does. Its last take is then at least `max`, so no periodicity
+    /// bound that counts heaps past the last take proves anything on heaps 0..=`max`.
+    ///
+    /// # Errors
+    /// As [`Breaker::from_ext_code`], but for repeating digits.
+    pub fn from_ext_code_to(code: &Code, max: u64) -> Result<Breaker, String> {
         if !code.adds.is_empty() {
             return Err("its moves add tokens".into());
         }
+        let last = if code.period > 0 {
+            max.max(code.digits.len() as u64 - 1)
+        } else {
+            code.digits.len() as u64 - 1
+        };
+        let Ok(last) = usize::try_from(last) else {
+            return Err("its repeating digits reach past this machine's word".into());
+        };
         let mut digits = vec![];
-        for (i, d) in code.digits.iter().enumerate() {
+        for i in 0..=last {
+            let d = code.digit(i as u64);
             if d.is_zero() {
                 continue;
             }
@@ -130,7 +155,12 @@ impl Breaker {
             };
             digits.push(code_digit(i, d.counts, unequal));
         }
-        Ok(Breaker { digits })
+        let exact_to = if code.period > 0 {
+            last as u64
+        } else {
+            u64::MAX
+        };
+        Ok(Breaker { digits, exact_to })
     }
 
     /// Grundy's game: split a heap into two unequal non-empty heaps.
@@ -144,6 +174,7 @@ impl Breaker {
                 three: false,
                 unequal: true,
             }],
+            exact_to: u64::MAX,
         }
     }
 }

@@ -65,9 +65,26 @@ pub fn pair_top(s: u64, unequal: bool) -> u64 {
 #[derive(Debug, Clone)]
 pub struct Breaker {
     pub(crate) digits: Vec<Digit>,
+    /// The largest heap played as the game: a code whose digits repeat for ever, cut after
+    /// the digit that removes this many tokens (`Breaker::from_ext_code_to`); `u64::MAX`
+    /// for a rule with finitely many digits.
+    pub(crate) exact_to: u64,
 }
 
 impl Breaker {
+    /// The largest heap this rule plays as its game: `u64::MAX`, but for a code whose
+    /// digits repeat for ever cut at a heap (`Breaker::from_ext_code_to`).
+    pub fn exact_to(&self) -> u64 {
+        self.exact_to
+    }
+
+    /// True when a period of the misère quotient's heap map can be proved for this rule:
+    /// its moves leave at most two heaps and its digits do not repeat for ever (a cut
+    /// rule's last take grows with the cut, so no bound counted past it is ever reached).
+    pub fn offers_proof(&self) -> bool {
+        !self.has_three() && self.exact_to == u64::MAX
+    }
+
     /// True when some move may leave three heaps (hexadecimal codes with bit 8).
     pub fn has_three(&self) -> bool {
         self.digits.iter().any(|d| d.three)
