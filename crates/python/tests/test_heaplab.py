@@ -591,7 +591,7 @@ def test_the_misere_quotient_of_0_75_is_r8():
     with pytest.raises(heaplab.HeaplabError):
         heaplab.Game("squares").quotient(5)
     # a code whose digits repeat for ever is cut at n_max: an observed period, no proof
-    r = heaplab.Game("4.7[4]", play="misere").quotient(40)
+    r = heaplab.Game("4.7[4]").quotient(40)
     assert r.order == 8 and r.period.period == 2 and not r.period.proved
     with pytest.raises(heaplab.HeaplabError, match="repeat for ever"):
         heaplab.Game("0.[3]").quotient(2_000_000)

@@ -42,9 +42,10 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     )?;
     let game = a.gm.game.under_normal_play().normalized().into_owned();
     let t0 = Instant::now();
-    let progress = Progress::new(
+    let progress = Progress::counting(
         &format!("misère quotient of {game}"),
         a.gm.max.saturating_add(1),
+        "heaps",
     );
     check_map_output(a.output.as_deref(), a.gm.max)?;
     let mut s = QuotientSolver::new(&br);

@@ -762,7 +762,9 @@ class Game:
         order, P-portion, generators, relations, the heap map (``heap_elements``, element
         ids as a uint32 array; ``heap_words`` as words) and its period, proved when the
         quotient covers 2·preperiod + 3·period + k heaps. The game may be written plainly
-        or with ``play="misere"``.
+        or with ``play="misere"``. A code whose digits repeat for ever (``Game("4.7[4]")``,
+        written plainly) is cut at ``n_max`` (at most 10^6), which plays heaps
+        0..=n_max exactly; its period is observed, never proved.
 
         Growth of the quotient is the costly step: it is learned at heaps up to
         ``grow_to`` however long that takes (minutes or more past heap 25 for Kayles), or,
