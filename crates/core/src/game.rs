@@ -88,6 +88,11 @@ impl Game {
         let why = match inner {
             Game::Ruleset(Ruleset::Code(c)) => match Breaker::from_ext_code(c) {
                 Ok(_) => return None,
+                // (the quotient command cuts such a code at the heap asked for)
+                Err(why) if c.period > 0 && Breaker::from_ext_code_to(c, 0).is_ok() => format!(
+                    " ({why}; its misère quotient on heaps 0..=N is computed: \
+                     heaplab quotient --game '{inner}' --max N, written plainly)"
+                ),
                 Err(why) => format!(" ({why})"),
             },
             Game::Ruleset(_) => String::new(),

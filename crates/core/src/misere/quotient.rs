@@ -181,6 +181,18 @@ pub fn joint_rules(games: &[crate::Game]) -> Result<(Vec<String>, Vec<Breaker>),
         }
         plain.push(g);
     }
+    for g in &plain {
+        if let crate::Game::Ruleset(crate::Ruleset::Code(c)) = g {
+            if c.period > 0 && Breaker::from_ext_code_to(c, 0).is_ok() {
+                return Err(Error::Unsupported {
+                    what: format!(
+                        "a joint quotient takes no code whose digits repeat for ever ({g}); \
+                         its own quotient does: heaplab quotient --game '{g}' --max N"
+                    ),
+                });
+            }
+        }
+    }
     let rules = plain
         .iter()
         .map(quotient_rule)
@@ -960,6 +972,10 @@ struct Oracle {
     budget: u64,
     /// A joint quotient's heaps of each game (then `heaps` interleaves them by position).
     game_heaps: Vec<Vec<MisereHeap>>,
+    /// Set when a sum of forms passed the budget while being formed: from then on the
+    /// work counts as past any budget and outcomes are not searched (the learner stops at
+    /// its next budget check, before it uses them).
+    over: bool,
 }
 
 /// The refusal of growth at heap `at` (the quotient below it has `order` elements), for
@@ -976,6 +992,9 @@ fn growth_refused(at: u64, order: usize, why: &str) -> Error {
 impl Oracle {
     /// Search steps taken so far: memoized outcomes, pair searches and canonical forms.
     fn work(&self) -> u64 {
+        if self.over {
+            return u64::MAX;
+        }
         (self.memo.len() + self.pairs.len() + self.forms.len()) as u64
     }
 
@@ -1013,9 +1032,31 @@ impl Oracle {
         // every heap but the largest is added canonically (memoized in the arena), and
         // the sum of that with the largest heap is searched
         let (&last, rest) = key.split_last().expect("a heap beyond the known quotient");
-        let s = rest
-            .iter()
-            .fold(0, |s, &h| self.forms.add(s, self.heaps[h as usize].form));
+        if self.over {
+            return false;
+        }
+        // one sum of forms can form millions of new ones (0.F11111111111's heap 12): each
+        // counts as a step, and the budget stops it while it is formed
+        let (budget, mut used) = (self.budget, self.work());
+        let mut s = 0;
+        for &h in rest {
+            let f = self.heaps[h as usize].form;
+            let formed = self.forms.add_ticking(s, f, &mut || {
+                used += 1;
+                if used > budget {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            match formed {
+                Some(sum) => s = sum,
+                None => {
+                    self.over = true;
+                    return false;
+                }
+            }
+        }
         let v = pair_is_p(
             &self.forms,
             s,
@@ -1433,6 +1474,9 @@ impl QuotientSolver {
     pub fn limit_growth(&mut self, limit: GrowthLimit) {
         self.grow_limit = limit;
         self.oracle.budget = limit.work;
+        // a new budget: sums stopped by the old one may be formed again (nothing of them
+        // was kept but complete sums)
+        self.oracle.over = false;
     }
 
     /// The heap at which the quotient had to grow and the limit refused it (then the
@@ -1491,6 +1535,7 @@ impl QuotientSolver {
                 known: (1, vec![0], vec![false], vec![0]),
                 budget: u64::MAX,
                 game_heaps: vec![vec![]; k],
+                over: false,
             },
             grow_limit: GrowthLimit::to_heap(u64::MAX),
             refused: None,
@@ -1949,6 +1994,8 @@ impl QuotientSolver {
         let t = loop {
             let t = Table::build(tests.clone(), reps, &gens, o, obs, tick)?;
             let fix = check(&t, &gens, &gi, options, o)?;
+            // (outcomes found past the budget are not searched: stop before using them)
+            o.within_budget(tick.0, tick.2)?;
             let e = match fix {
                 None => break t,
                 Some(Fix::Test(e)) => Some(e),
