@@ -54,7 +54,13 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     let solved = s.solve_until_proved(a.gm.max, &progress);
     progress.finish();
     if let (Err(e), Some(h)) = (&solved, s.growth_refused()) {
-        bail!("{e}; pass --grow-to {h} (or more) to learn it, which can take minutes or more");
+        // growth is learned; a heap whose proof walk ran out is proved (the same option)
+        let what = if e.to_string().contains("grows at heap") {
+            "learn it"
+        } else {
+            "prove it"
+        };
+        bail!("{e}; pass --grow-to {h} (or more) to {what}, which can take minutes or more");
     }
     solved?;
     let q = s.quotient();

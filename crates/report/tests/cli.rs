@@ -3737,6 +3737,18 @@ fn quotient_limits_and_reasons() {
             "{args:?}: {err}"
         );
     }
+    // a heap whose proof walk passes the quick budget is refused with the option that
+    // proves it (0.71[2]: heap 77, in about 5 s)
+    let o = heaplab(
+        dir.path(),
+        &["quotient", "--game", "0.71[2]", "--max", "120"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("proving heap 77") && err.contains("--grow-to 77 (or more) to prove it"),
+        "{err}"
+    );
     std::fs::create_dir(dir.path().join("x.csv")).unwrap();
     let o = heaplab(
         dir.path(),
