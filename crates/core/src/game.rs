@@ -89,7 +89,7 @@ impl Game {
             Game::Ruleset(Ruleset::Code(c)) => match Breaker::from_ext_code(c) {
                 Ok(_) => return None,
                 // (the quotient command cuts such a code at the heap asked for)
-                Err(why) if c.period > 0 && Breaker::from_ext_code_to(c, 0).is_ok() => format!(
+                Err(why) if Breaker::cuts_repeating(c) => format!(
                     " ({why}; its misère quotient on heaps 0..=N is computed: \
                      heaplab quotient --game '{inner}' --max N, written plainly)"
                 ),

@@ -55,10 +55,10 @@ pub fn run(a: QuotientArgs) -> Result<ExitCode> {
     progress.finish();
     if let (Err(e), Some(h)) = (&solved, s.growth_refused()) {
         // growth is learned; a heap whose proof walk ran out is proved (the same option)
-        let what = if e.to_string().contains("grows at heap") {
-            "learn it"
-        } else {
+        let what = if s.proof_refused() {
             "prove it"
+        } else {
+            "learn it"
         };
         bail!("{e}; pass --grow-to {h} (or more) to {what}, which can take minutes or more");
     }

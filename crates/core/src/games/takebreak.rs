@@ -109,6 +109,12 @@ impl Breaker {
         Breaker::from_ext_code_to(code, 0)
     }
 
+    /// True for a code whose digits repeat for ever and that [`Breaker::from_ext_code_to`]
+    /// can cut (its moves otherwise remove and leave what a breaker plays).
+    pub fn cuts_repeating(code: &Code) -> bool {
+        code.period > 0 && Breaker::from_ext_code_to(code, 0).is_ok()
+    }
+
     /// As [`Breaker::from_ext_code`], and a code whose digits repeat for ever (`0.51[2]`,
     /// Plambeck and Siegel's dotted codes 0.512̇) is cut after the digit that removes
     /// `max` tokens: the finite rule plays every heap of at most `max` tokens exactly as

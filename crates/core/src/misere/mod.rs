@@ -43,3 +43,38 @@ pub use sums::{misere_sum, MisereSum, MisereSumHeap};
 
 #[cfg(test)]
 mod tests;
+
+/// For tests: whether the player to move wins the misère sum of `heaps` of `game` (heaps
+/// of 0 ignored), by the definition — with no move left the player to move wins, else
+/// some move must leave a loss — over the rule's own options, memoized on the sorted
+/// heaps. Independent of canonical forms and quotients; small sums only.
+#[cfg(test)]
+pub(crate) fn exhaustive_misere_win(
+    game: &crate::Game,
+    heaps: Vec<u64>,
+    memo: &mut std::collections::HashMap<Vec<u64>, bool>,
+) -> bool {
+    let mut key: Vec<u64> = heaps.into_iter().filter(|&h| h > 0).collect();
+    key.sort_unstable();
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let mut next = vec![];
+    for (i, &h) in key.iter().enumerate() {
+        if i > 0 && key[i - 1] == h {
+            continue;
+        }
+        crate::rule::Rule::for_each_option(game, h, &mut |left| {
+            let mut n = key.clone();
+            n.remove(i);
+            n.extend_from_slice(left);
+            next.push(n);
+        });
+    }
+    let w = next.is_empty()
+        || next
+            .into_iter()
+            .any(|n| !exhaustive_misere_win(game, n, memo));
+    memo.insert(key, w);
+    w
+}

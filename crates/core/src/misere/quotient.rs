@@ -183,7 +183,7 @@ pub fn joint_rules(games: &[crate::Game]) -> Result<(Vec<String>, Vec<Breaker>),
     }
     for g in &plain {
         if let crate::Game::Ruleset(crate::Ruleset::Code(c)) = g {
-            if c.period > 0 && Breaker::from_ext_code_to(c, 0).is_ok() {
+            if Breaker::cuts_repeating(c) {
                 return Err(Error::Unsupported {
                     what: format!(
                         "a joint quotient takes no code whose digits repeat for ever ({g}); \
@@ -1453,6 +1453,8 @@ pub struct QuotientSolver {
     grow_limit: GrowthLimit,
     /// The heap where growth was refused by `grow_limit`, if it was.
     refused: Option<u64>,
+    /// Whether that refusal was of a heap's proof walk ([`WALK_WORK`]), not of growth.
+    refused_proof: bool,
     /// Whether growth is guessed first ([`super::trial`]); tests turn it off to check the
     /// guesses against the learner.
     guesses: bool,
@@ -1483,6 +1485,13 @@ impl QuotientSolver {
     /// quotient covers the heaps below it), if that is why the run stopped.
     pub fn growth_refused(&self) -> Option<u64> {
         self.refused
+    }
+
+    /// True when the limit refused the proof walk of the heap [`Self::growth_refused`]
+    /// names (a heap of a new kind whose proof passed [`WALK_WORK`]) rather than its
+    /// growth; the same `--grow-to` lifts both.
+    pub fn proof_refused(&self) -> bool {
+        self.refused.is_some() && self.refused_proof
     }
 
     /// A solver at heap 0 (the trivial quotient: the empty sum, a misère N-position).
@@ -1539,6 +1548,7 @@ impl QuotientSolver {
             },
             grow_limit: GrowthLimit::to_heap(u64::MAX),
             refused: None,
+            refused_proof: false,
             guesses: true,
             walked: 0,
             guessed: 0,
@@ -1773,6 +1783,7 @@ impl QuotientSolver {
             self.kinds.pop();
             if self.grow_limit.work != u64::MAX && self.walked > WALK_WORK {
                 self.refused = Some(n);
+                self.refused_proof = true;
                 self.moving.truncate(n as usize);
                 return Err(Error::Unsupported {
                     what: format!(
@@ -1791,6 +1802,7 @@ impl QuotientSolver {
         }
         if n / self.rules.len() as u64 > self.grow_limit.heap {
             self.refused = Some(n);
+            self.refused_proof = false;
             self.moving.truncate(n as usize);
             return Err(growth_refused(
                 n,
@@ -1807,6 +1819,7 @@ impl QuotientSolver {
             self.moving.truncate(n as usize);
             if self.oracle.work() > self.oracle.budget {
                 self.refused = Some(n);
+                self.refused_proof = false;
             }
         }
         r
@@ -2547,44 +2560,6 @@ mod tests {
         );
     }
 
-    /// Misère outcome of a sum of heaps (sorted, no empty heap) by the definition: the
-    /// player to move wins when there is no move or some move leaves a loss. Memoized on
-    /// the sorted multiset; independent of canonical forms and of the quotient.
-    fn exhaustive_misere_win(
-        br: &Breaker,
-        pos: &[u64],
-        memo: &mut HashMap<Vec<u64>, bool>,
-    ) -> bool {
-        if pos.is_empty() {
-            return true;
-        }
-        if let Some(&w) = memo.get(pos) {
-            return w;
-        }
-        let mut win = false;
-        for i in 0..pos.len() {
-            if win {
-                break;
-            }
-            if i > 0 && pos[i] == pos[i - 1] {
-                continue;
-            }
-            let _ = br.options(pos[i], u64::MAX, &mut |_, left| {
-                let mut q: Vec<u64> = pos[..i].iter().chain(&pos[i + 1..]).copied().collect();
-                q.extend_from_slice(left);
-                q.sort_unstable();
-                if exhaustive_misere_win(br, &q, memo) {
-                    ControlFlow::Continue(())
-                } else {
-                    win = true;
-                    ControlFlow::Break(())
-                }
-            });
-        }
-        memo.insert(pos.to_vec(), win);
-        win
-    }
-
     /// Every sum of Kayles heaps whose sizes total at most 36 (99,133 sums of any number
     /// of heaps, heaps 25 and 27 where the quotient last grows among them) gets the same
     /// misère outcome from the proved quotient of order 40 as from an exhaustive search of
@@ -2593,12 +2568,12 @@ mod tests {
     #[test]
     fn kayles_quotient_matches_an_exhaustive_search_of_every_small_sum() {
         let q = quotient("0.77", 180);
-        let br = rule("0.77");
+        let kayles = Game::parse("0.77").unwrap();
         let mut memo = HashMap::new();
         let (mut sums, mut p_seen) = (0u64, 0u64);
         let mut stack: Vec<(Vec<u64>, u64)> = vec![(vec![], 0)];
         while let Some((pos, total)) = stack.pop() {
-            let lost = !exhaustive_misere_win(&br, &pos, &mut memo);
+            let lost = !crate::misere::exhaustive_misere_win(&kayles, pos.clone(), &mut memo);
             assert_eq!(q.is_p_position(&pos), Some(lost), "{pos:?}");
             sums += 1;
             p_seen += lost as u64;
@@ -2617,7 +2592,7 @@ mod tests {
     /// the heap asked for: the cut rule has the code's own options (every partition
     /// [`crate::games::code::Code::for_each_option`] lists, as sorted multisets) on every
     /// heap to the cut, the solver refuses heaps past it, no period is proved, and the
-    /// quotient decides every small sum as an exhaustive search of the game tree does.
+    /// quotient decides every small sum as an exhaustive search of the game itself does.
     /// 4.7[4] (split a heap in two, or remove one token, or remove two or more and split
     /// the rest in two) has quotient R8's order 8 with Φ observed periodic from heap 4
     /// with period 2; 0.71[2] is tame with Grundy values growing by 2 every 4 heaps, so its
@@ -2669,7 +2644,7 @@ mod tests {
             let mut memo = HashMap::new();
             let mut stack: Vec<(Vec<u64>, u64)> = vec![(vec![], 0)];
             while let Some((pos, total)) = stack.pop() {
-                let lost = !exhaustive_misere_win(&br, &pos, &mut memo);
+                let lost = !crate::misere::exhaustive_misere_win(&g, pos.clone(), &mut memo);
                 assert_eq!(q.is_p_position(&pos), Some(lost), "{spec}: {pos:?}");
                 let low = pos.last().copied().unwrap_or(1);
                 for h in low..=cut.min(24 - total) {

@@ -567,33 +567,13 @@ fn misere_sums_of_wild_heaps_are_estimated_first() {
     assert_eq!(sums::sum_cost(&[40.0, 1.0, 50.0, 60.0]), sums::sum_cost(&r));
     assert!(sums::sum_cost(&[40.0, 50.0, 1.0]).0 < sums::sum_cost(&r).0);
     // small sums are decided as before, as the brute force decides them
-    fn wins(k: &Game, heaps: Vec<u64>, memo: &mut HashMap<Vec<u64>, bool>) -> bool {
-        let mut key: Vec<u64> = heaps.into_iter().filter(|&h| h > 0).collect();
-        key.sort_unstable();
-        if let Some(&w) = memo.get(&key) {
-            return w;
-        }
-        // misère: with no move left, the player to move wins
-        let mut next = vec![];
-        for (i, &h) in key.iter().enumerate() {
-            crate::rule::Rule::for_each_option(k, h, &mut |left| {
-                let mut n = key.clone();
-                n.remove(i);
-                n.extend_from_slice(left);
-                next.push(n);
-            });
-        }
-        let w = next.is_empty() || next.into_iter().any(|n| !wins(k, n, memo));
-        memo.insert(key, w);
-        w
-    }
     let kayles = Game::parse("0.77").unwrap();
     let mut memo = HashMap::new();
     for heaps in [[4u64, 4], [4, 5], [1, 1], [2, 7]] {
         let small = misere_sum(&Sum::of_heaps(&g, &heaps), 1, &tight, &Silent).unwrap();
         assert_eq!(
             small.win,
-            wins(&kayles, heaps.to_vec(), &mut memo),
+            exhaustive_misere_win(&kayles, heaps.to_vec(), &mut memo),
             "{heaps:?}"
         );
     }
